@@ -1,0 +1,41 @@
+import { z } from 'zod';
+
+/**
+ * The closed set of reasons a host request can fail for. Clients branch on `data.reason`, never on
+ * the human-readable message. Adding a reason is a protocol change: document it in docs/protocol.md.
+ */
+export const ErrorReasonSchema = z.enum([
+  /** Params failed validation; `data.issues` says where. */
+  'invalid-params',
+  /** The method is not in the method table. */
+  'unknown-method',
+  /** `host/hello` was not the first request, or named an unsupported protocol version. */
+  'protocol-mismatch',
+  /** No configured server has that name. */
+  'unknown-server',
+  /** No exposed tool has that name (or the active profile hides it). */
+  'unknown-tool',
+  /** The tool's server is not running (stopped, starting, crashed, failed). */
+  'server-unavailable',
+  /** The server process exited while the request was pending; `data.exit` and `data.stderr` say how. */
+  'server-exited',
+  /** The server did not answer within the per-call timeout. */
+  'timeout',
+  /** The caller cancelled the request. */
+  'cancelled',
+  /** The server answered with a JSON-RPC error (its message is sanitized untrusted text). */
+  'server-error',
+  /** The result could not be made to fit in one host -> browser frame. */
+  'result-too-large',
+  /** The configuration file is unreadable or malformed; `data.file`, `data.line`, `data.key`. */
+  'config-invalid',
+  /** The host failed unexpectedly; the message says what to report. */
+  'internal',
+]);
+export type ErrorReason = z.infer<typeof ErrorReasonSchema>;
+
+/** The `data` member of every Switchyard error response. Extra members depend on the reason. */
+export const HostErrorDataSchema = z.looseObject({
+  reason: ErrorReasonSchema,
+});
+export type HostErrorData = z.infer<typeof HostErrorDataSchema>;

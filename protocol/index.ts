@@ -1,0 +1,7 @@
+export * from './errors';
+export * from './identity';
+export * from './jsonrpc';
+export * from './limits';
+export * from './methods';
+export * from './servers';
+export * from './tools';

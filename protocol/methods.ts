@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { RequestIdSchema } from './jsonrpc';
+import { ServerSummarySchema } from './servers';
+import { CallToolResultSchema, ExposedToolSchema } from './tools';
+
+/**
+ * The host <-> extension method table: every request method with its params and result schema,
+ * every notification with its params. This is the public contract; docs/protocol.md has a row for
+ * each entry and an invariant test keeps the two in step.
+ */
+
+/** Bumped on any incompatible change to this table. Checked by `host/hello`. */
+export const PROTOCOL_VERSION = 1;
+
+const ServerParamsSchema = z.object({ server: z.string().min(1).max(256) });
+const ServerResultSchema = z.object({ server: ServerSummarySchema });
+
+export const requestMethods = {
+  'host/hello': {
+    params: z.object({
+      protocolVersion: z.number().int(),
+      client: z.object({ name: z.string().max(128), version: z.string().max(64) }),
+    }),
+    result: z.object({
+      protocolVersion: z.number().int(),
+      host: z.object({ name: z.string(), version: z.string() }),
+      /** The host's state directory ($SWITCHYARD_HOME). */
+      home: z.string(),
+      /** Problems found while loading the configuration, as human-readable lines. */
+      configWarnings: z.array(z.string()),
+    }),
+  },
+  'servers/list': {
+    params: z.object({}).optional(),
+    result: z.object({ servers: z.array(ServerSummarySchema) }),
+  },
+  'servers/start': { params: ServerParamsSchema, result: ServerResultSchema },
+  'servers/stop': { params: ServerParamsSchema, result: ServerResultSchema },
+  'servers/restart': { params: ServerParamsSchema, result: ServerResultSchema },
+  'servers/logs': {
+    params: ServerParamsSchema.extend({
+      limit: z.number().int().positive().max(10_000).optional(),
+    }),
+    result: z.object({
+      server: z.string(),
+      /** Most recent stderr lines, oldest first, sanitized. */
+      lines: z.array(z.string()),
+      /** Lines that fell out of the ring buffer. */
+      dropped: z.number().int().nonnegative(),
+    }),
+  },
+  'tools/list': {
+    params: z.object({ server: z.string().min(1).max(256).optional() }).optional(),
+    result: z.object({
+      tools: z.array(ExposedToolSchema),
+      /** Estimated model-facing tokens of the listing, in total and per server. */
+      tokens: z.object({
+        total: z.number().int().nonnegative(),
+        byServer: z.record(z.string(), z.number().int().nonnegative()),
+      }),
+    }),
+  },
+  'tools/call': {
+    params: z.object({
+      name: z.string().min(1).max(256),
+      arguments: z.record(z.string(), z.unknown()).optional(),
+    }),
+    result: CallToolResultSchema,
+  },
+} as const satisfies Record<string, { params: z.ZodType; result: z.ZodType }>;
+
+export type RequestMethod = keyof typeof requestMethods;
+export type ParamsOf<M extends RequestMethod> = z.infer<(typeof requestMethods)[M]['params']>;
+export type ResultOf<M extends RequestMethod> = z.infer<(typeof requestMethods)[M]['result']>;
+
+/** Notifications the host sends to the extension. */
+export const hostNotifications = {
+  'notifications/servers/changed': z.object({ server: ServerSummarySchema }),
+  'notifications/tools/changed': z.object({ server: z.string() }),
+  'notifications/progress': z.object({
+    /** The id of the extension's `tools/call` request this progress belongs to. */
+    requestId: RequestIdSchema,
+    progress: z.number(),
+    total: z.number().optional(),
+    message: z.string().optional(),
+  }),
+  'notifications/log': z.object({
+    level: z.enum(['debug', 'info', 'warning', 'error']),
+    message: z.string(),
+    server: z.string().optional(),
+  }),
+} as const satisfies Record<string, z.ZodType>;
+
+export type HostNotification = keyof typeof hostNotifications;
+export type HostNotificationParams<N extends HostNotification> = z.infer<
+  (typeof hostNotifications)[N]
+>;
+
+/** Notifications the extension sends to the host. */
+export const clientNotifications = {
+  /** Cancels a pending request (by the extension's request id), like MCP's own cancellation. */
+  'notifications/cancelled': z.object({
+    requestId: RequestIdSchema,
+    reason: z.string().max(1024).optional(),
+  }),
+} as const satisfies Record<string, z.ZodType>;
+
+export type ClientNotification = keyof typeof clientNotifications;
+export type ClientNotificationParams<N extends ClientNotification> = z.infer<
+  (typeof clientNotifications)[N]
+>;
+
+export function isRequestMethod(method: string): method is RequestMethod {
+  return Object.hasOwn(requestMethods, method);
+}
+
+export function isClientNotification(method: string): method is ClientNotification {
+  return Object.hasOwn(clientNotifications, method);
+}

@@ -1,0 +1,21 @@
+// Bundles the native host and its CLI into one CommonJS file that runs on Node 20, 22 and 24.
+import { build } from 'esbuild';
+import { chmod, readFile } from 'node:fs/promises';
+
+const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
+const outfile = 'dist/host/switchyard.cjs';
+
+await build({
+  entryPoints: ['native-host/main.ts'],
+  outfile,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  banner: { js: '#!/usr/bin/env node' },
+  define: { __SWITCHYARD_VERSION__: JSON.stringify(pkg.version) },
+  sourcemap: 'linked',
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+await chmod(outfile, 0o755);

@@ -1,0 +1,28 @@
+import { defineConfig } from 'wxt';
+import { DEV_EXTENSION_KEY, GECKO_ID } from './protocol/identity';
+
+// See https://wxt.dev/api/config.html
+export default defineConfig({
+  srcDir: 'extension',
+  outDir: 'dist',
+  modules: ['@wxt-dev/module-react'],
+  // Explicit imports everywhere: a reader can follow every name to its module.
+  imports: false,
+  manifest: ({ browser }) => ({
+    name: 'Switchyard',
+    description:
+      'Use the MCP servers on your own machine from an AI agent in your browser, safely.',
+    permissions: ['nativeMessaging', 'storage', 'tabs', 'activeTab', 'scripting', 'contextMenus'],
+    ...(browser === 'firefox'
+      ? {
+          browser_specific_settings: {
+            gecko: {
+              id: GECKO_ID,
+              strict_min_version: '140.0',
+              data_collection_permissions: { required: ['none'] },
+            },
+          },
+        }
+      : { key: DEV_EXTENSION_KEY }),
+  }),
+});
