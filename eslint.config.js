@@ -26,6 +26,7 @@ export default tseslint.config(
   },
   {
     files: ['protocol/**/*.ts'],
+    ignores: ['protocol/**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -1,3 +1,68 @@
+import { call } from './cli/call';
+import { doctor } from './cli/doctor';
+import { hostCommand } from './cli/host-command';
+import { processIo, type CliIo } from './cli/io';
+import { tools } from './cli/tools';
+import { HOST_VERSION } from './version';
+
 // Entry point of the bundled host: `switchyard <command>`. Wiring only.
-process.stderr.write('switchyard: not yet wired\n');
-process.exitCode = 2;
+
+const USAGE = `Switchyard ${HOST_VERSION}: use the MCP servers on your machine from your browser's AI agent.
+
+Usage: switchyard <command>
+
+  doctor [--json]                  check the configuration and every server, with fixes
+  tools [--server NAME] [--json]   list the namespaced tools the model sees, with token costs
+  call <tool> ['<json>']           call one tool, e.g. switchyard call memory__read_graph '{}'
+  host <caller>                    the native-messaging host (started by the browser)
+  version                          print the version
+
+State lives in $SWITCHYARD_HOME (default: ~/.config/switchyard on Linux,
+~/Library/Application Support/Switchyard on macOS, %APPDATA%\\Switchyard on Windows).
+`;
+
+type Command = (io: CliIo, args: readonly string[]) => Promise<number>;
+
+const commands: Readonly<Record<string, Command>> = {
+  host: hostCommand,
+  doctor,
+  tools,
+  call,
+  version: (io) => {
+    io.out(`${HOST_VERSION}\n`);
+    return Promise.resolve(0);
+  },
+  help: (io) => {
+    io.out(USAGE);
+    return Promise.resolve(0);
+  },
+};
+
+async function main(argv: readonly string[]): Promise<number> {
+  const [name = 'help', ...args] = argv;
+  const aliases: Readonly<Record<string, string>> = {
+    '--help': 'help',
+    '-h': 'help',
+    '--version': 'version',
+  };
+  const resolved = aliases[name] ?? name;
+  const command = Object.hasOwn(commands, resolved) ? commands[resolved] : undefined;
+  if (!command) {
+    processIo.err(`switchyard: unknown command '${name}'\n\n${USAGE}`);
+    return 2;
+  }
+  return command(processIo, args);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    // The host exits itself once stdout has drained; every other command exits here.
+    if (process.argv[2] !== 'host') process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(
+      `switchyard: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exitCode = 1;
+  },
+);

@@ -8,7 +8,7 @@ describe('extension identity', () => {
       .update(Buffer.from(DEV_EXTENSION_KEY, 'base64'))
       .digest('hex')
       .slice(0, 32);
-    const id = [...hex].map((c) => String.fromCharCode(97 + parseInt(c, 16))).join('');
+    const id = hex.replace(/[0-9a-f]/g, (c) => String.fromCharCode(97 + parseInt(c, 16)));
     expect(id).toBe(DEV_EXTENSION_ID);
   });
 

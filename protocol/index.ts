@@ -1,3 +1,4 @@
+export * from './builtin-tools';
 export * from './errors';
 export * from './identity';
 export * from './jsonrpc';

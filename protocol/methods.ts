@@ -117,3 +117,13 @@ export function isRequestMethod(method: string): method is RequestMethod {
 export function isClientNotification(method: string): method is ClientNotification {
   return Object.hasOwn(clientNotifications, method);
 }
+
+/**
+ * The params schema of one method, typed by that method. TypeScript cannot correlate an indexed
+ * access into the table with its key's type parameter; the table's `satisfies` clause is what makes
+ * this narrowing sound.
+ */
+export function paramsSchemaOf<M extends RequestMethod>(method: M): z.ZodType<ParamsOf<M>> {
+  const schema: z.ZodType = requestMethods[method].params;
+  return schema as z.ZodType<ParamsOf<M>>;
+}

@@ -1,0 +1,90 @@
+import type { ServerState, ServerSummary } from '../../protocol/servers';
+import { describeExit } from '../mcp/server-runtime';
+import { table, type CliIo } from './io';
+import { withCore } from './session';
+
+/**
+ * `switchyard doctor`: loads the configuration, starts every server the way the host would, and
+ * reports each one's state, handshake time, tool count and token cost, then every problem with
+ * what to do about it. Exit code 0 when nothing is wrong, 1 otherwise.
+ */
+
+function stateText(state: ServerState): string {
+  switch (state.state) {
+    case 'running':
+      return 'running';
+    case 'stopped':
+      return 'stopped';
+    case 'starting':
+      return 'starting';
+    case 'crashed':
+      return `crashed (${describeExit(state.exit)})`;
+    case 'failed':
+      return `failed: ${state.reason}`;
+  }
+}
+
+function fixFor(server: ServerSummary): string | undefined {
+  const state = server.status;
+  switch (state.state) {
+    case 'failed':
+      return `${server.name}: ${state.message}`;
+    case 'crashed':
+      return `${server.name}: crashed (${describeExit(state.exit)}) and is being restarted.`;
+    case 'running':
+      return server.toolCount === 0 ? `${server.name}: running but lists no tools.` : undefined;
+    case 'starting':
+    case 'stopped':
+      return undefined;
+  }
+}
+
+export async function doctor(io: CliIo, args: readonly string[]): Promise<number> {
+  const json = args.includes('--json');
+  return withCore(io, (core, setup) => {
+    const servers = core.listServers();
+    const { tokens } = core.listTools();
+    const problems = [
+      ...setup.warnings,
+      ...servers.map(fixFor).filter((p): p is string => p !== undefined),
+    ];
+    if (json) {
+      io.out(
+        `${JSON.stringify({ home: setup.home, configFile: setup.configFile, servers, tokens, problems }, null, 2)}\n`,
+      );
+      return Promise.resolve(problems.length === 0 ? 0 : 1);
+    }
+    io.out(`Switchyard home: ${setup.home ?? '(unknown)'}\n`);
+    io.out(
+      `Config file:     ${setup.configFile ?? '(none)'}${setup.configRejected ? '  [REJECTED]' : ''}\n\n`,
+    );
+    if (servers.length === 0) {
+      io.out('No servers are configured. Add one to config.json, e.g.\n');
+      io.out(
+        '  {"mcpServers": {"memory": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"]}}}\n',
+      );
+    } else {
+      const rows = [['SERVER', 'STATE', 'HANDSHAKE', 'TOOLS', 'TOKENS', 'COMMAND']];
+      for (const s of servers) {
+        rows.push([
+          s.name,
+          stateText(s.status),
+          s.status.state === 'running' ? `${Math.round(s.status.handshakeMs)} ms` : '-',
+          String(s.toolCount),
+          String(s.tokens),
+          [s.resolvedCommand ?? s.command, ...s.args].join(' '),
+        ]);
+      }
+      io.out(
+        `${table(rows)}\n\nTool listing: ${tokens.total} tokens sent with every model turn.\n`,
+      );
+    }
+    if (problems.length > 0) {
+      io.out(`\nProblems (${problems.length}):\n`);
+      for (const p of problems) io.out(`  - ${p}\n`);
+    } else {
+      io.out('\nNo problems found.\n');
+    }
+    return Promise.resolve(problems.length === 0 ? 0 : 1);
+  });
+}

@@ -1,0 +1,70 @@
+import { HostCore } from '../host/core';
+import { createLauncher } from '../host/launch';
+import { DEFAULT_ALLOWED_CALLERS } from '../host/origin';
+import { runHost } from '../host/run-host';
+import { loadSetup } from '../host/setup';
+import { killProcessGroupNow } from '../supervisor/process-transport';
+import { HOST_VERSION } from '../version';
+import type { CliIo } from './io';
+
+/**
+ * `switchyard host <caller...>`: what the browser runs. stdout is the wire from here on, so
+ * `console` is pointed at stderr before anything else can print (a dependency's stray
+ * console.log would corrupt a frame).
+ */
+export async function hostCommand(io: CliIo, args: readonly string[]): Promise<number> {
+  const { Console } = await import('node:console');
+  globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
+
+  const setup = await loadSetup({ env: io.env, platform: io.platform });
+  const { done } = runHost({
+    args,
+    allowedCallers: DEFAULT_ALLOWED_CALLERS,
+    input: process.stdin,
+    output: process.stdout,
+    home: setup.home ?? '',
+    version: HOST_VERSION,
+    configWarnings: setup.warnings,
+    createCore: (emit) =>
+      new HostCore({
+        servers: setup.specs,
+        spawnServer: createLauncher({ hostEnv: io.env, platform: io.platform }),
+        clientInfo: { name: 'switchyard', version: HOST_VERSION },
+        events: {
+          onServerChanged: (summary) => {
+            emit.serverChanged(summary);
+          },
+          onToolsChanged: (server) => {
+            emit.toolsChanged(server);
+          },
+          onLog: (level, message, server) => {
+            emit.log(level, message, server);
+          },
+        },
+      }),
+    log: (line) => {
+      io.err(`${line}\n`);
+    },
+    exit: (code) => {
+      process.exit(code);
+    },
+    onProcessEvents: (handlers) => {
+      for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+        process.on(signal, () => {
+          handlers.terminate(signal);
+        });
+      }
+      process.on('uncaughtException', (error) => {
+        handlers.fatal(error);
+      });
+      process.on('unhandledRejection', (error) => {
+        handlers.fatal(error);
+      });
+      // Last resort if the host exits by any other path: no server may outlive it (design D12).
+      process.on('exit', () => {
+        for (const pid of handlers.exitNow()) killProcessGroupNow(pid);
+      });
+    },
+  });
+  return done;
+}

@@ -1,0 +1,180 @@
+import { describe, expect, it } from 'vitest';
+import { PROTOCOL_VERSION } from '../../protocol/methods';
+import { CANCEL_REASON, Dispatcher, type Handlers } from './dispatcher';
+import { HostError } from './host-error';
+
+const emptyListing = { tools: [], tokens: { total: 0, byServer: {} } };
+
+function handlers(overrides: Partial<Handlers> = {}): Handlers {
+  const base: Handlers = {
+    'host/hello': () =>
+      Promise.resolve({
+        protocolVersion: PROTOCOL_VERSION,
+        host: { name: 'switchyard', version: 'test' },
+        home: '/tmp',
+        configWarnings: [],
+      }),
+    'servers/list': () => Promise.resolve({ servers: [] }),
+    'servers/start': ({ server }) => Promise.reject(new HostError('unknown-server', server)),
+    'servers/stop': ({ server }) => Promise.reject(new HostError('unknown-server', server)),
+    'servers/restart': ({ server }) => Promise.reject(new HostError('unknown-server', server)),
+    'servers/logs': ({ server }) => Promise.resolve({ server, lines: [], dropped: 0 }),
+    'tools/list': () => Promise.resolve(emptyListing),
+    'tools/call': () => Promise.resolve({ content: [{ type: 'text', text: 'ok' }] }),
+  };
+  return { ...base, ...overrides };
+}
+
+function setup(overrides: Partial<Handlers> = {}, send?: (m: unknown) => Promise<void>) {
+  const sent: unknown[] = [];
+  const dispatcher = new Dispatcher({
+    handlers: handlers(overrides),
+    send:
+      send ??
+      ((message) => {
+        sent.push(message);
+        return Promise.resolve();
+      }),
+    log: () => undefined,
+  });
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+  const hello = async () => {
+    dispatcher.handle({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'host/hello',
+      params: { protocolVersion: PROTOCOL_VERSION, client: { name: 't', version: '1' } },
+    });
+    await settle();
+    sent.length = 0;
+  };
+  return { dispatcher, sent, settle, hello };
+}
+
+function errorOf(message: unknown): { code: number; data: { reason: string } } {
+  const m = message as { error: { code: number; data: { reason: string } } };
+  return m.error;
+}
+
+describe('Dispatcher', () => {
+  it('refuses any request before host/hello', async () => {
+    const { dispatcher, sent, settle } = setup();
+    dispatcher.handle({ jsonrpc: '2.0', id: 1, method: 'servers/list' });
+    await settle();
+    expect(errorOf(sent[0]).data.reason).toBe('protocol-mismatch');
+  });
+
+  it('answers a valid request after hello', async () => {
+    const { dispatcher, sent, settle, hello } = setup();
+    await hello();
+    dispatcher.handle({ jsonrpc: '2.0', id: 'a', method: 'servers/list' });
+    await settle();
+    expect(sent).toEqual([{ jsonrpc: '2.0', id: 'a', result: { servers: [] } }]);
+  });
+
+  it.each([
+    ['not an object', 42, -32600],
+    ['wrong version', { jsonrpc: '1.0', id: 1, method: 'servers/list' }, -32600],
+    ['unknown method', { jsonrpc: '2.0', id: 1, method: 'servers/explode' }, -32601],
+    ['bad params', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 7 } }, -32602],
+    ['params not an object', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: 'x' }, -32602],
+  ])('answers %s with a JSON-RPC error and keeps going', async (_label, message, code) => {
+    const { dispatcher, sent, settle, hello } = setup();
+    await hello();
+    dispatcher.handle(message);
+    await settle();
+    expect(errorOf(sent[0]).code).toBe(code);
+    dispatcher.handle({ jsonrpc: '2.0', id: 99, method: 'servers/list' });
+    await settle();
+    expect(sent[1]).toEqual({ jsonrpc: '2.0', id: 99, result: { servers: [] } });
+  });
+
+  it('turns a HostError into its reason and details', async () => {
+    const { dispatcher, sent, settle, hello } = setup();
+    await hello();
+    dispatcher.handle({ jsonrpc: '2.0', id: 1, method: 'servers/start', params: { server: 'x' } });
+    await settle();
+    expect(errorOf(sent[0])).toMatchObject({ code: -32000, data: { reason: 'unknown-server' } });
+  });
+
+  it('turns an unexpected throw into an internal error', async () => {
+    const { dispatcher, sent, settle, hello } = setup({
+      'servers/list': () => Promise.reject(new Error('boom')),
+    });
+    await hello();
+    dispatcher.handle({ jsonrpc: '2.0', id: 1, method: 'servers/list' });
+    await settle();
+    expect(errorOf(sent[0])).toMatchObject({ code: -32603, data: { reason: 'internal' } });
+  });
+
+  it('aborts an in-flight call on notifications/cancelled for its id', async () => {
+    let seen: unknown;
+    const { dispatcher, sent, settle, hello } = setup({
+      'tools/call': (_params, context) =>
+        new Promise((_resolve, reject) => {
+          context.signal.addEventListener('abort', () => {
+            seen = context.signal.reason;
+            reject(new HostError('cancelled', 'cancelled'));
+          });
+        }),
+    });
+    await hello();
+    dispatcher.handle({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 't' } });
+    await settle();
+    expect(dispatcher.pending).toBe(1);
+    dispatcher.handle({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 5 },
+    });
+    await settle();
+    expect(seen).toBe(CANCEL_REASON);
+    expect(errorOf(sent[0]).data.reason).toBe('cancelled');
+    expect(dispatcher.pending).toBe(0);
+  });
+
+  it('refuses a second request with an id that is still in flight', async () => {
+    const { dispatcher, sent, settle, hello } = setup({
+      'tools/call': () => new Promise(() => undefined),
+    });
+    await hello();
+    dispatcher.handle({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 't' } });
+    dispatcher.handle({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 't' } });
+    await settle();
+    expect(errorOf(sent[0]).code).toBe(-32600);
+  });
+
+  it('answers result-too-large when the result cannot be framed', async () => {
+    const sent: unknown[] = [];
+    const { dispatcher, settle, hello } = setup({}, (message) => {
+      if (
+        typeof message === 'object' &&
+        message !== null &&
+        'result' in message &&
+        'id' in message &&
+        message.id === 7
+      ) {
+        return Promise.reject(new Error('frame too large'));
+      }
+      sent.push(message);
+      return Promise.resolve();
+    });
+    await hello();
+    dispatcher.handle({ jsonrpc: '2.0', id: 7, method: 'servers/list' });
+    await settle();
+    expect(errorOf(sent.at(-1)).data.reason).toBe('result-too-large');
+  });
+
+  it('ignores unknown and malformed notifications', async () => {
+    const { dispatcher, sent, settle, hello } = setup();
+    await hello();
+    dispatcher.handle({ jsonrpc: '2.0', method: 'notifications/whatever' });
+    dispatcher.handle({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: {} },
+    });
+    await settle();
+    expect(sent).toEqual([]);
+  });
+});

@@ -1,0 +1,120 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { buildChildEnv } from '../config/env';
+import { LaunchError, type LaunchFn, type ServerProcess } from '../mcp/server-runtime';
+import { ProcessSpawnError, ProcessTransport } from '../supervisor/process-transport';
+import { resolveCommand } from '../supervisor/resolve-command';
+import { RingBuffer } from '../supervisor/ring-buffer';
+import { redactSecrets } from '../untrusted/redact';
+import { sanitizeText } from '../untrusted/sanitize';
+
+/**
+ * The production launcher: resolves the command itself (never from the cwd or a relative PATH
+ * entry, design D6), builds the child's minimal environment (D5) and spawns the server in its own
+ * process group through ProcessTransport (D1). The process is started here, before the SDK's
+ * `connect`, so a spawn failure is reported as such and not as a failed handshake.
+ */
+
+export interface LaunchOptions {
+  readonly hostEnv: NodeJS.ProcessEnv;
+  readonly platform: NodeJS.Platform;
+  /** PATH used to resolve bare command names; default the host's own PATH. */
+  readonly searchPath?: string;
+  readonly killGraceMs?: number;
+  readonly onNoise?: (server: string, description: string) => void;
+}
+
+export function createLauncher(options: LaunchOptions): LaunchFn {
+  return async (launch) => {
+    const resolved = await resolveCommand(launch.command, {
+      pathEnv: options.searchPath ?? options.hostEnv['PATH'] ?? options.hostEnv['Path'],
+      platform: options.platform,
+      ...(launch.cwd === undefined ? {} : { cwd: launch.cwd }),
+    });
+    if (!resolved.ok) {
+      throw new LaunchError(
+        resolved.reason === 'not-found' ? 'command-not-found' : 'spawn-failed',
+        resolved.message,
+      );
+    }
+    const { env } = buildChildEnv(launch.env, options.hostEnv, options.platform);
+    const stderr = new RingBuffer();
+    const transport = new ProcessTransport({
+      command: resolved.path,
+      args: launch.args,
+      env,
+      ...(launch.cwd === undefined ? {} : { cwd: launch.cwd }),
+      stderr,
+      ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+      onProtocolNoise: (description) => options.onNoise?.(launch.name, description),
+    });
+    try {
+      await transport.start();
+    } catch (error) {
+      if (error instanceof ProcessSpawnError) throw new LaunchError('spawn-failed', error.message);
+      throw error;
+    }
+    const process: ServerProcess = {
+      transport: new StartedTransport(transport),
+      get pid() {
+        return transport.pid;
+      },
+      get exitInfo() {
+        return transport.exitInfo;
+      },
+      get stderrDropped() {
+        return stderr.droppedLines;
+      },
+      // Stderr is untrusted text and often carries tokens (a server echoing its config).
+      stderrTail: (lines) =>
+        stderr
+          .lines()
+          .slice(-lines)
+          .map((line) => redactSecrets(sanitizeText(line)).text),
+    };
+    return process;
+  };
+}
+
+/**
+ * The SDK calls `start()` in `connect`, but the process is already running by then: this wrapper
+ * makes `start()` report what happened in between (messages are held until the SDK has installed
+ * its handlers; an exit makes `start()` reject, so `connect` fails with the exit, not a timeout).
+ */
+class StartedTransport implements Transport {
+  onmessage?: Transport['onmessage'];
+  onclose?: Transport['onclose'];
+  onerror?: Transport['onerror'];
+  setProtocolVersion?: Transport['setProtocolVersion'];
+  private started = false;
+  private closed = false;
+  private readonly held: JSONRPCMessage[] = [];
+
+  constructor(private readonly inner: ProcessTransport) {
+    inner.onmessage = (message) => {
+      if (this.started) this.onmessage?.(message);
+      else this.held.push(message);
+    };
+    inner.onerror = (error) => this.onerror?.(error);
+    inner.onclose = () => {
+      this.closed = true;
+      if (this.started) this.onclose?.();
+    };
+  }
+
+  start(): Promise<void> {
+    if (this.closed)
+      return Promise.reject(new Error('the server process exited before the handshake'));
+    this.started = true;
+    for (const message of this.held.splice(0)) this.onmessage?.(message);
+    return Promise.resolve();
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return this.inner.send(message);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}

@@ -1,0 +1,164 @@
+import { MAX_HOST_TO_BROWSER_FRAME_BYTES } from '../../protocol/limits';
+import type { CallToolResult, ContentBlock } from '../../protocol/tools';
+import { capText } from '../untrusted/cap';
+import { redactSecrets } from '../untrusted/redact';
+import { sanitizeDeep, sanitizeText } from '../untrusted/sanitize';
+import { HostError } from './host-error';
+
+/**
+ * Everything a tool result goes through before it leaves the host: every string is sanitized and
+ * then has secrets redacted (design D9; redaction after sanitizing, so an escape sequence or a
+ * zero-width character inside a token cannot hide it, and before capping, so a token cut in half
+ * is still recognised), then the result is made to fit one host -> browser frame (Chromium drops the port at
+ * 1,048,577 bytes, design section 4). Oversized binary blocks are replaced by a note, then text is
+ * capped with a visible marker; only a result that still cannot fit fails, with one typed error.
+ */
+
+/** Room left for the JSON-RPC envelope around the result (`{"jsonrpc":"2.0","id":...}`). */
+const ENVELOPE_RESERVE_BYTES = 4_096;
+
+export const RESULT_BUDGET_BYTES = MAX_HOST_TO_BROWSER_FRAME_BYTES - ENVELOPE_RESERVE_BYTES;
+
+function jsonBytes(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value), 'utf8');
+}
+
+/** Sanitizes, then redacts: the order matters (see above). */
+function clean(text: string): string {
+  return redactSecrets(sanitizeText(text)).text;
+}
+
+function cleanDeep(value: unknown): unknown {
+  const sanitized = sanitizeDeep(value);
+  // Redact inside the JSON text, then parse back: keys and values alike, one pass.
+  const redacted = redactSecrets(JSON.stringify(sanitized));
+  if (redacted.redactions === 0) return sanitized;
+  try {
+    return JSON.parse(redacted.text) as unknown;
+  } catch {
+    return { redacted: '[Switchyard: structured content withheld: it contained secrets]' };
+  }
+}
+
+function sanitizeBlock(block: ContentBlock): ContentBlock {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: clean(block.text) };
+    case 'image':
+    case 'audio':
+      return { ...block, mimeType: sanitizeText(block.mimeType) };
+    case 'resource_link':
+      return {
+        type: 'resource_link',
+        uri: sanitizeText(block.uri),
+        name: sanitizeText(block.name),
+        ...(block.description === undefined
+          ? {}
+          : { description: sanitizeText(block.description) }),
+        ...(block.mimeType === undefined ? {} : { mimeType: sanitizeText(block.mimeType) }),
+      };
+    case 'resource': {
+      const r = block.resource;
+      const common = {
+        uri: sanitizeText(r.uri),
+        ...(r.mimeType === undefined ? {} : { mimeType: sanitizeText(r.mimeType) }),
+      };
+      return 'text' in r
+        ? { type: 'resource', resource: { ...common, text: clean(r.text) } }
+        : { type: 'resource', resource: { ...common, blob: r.blob } };
+    }
+  }
+}
+
+function binarySize(block: ContentBlock): number {
+  switch (block.type) {
+    case 'image':
+    case 'audio':
+      return block.data.length;
+    case 'resource':
+      return 'blob' in block.resource ? block.resource.blob.length : 0;
+    case 'text':
+    case 'resource_link':
+      return 0;
+  }
+}
+
+function omittedNote(block: ContentBlock, bytes: number): ContentBlock {
+  const kind = block.type === 'resource' ? 'binary resource' : block.type;
+  const mb = ((bytes * 3) / 4 / 1_048_576).toFixed(1);
+  return {
+    type: 'text',
+    text: `[Switchyard: omitted a ${mb} MB ${kind} block: too large for one browser message]`,
+  };
+}
+
+/** Sanitizes a result and fits it into one frame. Throws HostError('result-too-large'). */
+export function gateCallResult(
+  result: CallToolResult,
+  budgetBytes = RESULT_BUDGET_BYTES,
+): CallToolResult {
+  let content = result.content.map(sanitizeBlock);
+  let structured =
+    result.structuredContent === undefined ? undefined : cleanDeep(result.structuredContent);
+  const assemble = (): CallToolResult => {
+    const out: CallToolResult = { content };
+    if (typeof structured === 'object' && structured !== null && !Array.isArray(structured)) {
+      out.structuredContent = Object.fromEntries(Object.entries(structured));
+    }
+    if (result.isError === true) out.isError = true;
+    return out;
+  };
+  let size = jsonBytes(assemble());
+  if (size <= budgetBytes) return assemble();
+
+  // 1. structuredContent duplicates the text content for the model (MCP 2025-06-18 5.2.6).
+  if (structured !== undefined) {
+    structured = undefined;
+    content = [
+      ...content,
+      { type: 'text', text: '[Switchyard: structuredContent omitted: too large]' },
+    ];
+    size = jsonBytes(assemble());
+    if (size <= budgetBytes) return assemble();
+  }
+
+  // 2. Binary blocks, largest first, become notes.
+  const bySize = content
+    .map((block, index) => ({ index, bytes: binarySize(block) }))
+    .filter((b) => b.bytes > 0)
+    .sort((a, b) => b.bytes - a.bytes);
+  for (const { index, bytes } of bySize) {
+    if (size <= budgetBytes) break;
+    const block = content[index];
+    if (!block) continue;
+    content = content.map((b, i) => (i === index ? omittedNote(block, bytes) : b));
+    size = jsonBytes(assemble());
+  }
+  if (size <= budgetBytes) return assemble();
+
+  // 3. Text: cap each text-bearing block in proportion to its share of the bytes over budget.
+  const overhead = jsonBytes({
+    ...assemble(),
+    content: content.map(() => ({ type: 'text', text: '' })),
+  });
+  const textBudget = Math.max(0, budgetBytes - overhead - content.length * 200);
+  const textBytes = content.map((b) => (b.type === 'text' ? jsonBytes(b.text) : 0));
+  const totalText = textBytes.reduce((a, b) => a + b, 0);
+  content = content.map((block, i) => {
+    if (block.type !== 'text') return block;
+    const bytes = textBytes[i] ?? 0;
+    const share = totalText === 0 ? 0 : Math.floor((textBudget * bytes) / totalText);
+    // JSON escaping and UTF-8 make bytes per character vary: scale the char cap by this block's ratio.
+    const bytesPerChar = block.text.length === 0 ? 1 : bytes / block.text.length;
+    const maxChars = Math.max(200, Math.floor(share / Math.max(1, bytesPerChar)));
+    return { type: 'text', text: capText(block.text, maxChars).text };
+  });
+  const capped = assemble();
+  size = jsonBytes(capped);
+  if (size <= budgetBytes) return capped;
+  throw new HostError(
+    'result-too-large',
+    `The tool result is ${size} bytes after capping, over the ${budgetBytes}-byte browser message limit.`,
+    { bytes: size, limit: budgetBytes },
+  );
+}

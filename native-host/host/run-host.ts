@@ -1,0 +1,160 @@
+import type { Readable, Writable } from 'node:stream';
+import type { ServerSummary } from '../../protocol/servers';
+import {
+  MAX_BROWSER_TO_HOST_FRAME_BYTES,
+  MAX_HOST_TO_BROWSER_FRAME_BYTES,
+} from '../../protocol/limits';
+import { NativeMessagingChannel } from '../transport/native-messaging-channel';
+import { sanitizeText } from '../untrusted/sanitize';
+import type { HostCore, LogLevel } from './core';
+import { Dispatcher } from './dispatcher';
+import { createHandlers } from './handlers';
+import { checkCaller, type AllowedCallers } from './origin';
+
+/**
+ * `switchyard host`: the native-messaging host the browser starts. Wires the channel, the
+ * dispatcher and the core, starts every server, and owns shutdown (design D12): on stdin EOF,
+ * SIGTERM, SIGINT, SIGHUP or a fatal error it kills every server's process group at once and
+ * exits once stdout has drained, well inside Chromium's ~2 s before it kills a lingering host.
+ */
+
+/** Longest the host waits for servers to die and stdout to drain before it exits anyway. */
+export const SHUTDOWN_DEADLINE_MS = 1_800;
+
+export interface RunHostOptions {
+  /** Arguments after `host`: the browser's caller description. */
+  readonly args: readonly string[];
+  readonly allowedCallers: AllowedCallers;
+  readonly input: Readable;
+  readonly output: Writable;
+  readonly home: string;
+  readonly version: string;
+  /** Builds the core; `emit` forwards its events to the extension. */
+  readonly createCore: (emit: CoreEventSink) => HostCore;
+  readonly configWarnings: readonly string[];
+  /** Writes one diagnostic line (stderr in production: never stdout, which is the wire). */
+  readonly log: (line: string) => void;
+  readonly exit: (code: number) => void;
+  /** Registers process signal and crash handlers; tests pass a no-op. */
+  readonly onProcessEvents?: (handlers: ProcessEventHandlers) => void;
+}
+
+export interface CoreEventSink {
+  serverChanged(summary: ServerSummary): void;
+  toolsChanged(server: string): void;
+  log(level: LogLevel, message: string, server?: string): void;
+}
+
+export interface ProcessEventHandlers {
+  /** A termination signal: shut down and exit 0. */
+  terminate(signal: string): void;
+  /** An uncaught error: log it, shut down, exit 1. */
+  fatal(error: unknown): void;
+  /** Synchronous last resort from `process.on('exit')`: kill what may still be alive. */
+  exitNow(): number[];
+}
+
+export function runHost(options: RunHostOptions): { done: Promise<number> } {
+  const caller = checkCaller(options.args, options.allowedCallers);
+  if (!caller.ok) {
+    options.log(`switchyard host: ${caller.message}`);
+    options.exit(2);
+    return { done: Promise.resolve(2) };
+  }
+
+  const channel = new NativeMessagingChannel({
+    input: options.input,
+    output: options.output,
+    maxIncomingFrameBytes: MAX_BROWSER_TO_HOST_FRAME_BYTES,
+    maxOutgoingFrameBytes: MAX_HOST_TO_BROWSER_FRAME_BYTES,
+  });
+  const send = (message: unknown): Promise<void> => channel.send(message);
+  const notify = (message: unknown): void => {
+    send(message).catch(() => {
+      // A notification that cannot be framed is dropped: the extension re-lists on demand.
+    });
+  };
+
+  const core = options.createCore({
+    serverChanged: (server) => {
+      notify({ jsonrpc: '2.0', method: 'notifications/servers/changed', params: { server } });
+    },
+    toolsChanged: (server) => {
+      notify({ jsonrpc: '2.0', method: 'notifications/tools/changed', params: { server } });
+    },
+    log: (level, message, server) => {
+      const clean = sanitizeText(message);
+      options.log(`[${level}]${server === undefined ? '' : ` ${server}:`} ${clean}`);
+      notify({
+        jsonrpc: '2.0',
+        method: 'notifications/log',
+        params: { level, message: clean, ...(server === undefined ? {} : { server }) },
+      });
+    },
+  });
+
+  const dispatcher = new Dispatcher({
+    handlers: createHandlers({
+      core,
+      home: options.home,
+      version: options.version,
+      configWarnings: () => options.configWarnings,
+    }),
+    send,
+    log: (level, message) => {
+      options.log(`[${level}] ${message}`);
+    },
+  });
+
+  let resolveDone: (code: number) => void = () => undefined;
+  const done = new Promise<number>((resolve) => {
+    resolveDone = resolve;
+  });
+  let shuttingDown = false;
+  const shutdown = (code: number, why: string): void => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    options.log(`switchyard host: shutting down (${why})`);
+    dispatcher.abortAll('host-shutdown');
+    const deadline = new Promise<void>((resolve) => {
+      setTimeout(resolve, SHUTDOWN_DEADLINE_MS).unref();
+    });
+    void Promise.race([
+      core
+        .shutdown()
+        .then(() => channel.drain())
+        .catch(() => undefined),
+      deadline,
+    ]).then(() => {
+      channel.close();
+      resolveDone(code);
+      options.exit(code);
+    });
+  };
+
+  channel.onmessage = (value) => {
+    dispatcher.handle(value);
+  };
+  channel.onparseerror = (error) => {
+    dispatcher.handleParseError(error);
+  };
+  channel.onclose = (reason) => {
+    shutdown(reason.kind === 'eof' ? 0 : 1, `channel closed: ${reason.kind}`);
+  };
+  options.onProcessEvents?.({
+    terminate: (signal) => {
+      shutdown(0, signal);
+    },
+    fatal: (error) => {
+      options.log(
+        `switchyard host: fatal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
+      shutdown(1, 'fatal error');
+    },
+    exitNow: () => core.livePids(),
+  });
+  channel.start();
+  for (const warning of options.configWarnings) options.log(`[warning] ${warning}`);
+  void core.startAll();
+  return { done };
+}

@@ -1,0 +1,112 @@
+import type { ExposedTool, ToolAnnotations } from '../../protocol/tools';
+import type { ToolDefinition, ToolHints } from '../mcp/tool-definition';
+import { buildNameTable } from '../names/namespace';
+import { estimateToolTokens } from '../tokens/estimate';
+import { capText } from '../untrusted/cap';
+import { sanitizeDeep, sanitizeText } from '../untrusted/sanitize';
+
+/**
+ * The model-facing listing of every running server's tools: exposed names from the name table
+ * (design D4), descriptions and schemas through the untrusted-text gate (D9), descriptions capped
+ * and `outputSchema` left out (D11), and the token cost of each tool. Pure: built from the servers'
+ * current tool definitions, so the popup, the CLI and the agent all see one listing.
+ */
+
+/** Longest description a model is sent, in characters (longer ones are capped with a marker). */
+export const MAX_DESCRIPTION_CHARS = 2_000;
+
+export interface ServerTools {
+  readonly server: string;
+  readonly prefix: string | undefined;
+  readonly tools: readonly ToolDefinition[];
+}
+
+export interface ListedTool {
+  readonly exposed: ExposedTool;
+  readonly server: string;
+  /** The raw definition, for routing by raw name and for policy (hints). */
+  readonly definition: ToolDefinition;
+}
+
+export interface ToolListing {
+  readonly tools: readonly ListedTool[];
+  readonly byName: ReadonlyMap<string, ListedTool>;
+  readonly tokens: { readonly total: number; readonly byServer: Readonly<Record<string, number>> };
+  /** Tools the name table refused (e.g. a server listed the same name twice). */
+  readonly rejected: ReadonlyArray<{
+    readonly server: string;
+    readonly tool: string;
+    readonly reason: string;
+  }>;
+}
+
+function annotationsOf(hints: ToolHints): ToolAnnotations | undefined {
+  const annotations: ToolAnnotations = {};
+  if (hints.title !== undefined) annotations.title = sanitizeText(hints.title);
+  // A malformed hint is shown as the tighter value: annotations may only tighten (design D8).
+  if (hints.readOnlyHint !== undefined) annotations.readOnlyHint = hints.readOnlyHint === true;
+  if (hints.destructiveHint !== undefined)
+    annotations.destructiveHint = hints.destructiveHint !== false;
+  if (hints.idempotentHint !== undefined)
+    annotations.idempotentHint = hints.idempotentHint === true;
+  if (hints.openWorldHint !== undefined) annotations.openWorldHint = hints.openWorldHint !== false;
+  return Object.keys(annotations).length > 0 ? annotations : undefined;
+}
+
+function sanitizedSchema(schema: Record<string, unknown>): Record<string, unknown> {
+  const clean = sanitizeDeep(schema);
+  if (typeof clean === 'object' && clean !== null && !Array.isArray(clean)) {
+    return Object.fromEntries(Object.entries(clean));
+  }
+  return { type: 'object' };
+}
+
+export function buildToolListing(
+  servers: readonly ServerTools[],
+  reserved: ReadonlySet<string>,
+): ToolListing {
+  const table = buildNameTable({
+    servers: servers.map((s) => ({
+      server: s.server,
+      ...(s.prefix === undefined ? {} : { prefix: s.prefix }),
+      tools: s.tools.map((t) => t.name),
+    })),
+    reserved,
+  });
+  const tools: ListedTool[] = [];
+  const byServer: Record<string, number> = {};
+  let total = 0;
+  for (const server of servers) {
+    byServer[server.server] = 0;
+    for (const definition of server.tools) {
+      const name = table.exposedOf(server.server, definition.name);
+      if (name === undefined) continue;
+      const description = capText(sanitizeText(definition.description), MAX_DESCRIPTION_CHARS).text;
+      const inputSchema = sanitizedSchema(definition.inputSchema);
+      const tokens = estimateToolTokens({ name, description, inputSchema });
+      const annotations = annotationsOf(definition.hints);
+      const exposed: ExposedTool = {
+        name,
+        server: server.server,
+        tool: sanitizeText(definition.name),
+        description,
+        inputSchema,
+        tokens,
+        ...(definition.title === undefined ? {} : { title: sanitizeText(definition.title) }),
+        ...(annotations === undefined ? {} : { annotations }),
+      };
+      tools.push({ exposed, server: server.server, definition });
+      byServer[server.server] = (byServer[server.server] ?? 0) + tokens;
+      total += tokens;
+    }
+  }
+  tools.sort((a, b) =>
+    a.exposed.name < b.exposed.name ? -1 : a.exposed.name > b.exposed.name ? 1 : 0,
+  );
+  return {
+    tools,
+    byName: new Map(tools.map((t) => [t.exposed.name, t])),
+    tokens: { total, byServer },
+    rejected: table.rejected.map((r) => ({ server: r.server, tool: r.tool, reason: r.reason })),
+  };
+}

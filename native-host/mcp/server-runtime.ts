@@ -1,0 +1,526 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { ExitInfo, ServerState } from '../../protocol/servers';
+import { HostError } from '../host/host-error';
+import {
+  MAX_LIST_PAGES,
+  MAX_TOOLS_PER_SERVER,
+  ListToolsPageSchema,
+  parseToolDefinition,
+  type ToolDefinition,
+} from './tool-definition';
+import { RawCallToolResultSchema, normalizeCallResult } from './call-result';
+import type { CallToolResult } from '../../protocol/tools';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { restartDecision, type RestartPolicy, DEFAULT_RESTART_POLICY } from './restart-policy';
+
+/**
+ * One configured server: its process, its SDK client and its state machine
+ *
+ *   stopped -> starting -> running -> crashed -> starting ...   (bounded backoff)
+ *                       \-> failed (not found, handshake timeout or error, crash loop)
+ *
+ * The MCP protocol is the SDK's; the process layer is ours (design D1). Every transition is
+ * reported through `onStateChange`, so the UI and the agent see the same state.
+ */
+
+/** What the runtime needs to launch a server: already validated config, unexpanded env. */
+export interface ServerLaunch {
+  readonly name: string;
+  readonly command: string;
+  readonly args: readonly string[];
+  /** The entry's own variables, unexpanded (`${VAR}` is expanded at spawn time). */
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd: string | undefined;
+  readonly handshakeTimeoutMs: number;
+  readonly toolTimeoutMs: number;
+}
+
+/** The process seam: production spawns a real process group (ProcessTransport). */
+export interface ServerProcess {
+  /** The SDK transport over the child's stdio. */
+  readonly transport: Transport;
+  readonly pid: number | undefined;
+  readonly exitInfo: ExitInfo | undefined;
+  /** Last stderr lines, oldest first, sanitized. */
+  stderrTail(lines: number): string[];
+  /** Stderr lines that fell out of the ring buffer. */
+  readonly stderrDropped: number;
+}
+
+/** Spawns a server; rejects with `LaunchError` when the command cannot be run at all. */
+export type LaunchFn = (launch: ServerLaunch) => Promise<ServerProcess>;
+
+export class LaunchError extends Error {
+  override readonly name = 'LaunchError';
+  constructor(
+    readonly reason: 'command-not-found' | 'spawn-failed',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ServerRuntimeEvents {
+  onStateChange(runtime: ServerRuntime): void;
+  onToolsChanged(runtime: ServerRuntime): void;
+  onLog(level: 'info' | 'warning' | 'error', message: string): void;
+}
+
+export interface ServerRuntimeOptions {
+  readonly launch: ServerLaunch;
+  readonly spawnServer: LaunchFn;
+  readonly events: ServerRuntimeEvents;
+  readonly clientInfo: { readonly name: string; readonly version: string };
+  readonly restartPolicy?: RestartPolicy;
+  readonly now?: () => number;
+  /** Schedules `fn` after `ms`; returns a cancel function. Tests inject a manual clock. */
+  readonly schedule?: (fn: () => void, ms: number) => () => void;
+}
+
+export interface CallOptions {
+  readonly signal?: AbortSignal;
+  readonly onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
+/** Reason attached to an abort that the caller asked for (as opposed to a shutdown). */
+export const CANCELLED_BY_CALLER = 'cancelled-by-caller';
+
+const STDERR_LINES_IN_ERRORS = 10;
+
+/** Largest delay a Node timer honours; passed to the SDK so only the host's own timers fire. */
+const SDK_TIMEOUT_DISABLED_MS = 2 ** 31 - 1;
+
+/**
+ * A timeout as an AbortSignal: fires after `timeoutMs`, `extend()` restarts the wait (progress
+ * from the server), never past `maxTotalMs` from the start.
+ */
+class Deadline {
+  private readonly controller = new AbortController();
+  private timer: NodeJS.Timeout;
+  private readonly startedAt = Date.now();
+
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly maxTotalMs: number,
+  ) {
+    this.timer = this.arm(timeoutMs);
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  extend(): void {
+    if (this.controller.signal.aborted) return;
+    clearTimeout(this.timer);
+    const left = this.maxTotalMs - (Date.now() - this.startedAt);
+    this.timer = this.arm(Math.max(0, Math.min(this.timeoutMs, left)));
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
+  }
+
+  private arm(ms: number): NodeJS.Timeout {
+    const timer = setTimeout(() => {
+      this.controller.abort(new Error('timeout'));
+    }, ms);
+    timer.unref();
+    return timer;
+  }
+}
+
+interface Connection {
+  readonly generation: number;
+  readonly client: Client;
+  readonly process: ServerProcess;
+  /** Set by the SDK through `Transport.setProtocolVersion` once `initialize` succeeds. */
+  protocolVersion: string;
+}
+
+export class ServerRuntime {
+  readonly name: string;
+  private readonly options: ServerRuntimeOptions;
+  private readonly policy: RestartPolicy;
+  private readonly now: () => number;
+  private stateValue: ServerState = { state: 'stopped' };
+  private connection: Connection | undefined;
+  private generation = 0;
+  private restarts = 0;
+  private runningSince = 0;
+  private cancelRestart: (() => void) | undefined;
+  private toolList: readonly ToolDefinition[] = [];
+  private rejected: ReadonlyArray<{ name: string; problem: string }> = [];
+  private refreshing: Promise<void> | undefined;
+  private refreshAgain = false;
+  private lastProcess: ServerProcess | undefined;
+
+  constructor(options: ServerRuntimeOptions) {
+    this.options = options;
+    this.name = options.launch.name;
+    this.policy = options.restartPolicy ?? DEFAULT_RESTART_POLICY;
+    this.now = options.now ?? Date.now;
+  }
+
+  get state(): ServerState {
+    return this.stateValue;
+  }
+
+  get launch(): ServerLaunch {
+    return this.options.launch;
+  }
+
+  /** Tools of the last successful listing (empty unless running). */
+  get tools(): readonly ToolDefinition[] {
+    return this.toolList;
+  }
+
+  /** Tools the server listed that failed validation, with the reason (shown by `doctor`). */
+  get rejectedTools(): ReadonlyArray<{ name: string; problem: string }> {
+    return this.rejected;
+  }
+
+  /** Most recent stderr lines of the current or last process, and how many fell out. */
+  stderrTail(lines: number): { lines: string[]; dropped: number } {
+    const process = this.connection?.process ?? this.lastProcess;
+    return { lines: process?.stderrTail(lines) ?? [], dropped: process?.stderrDropped ?? 0 };
+  }
+
+  /** Starts the server unless it is running or starting. Resolves once it is running or failed. */
+  async start(): Promise<void> {
+    if (this.stateValue.state === 'running' || this.stateValue.state === 'starting') return;
+    this.cancelRestartTimer();
+    this.restarts = 0;
+    await this.connect(0);
+  }
+
+  /** Stops the server (its whole process group) and cancels any pending restart. */
+  async stop(): Promise<void> {
+    this.cancelRestartTimer();
+    const connection = this.connection;
+    this.connection = undefined;
+    this.generation += 1;
+    this.toolList = [];
+    this.setState({ state: 'stopped' });
+    if (connection) await this.closeConnection(connection);
+  }
+
+  async restart(): Promise<void> {
+    await this.stop();
+    await this.start();
+  }
+
+  /** Calls one tool by its raw name. Throws HostError with a protocol reason on every failure. */
+  async callTool(
+    tool: string,
+    args: Record<string, unknown> | undefined,
+    options: CallOptions = {},
+  ): Promise<CallToolResult> {
+    const connection = this.connection;
+    if (!connection || this.stateValue.state !== 'running') {
+      throw new HostError(
+        'server-unavailable',
+        `Server '${this.name}' is ${this.stateValue.state}; start it from the popup or with 'switchyard doctor'.`,
+        { server: this.name, state: this.stateValue.state },
+      );
+    }
+    const timeout = this.options.launch.toolTimeoutMs;
+    // Timeouts are the host's own timer, not the SDK's: a server can answer with error code
+    // -32001 itself, and that must not read as a timeout. Aborting also sends the server
+    // notifications/cancelled, so it can stop the work.
+    const deadline = new Deadline(timeout, timeout * 10);
+    const signal = options.signal
+      ? AbortSignal.any([options.signal, deadline.signal])
+      : deadline.signal;
+    try {
+      const raw = await connection.client.request(
+        { method: 'tools/call', params: { name: tool, ...(args ? { arguments: args } : {}) } },
+        RawCallToolResultSchema,
+        {
+          signal,
+          timeout: SDK_TIMEOUT_DISABLED_MS,
+          onprogress: (progress) => {
+            deadline.extend();
+            options.onprogress?.(progress);
+          },
+        },
+      );
+      return normalizeCallResult(raw);
+    } catch (error) {
+      throw this.callFailure(error, connection, options.signal, deadline, timeout);
+    } finally {
+      deadline.clear();
+    }
+  }
+
+  /** Plain data for logs and tests. */
+  describe(): string {
+    return `${this.name} (${this.stateValue.state})`;
+  }
+
+  private callFailure(
+    error: unknown,
+    connection: Connection,
+    signal: AbortSignal | undefined,
+    deadline: Deadline,
+    timeoutMs: number,
+  ): HostError {
+    if (signal?.aborted) {
+      return new HostError('cancelled', `The call to '${this.name}' was cancelled.`, {
+        server: this.name,
+      });
+    }
+    if (deadline.signal.aborted) {
+      return new HostError(
+        'timeout',
+        `Server '${this.name}' did not answer within ${timeoutMs} ms (set "toolTimeout" in config.json to allow longer).`,
+        { server: this.name, timeoutMs },
+      );
+    }
+    if (connection.process.exitInfo || this.connection !== connection) {
+      return this.exitedError(connection);
+    }
+    if (error instanceof McpError) {
+      return new HostError(
+        'server-error',
+        `Server '${this.name}' answered with an error: ${error.message}`,
+        {
+          server: this.name,
+          code: error.code,
+        },
+      );
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    return new HostError(
+      'server-error',
+      `Server '${this.name}' sent a malformed answer: ${message}`,
+      {
+        server: this.name,
+      },
+    );
+  }
+
+  private exitedError(connection: Connection): HostError {
+    const exit = connection.process.exitInfo ?? { code: null, signal: null };
+    const stderr = connection.process.stderrTail(STDERR_LINES_IN_ERRORS);
+    return new HostError(
+      'server-exited',
+      `Server '${this.name}' exited (${describeExit(exit)}) while the call was pending.` +
+        (stderr.length > 0 ? ` Last stderr: ${stderr.join(' | ')}` : ''),
+      { server: this.name, exit, stderr },
+    );
+  }
+
+  private async connect(attempt: number): Promise<void> {
+    const generation = ++this.generation;
+    this.setState({ state: 'starting', attempt });
+    const launch = this.options.launch;
+    const startedAt = this.now();
+    let process: ServerProcess;
+    try {
+      process = await this.options.spawnServer(launch);
+    } catch (error) {
+      if (generation !== this.generation) return;
+      const reason = error instanceof LaunchError ? error.reason : 'spawn-failed';
+      const message = error instanceof Error ? error.message : String(error);
+      this.setState({ state: 'failed', reason, message });
+      this.options.events.onLog('error', `${this.name}: ${message}`);
+      return;
+    }
+    this.lastProcess = process;
+    const client = new Client(this.options.clientInfo, { capabilities: {} });
+    const connection: Connection = { generation, client, process, protocolVersion: 'unknown' };
+    process.transport.setProtocolVersion = (version) => {
+      connection.protocolVersion = version;
+    };
+    client.onclose = () => {
+      this.onConnectionClosed(connection);
+    };
+    client.onerror = (error) => {
+      // Protocol noise from a server (a bad line, an unknown notification) is never fatal.
+      this.options.events.onLog('warning', `${this.name}: ${error.message}`);
+    };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      if (this.connection === connection) this.refreshTools(connection);
+    });
+    const deadline = new Deadline(launch.handshakeTimeoutMs, launch.handshakeTimeoutMs);
+    try {
+      await client.connect(process.transport, {
+        signal: deadline.signal,
+        timeout: SDK_TIMEOUT_DISABLED_MS,
+      });
+    } catch (error) {
+      await this.failHandshake(connection, deadline.signal.aborted, error);
+      return;
+    } finally {
+      deadline.clear();
+    }
+    if (generation !== this.generation) {
+      await this.closeConnection(connection);
+      return;
+    }
+    this.connection = connection;
+    const handshakeMs = this.now() - startedAt;
+    await this.listTools(connection);
+    if (this.connection !== connection) return;
+    this.runningSince = this.now();
+    const version = client.getServerVersion();
+    this.setState({
+      state: 'running',
+      pid: process.pid ?? -1,
+      handshakeMs,
+      protocolVersion: connection.protocolVersion,
+      serverInfo: { name: version?.name ?? 'unknown', version: version?.version ?? 'unknown' },
+    });
+  }
+
+  private async failHandshake(
+    connection: Connection,
+    timedOut: boolean,
+    error?: unknown,
+  ): Promise<void> {
+    const isCurrent = connection.generation === this.generation;
+    await this.closeConnection(connection);
+    if (!isCurrent) return;
+    const exit = connection.process.exitInfo;
+    const stderr = connection.process.stderrTail(STDERR_LINES_IN_ERRORS);
+    const tail = stderr.length > 0 ? ` Last stderr: ${stderr.join(' | ')}` : '';
+    const message = timedOut
+      ? `'${this.name}' did not complete the MCP handshake within ${this.options.launch.handshakeTimeoutMs} ms; check that it is an MCP server speaking stdio (set "timeout" in config.json if it is slow to start).${tail}`
+      : exit
+        ? `'${this.name}' exited during the handshake (${describeExit(exit)}).${tail}`
+        : `'${this.name}' failed the MCP handshake: ${error instanceof Error ? error.message : String(error)}.${tail}`;
+    this.setState({
+      state: 'failed',
+      reason: timedOut ? 'handshake-timeout' : 'handshake-failed',
+      message,
+      ...(exit ? { exit } : {}),
+    });
+    this.options.events.onLog('error', message);
+  }
+
+  private async listTools(connection: Connection): Promise<void> {
+    if (!connection.client.getServerCapabilities()?.tools) {
+      this.toolList = [];
+      this.rejected = [];
+      return;
+    }
+    const tools: ToolDefinition[] = [];
+    const rejected: Array<{ name: string; problem: string }> = [];
+    let cursor: string | undefined;
+    try {
+      for (let page = 0; page < MAX_LIST_PAGES; page += 1) {
+        const result = await connection.client.request(
+          { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+          ListToolsPageSchema,
+          { timeout: this.options.launch.handshakeTimeoutMs },
+        );
+        for (const entry of result.tools) {
+          if (tools.length >= MAX_TOOLS_PER_SERVER) break;
+          const parsed = parseToolDefinition(entry);
+          if (parsed.ok) tools.push(parsed.tool);
+          else rejected.push({ name: parsed.name, problem: parsed.problem });
+        }
+        cursor = result.nextCursor;
+        if (cursor === undefined || tools.length >= MAX_TOOLS_PER_SERVER) break;
+      }
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.options.events.onLog('warning', `${this.name}: tools/list failed: ${message}`);
+      if (this.connection !== connection) return;
+    }
+    if (this.connection !== connection) return;
+    for (const r of rejected) {
+      this.options.events.onLog('warning', `${this.name}: skipped tool '${r.name}': ${r.problem}`);
+    }
+    this.toolList = tools;
+    this.rejected = rejected;
+  }
+
+  /** Re-lists after `notifications/tools/list_changed`; bursts collapse into one trailing refresh. */
+  private refreshTools(connection: Connection): void {
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return;
+    }
+    this.refreshing = (async () => {
+      do {
+        this.refreshAgain = false;
+        await this.listTools(connection);
+      } while (this.refreshRequested() && this.connection === connection);
+    })().finally(() => {
+      this.refreshing = undefined;
+      if (this.connection === connection) this.options.events.onToolsChanged(this);
+    });
+  }
+
+  /** Whether a list_changed arrived during the last refresh (read through a call so the
+   * compiler does not narrow the field across the await above). */
+  private refreshRequested(): boolean {
+    return this.refreshAgain;
+  }
+
+  private onConnectionClosed(connection: Connection): void {
+    if (this.connection !== connection) return;
+    this.connection = undefined;
+    this.toolList = [];
+    const exit = connection.process.exitInfo ?? { code: null, signal: null };
+    const stableRun = this.now() - this.runningSince >= this.policy.stableAfterMs;
+    const decision = restartDecision(this.policy, stableRun ? 0 : this.restarts);
+    const stderr = connection.process.stderrTail(STDERR_LINES_IN_ERRORS);
+    const tail = stderr.length > 0 ? ` Last stderr: ${stderr.join(' | ')}` : '';
+    if (decision.kind === 'give-up') {
+      const message = `'${this.name}' crashed ${this.policy.maxRestarts + 1} times in a row (${describeExit(exit)}); not restarting. Fix it and restart it from the popup.${tail}`;
+      this.setState({ state: 'failed', reason: 'crash-loop', message, exit });
+      this.options.events.onLog('error', message);
+      this.options.events.onToolsChanged(this);
+      return;
+    }
+    this.restarts = decision.restarts;
+    this.setState({ state: 'crashed', exit, restarts: this.restarts, retryInMs: decision.delayMs });
+    this.options.events.onLog(
+      'warning',
+      `'${this.name}' exited (${describeExit(exit)}); restarting in ${decision.delayMs} ms.${tail}`,
+    );
+    this.options.events.onToolsChanged(this);
+    const schedule = this.options.schedule ?? scheduleUnref;
+    this.cancelRestart = schedule(() => {
+      this.cancelRestart = undefined;
+      if (this.stateValue.state === 'crashed') void this.connect(this.restarts);
+    }, decision.delayMs);
+  }
+
+  private async closeConnection(connection: Connection): Promise<void> {
+    try {
+      await connection.client.close();
+    } catch {
+      // Closing a half-open connection can throw; the process is killed by the transport anyway.
+    }
+  }
+
+  private cancelRestartTimer(): void {
+    this.cancelRestart?.();
+    this.cancelRestart = undefined;
+  }
+
+  private setState(state: ServerState): void {
+    this.stateValue = state;
+    this.options.events.onStateChange(this);
+  }
+}
+
+export function describeExit(exit: ExitInfo): string {
+  if (exit.signal !== null) return `signal ${exit.signal}`;
+  if (exit.code !== null) return `exit code ${exit.code}`;
+  return 'no exit status';
+}
+
+function scheduleUnref(fn: () => void, ms: number): () => void {
+  const timer = setTimeout(fn, ms);
+  // A pending restart must not keep a host alive that is otherwise done.
+  timer.unref();
+  return () => {
+    clearTimeout(timer);
+  };
+}

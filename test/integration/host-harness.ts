@@ -1,0 +1,235 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { DEV_EXTENSION_ID, chromiumOrigin } from '../../protocol/identity';
+import { PROTOCOL_VERSION } from '../../protocol/methods';
+
+/**
+ * Drives the real bundled host (dist/host/switchyard.cjs) over real native-messaging frames, the
+ * way the browser does. Its frame code is written independently of the host's codec on purpose,
+ * so the two check each other.
+ */
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+export const HOST_BUNDLE = join(ROOT, 'dist/host/switchyard.cjs');
+export const FIXTURE_SERVER = join(ROOT, 'test/fixtures/scripted-server.mjs');
+
+const pkg = (name: string, entry: string) =>
+  join(ROOT, 'node_modules/@modelcontextprotocol', name, entry);
+export const EVERYTHING_SERVER = pkg('server-everything', 'dist/index.js');
+export const FILESYSTEM_SERVER = pkg('server-filesystem', 'dist/index.js');
+export const MEMORY_SERVER = pkg('server-memory', 'dist/index.js');
+
+export interface ServerEntryInput {
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  timeout?: number;
+  toolTimeout?: number;
+  prefix?: string;
+}
+
+export interface JsonRpcReply {
+  id: number | string | null;
+  result?: unknown;
+  error?: { code: number; message: string; data?: { reason?: string } & Record<string, unknown> };
+}
+
+export interface Notification {
+  method: string;
+  params: Record<string, unknown>;
+}
+
+export function makeHome(config: unknown): string {
+  const home = mkdtempSync(join(tmpdir(), 'switchyard-test-'));
+  writeFileSync(
+    join(home, 'config.json'),
+    typeof config === 'string' ? config : JSON.stringify(config, null, 2),
+  );
+  return home;
+}
+
+export class HostHarness {
+  readonly child: ChildProcess;
+  readonly notifications: Notification[] = [];
+  readonly stderr: string[] = [];
+  private buffer = Buffer.alloc(0);
+  private nextId = 1;
+  private readonly waiting = new Map<number | string, (reply: JsonRpcReply) => void>();
+  private readonly listeners = new Set<() => void>();
+  readonly exited: Promise<{ code: number | null; signal: string | null }>;
+
+  constructor(home: string, options: { args?: string[]; env?: NodeJS.ProcessEnv } = {}) {
+    this.child = spawn(
+      process.execPath,
+      [HOST_BUNDLE, 'host', ...(options.args ?? [chromiumOrigin(DEV_EXTENSION_ID)])],
+      {
+        env: { ...process.env, SWITCHYARD_HOME: home, ...options.env },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
+    this.exited = new Promise((resolveExit) => {
+      this.child.once('exit', (code, signal) => {
+        resolveExit({ code, signal });
+      });
+    });
+    this.child.stdout?.on('data', (chunk: Buffer) => {
+      this.onData(chunk);
+    });
+    this.child.stderr?.setEncoding('utf8');
+    this.child.stderr?.on('data', (chunk: string) => {
+      this.stderr.push(chunk);
+    });
+    this.child.stdin?.on('error', () => undefined);
+  }
+
+  /** Starts a host on a fresh home with the given mcpServers, and completes the handshake. */
+  static async start(
+    servers: Record<string, ServerEntryInput>,
+    extra: Record<string, unknown> = {},
+  ): Promise<HostHarness> {
+    const host = new HostHarness(makeHome({ mcpServers: servers, ...extra }));
+    await host.hello();
+    return host;
+  }
+
+  sendRaw(bytes: Buffer): void {
+    this.child.stdin?.write(bytes);
+  }
+
+  sendFrame(value: unknown): void {
+    const body = Buffer.from(JSON.stringify(value), 'utf8');
+    const header = Buffer.alloc(4);
+    header.writeUInt32LE(body.length, 0);
+    this.sendRaw(Buffer.concat([header, body]));
+  }
+
+  request(
+    method: string,
+    params?: unknown,
+    id: number | string = this.nextId++,
+  ): Promise<JsonRpcReply> {
+    const reply = new Promise<JsonRpcReply>((resolveReply) => {
+      this.waiting.set(id, resolveReply);
+    });
+    this.sendFrame({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+    return reply;
+  }
+
+  /** Sends a request and returns its result, failing the test on an error reply. */
+  async call<T = Record<string, unknown>>(method: string, params?: unknown): Promise<T> {
+    const reply = await this.request(method, params);
+    if (reply.error) throw new Error(`${method} failed: ${JSON.stringify(reply.error)}`);
+    return reply.result as T;
+  }
+
+  notify(method: string, params?: unknown): void {
+    this.sendFrame({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) });
+  }
+
+  hello(): Promise<JsonRpcReply> {
+    return this.request('host/hello', {
+      protocolVersion: PROTOCOL_VERSION,
+      client: { name: 'test', version: '0' },
+    });
+  }
+
+  /** Resolves once `predicate` holds, re-checked on every incoming message. */
+  async until<T>(
+    predicate: () => T | undefined | false,
+    what: string,
+    timeoutMs = 30_000,
+  ): Promise<T> {
+    const now = predicate();
+    if (now) return now;
+    return new Promise<T>((resolveWait, reject) => {
+      const timer = setTimeout(() => {
+        this.listeners.delete(check);
+        reject(new Error(`Timed out waiting for ${what}. stderr:\n${this.stderr.join('')}`));
+      }, timeoutMs);
+      const check = () => {
+        const value = predicate();
+        if (value) {
+          clearTimeout(timer);
+          this.listeners.delete(check);
+          resolveWait(value);
+        }
+      };
+      this.listeners.add(check);
+    });
+  }
+
+  /** Polls servers/list until every server has left 'starting'. */
+  async settled(): Promise<
+    Array<{ name: string; status: { state: string } & Record<string, unknown> }>
+  > {
+    for (;;) {
+      const { servers } = await this.call<{
+        servers: Array<{ name: string; status: { state: string } & Record<string, unknown> }>;
+      }>('servers/list');
+      if (servers.every((s) => s.status.state !== 'starting')) return servers;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  /** Closes stdin (what the browser does on disconnect) and waits for the host to exit. */
+  async close(): Promise<{ code: number | null; signal: string | null }> {
+    this.child.stdin?.end();
+    return this.exited;
+  }
+
+  private onData(chunk: Buffer): void {
+    this.buffer = Buffer.concat([this.buffer, chunk]);
+    for (;;) {
+      if (this.buffer.length < 4) return;
+      const length = this.buffer.readUInt32LE(0);
+      if (length > 1_048_576)
+        throw new Error(`host sent a frame of ${length} bytes: over the browser limit`);
+      if (this.buffer.length < 4 + length) return;
+      const message = JSON.parse(
+        this.buffer.subarray(4, 4 + length).toString('utf8'),
+      ) as JsonRpcReply & Partial<Notification>;
+      this.buffer = this.buffer.subarray(4 + length);
+      if (typeof message.method === 'string') {
+        this.notifications.push({ method: message.method, params: message.params ?? {} });
+      } else if (message.id !== null && this.waiting.has(message.id)) {
+        const resolveReply = this.waiting.get(message.id);
+        this.waiting.delete(message.id);
+        resolveReply?.(message);
+      } else {
+        this.notifications.push({ method: '(orphan reply)', params: { message } });
+      }
+      for (const listener of this.listeners) listener();
+    }
+  }
+}
+
+/** Pids of live processes whose command line contains `marker` (from `ps`, not from the host). */
+export function processesMatching(marker: string): Array<{ pid: number; args: string }> {
+  const out = execFileSync('ps', ['-eo', 'pid=,stat=,args='], { encoding: 'utf8' });
+  return out
+    .split('\n')
+    .map((line) => line.trim().match(/^(\d+)\s+(\S+)\s+(.*)$/))
+    .filter((m): m is RegExpMatchArray => m !== null)
+    .filter((m) => !m[2]!.startsWith('Z') && m[3]!.includes(marker) && !m[3]!.startsWith('ps '))
+    .map((m) => ({ pid: Number(m[1]), args: m[3]! }));
+}
+
+/** Whether `pid` is a live process (a zombie awaiting its reaper counts as gone). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], {
+      encoding: 'utf8',
+    }).trim();
+    return stat !== '' && !stat.startsWith('Z');
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,158 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import {
+  EVERYTHING_SERVER,
+  FIXTURE_SERVER,
+  HostHarness,
+  MEMORY_SERVER,
+  isAlive,
+  makeHome,
+  processesMatching,
+} from './host-harness';
+
+// No process the host started may survive it: Chromium never kills a host's children.
+// Survivors are found with `ps`, never with the host's own bookkeeping.
+
+async function waitGone(marker: string): Promise<Array<{ pid: number; args: string }>> {
+  for (let i = 0; i < 100; i += 1) {
+    const left = processesMatching(marker);
+    if (left.length === 0) return left;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return processesMatching(marker);
+}
+
+describe('host lifecycle', () => {
+  it('leaves zero processes behind when the browser closes stdin, even sh -c grandchildren that ignore SIGTERM', async () => {
+    // A marker in every command line lets `ps` find exactly this test's processes.
+    const marker = `sy-marker-${randomUUID()}`;
+    const host = await HostHarness.start({
+      everything: { command: process.execPath, args: [EVERYTHING_SERVER, 'stdio', marker] },
+      memory: { command: process.execPath, args: [MEMORY_SERVER, marker] },
+      shell: {
+        command: 'sh',
+        args: ['-c', `"${process.execPath}" "${FIXTURE_SERVER}" --grandchild ${marker}`],
+      },
+    });
+    const servers = await host.settled();
+    expect(servers.every((s) => s.status.state === 'running')).toBe(true);
+    const logs = await host.call<{ lines: string[] }>('servers/logs', { server: 'shell' });
+    const grandchild = Number(logs.lines.join('\n').match(/grandchild-pid=(\d+)/)?.[1]);
+    expect(grandchild).toBeGreaterThan(0);
+    expect(isAlive(grandchild)).toBe(true);
+    expect(processesMatching(marker).length).toBeGreaterThanOrEqual(3);
+
+    const exit = await host.close();
+    expect(exit.code).toBe(0);
+    expect(await waitGone(marker)).toEqual([]);
+    expect(isAlive(grandchild)).toBe(false);
+  });
+
+  it('kills every server on SIGTERM to the host', async () => {
+    const marker = `sy-marker-${randomUUID()}`;
+    const host = await HostHarness.start({
+      a: { command: process.execPath, args: [FIXTURE_SERVER, '--grandchild', marker] },
+      b: { command: process.execPath, args: [EVERYTHING_SERVER, 'stdio', marker] },
+    });
+    await host.settled();
+    host.child.kill('SIGTERM');
+    await host.exited;
+    expect(await waitGone(marker)).toEqual([]);
+  });
+
+  it('refuses a caller that is not a Switchyard extension, before spawning anything', async () => {
+    const marker = `sy-marker-${randomUUID()}`;
+    const home = makeHome({
+      mcpServers: { a: { command: process.execPath, args: [FIXTURE_SERVER, marker] } },
+    });
+    const host = new HostHarness(home, {
+      args: ['chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/'],
+    });
+    const exit = await host.exited;
+    expect(exit.code).toBe(2);
+    expect(host.stderr.join('')).toContain('Refusing caller');
+    expect(processesMatching(marker)).toEqual([]);
+  });
+
+  it('answers a frame that is not JSON with a parse error and keeps serving', async () => {
+    const host = await HostHarness.start({});
+    try {
+      const body = Buffer.from('{not json', 'utf8');
+      const header = Buffer.alloc(4);
+      header.writeUInt32LE(body.length);
+      host.sendRaw(Buffer.concat([header, body]));
+      await host.until(
+        () => host.notifications.find((n) => n.method === '(orphan reply)'),
+        'a parse error reply',
+      );
+      const list = await host.call<{ servers: unknown[] }>('servers/list');
+      expect(list.servers).toEqual([]);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('ends cleanly on a length prefix over the cap, leaving no servers behind', async () => {
+    const marker = `sy-marker-${randomUUID()}`;
+    const host = await HostHarness.start({
+      a: { command: process.execPath, args: [FIXTURE_SERVER, marker] },
+    });
+    await host.settled();
+    const header = Buffer.alloc(4);
+    header.writeUInt32LE(0xffffffff);
+    host.sendRaw(header);
+    const exit = await host.exited;
+    expect(exit.code).toBe(1);
+    expect(await waitGone(marker)).toEqual([]);
+  });
+
+  it('refuses requests before host/hello and a wrong protocol version', async () => {
+    const host = new HostHarness(makeHome({ mcpServers: {} }));
+    try {
+      const early = await host.request('servers/list');
+      expect(early.error?.data?.reason).toBe('protocol-mismatch');
+      const wrong = await host.request('host/hello', {
+        protocolVersion: 999,
+        client: { name: 't', version: '0' },
+      });
+      expect(wrong.error?.data?.reason).toBe('protocol-mismatch');
+      expect((await host.hello()).result).toBeDefined();
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('rejects a malformed config file whole, naming the file, line and key', async () => {
+    const home = makeHome('{\n  "mcpServers": {\n    "a": { "command": "x", }\n  }\n}\n');
+    const host = new HostHarness(home);
+    try {
+      const hello = await host.hello();
+      const warnings = (hello.result as { configWarnings: string[] }).configWarnings;
+      expect(warnings.join('\n')).toMatch(/config\.json:3:\d+: trailing comma/);
+      expect((await host.call<{ servers: unknown[] }>('servers/list')).servers).toEqual([]);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('skips a malformed entry with a warning and starts the others', async () => {
+    const home = makeHome({
+      mcpServers: {
+        bad: { command: 42 },
+        remote: { url: 'https://example.com/mcp' },
+        good: { command: process.execPath, args: [FIXTURE_SERVER] },
+      },
+    });
+    const host = new HostHarness(home);
+    try {
+      const hello = await host.hello();
+      const warnings = (hello.result as { configWarnings: string[] }).configWarnings.join('\n');
+      expect(warnings).toContain('bad');
+      expect(warnings).toMatch(/remote.*stdio only/s);
+      const servers = await host.settled();
+      expect(servers.map((s) => [s.name, s.status.state])).toEqual([['good', 'running']]);
+    } finally {
+      await host.close();
+    }
+  });
+});
