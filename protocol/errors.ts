@@ -5,6 +5,8 @@ import { z } from 'zod';
  * the human-readable message. Adding a reason is a protocol change: document it in docs/protocol.md.
  */
 export const ErrorReasonSchema = z.enum([
+  /** The frame was not JSON, not a JSON-RPC 2.0 message, or reused an id still in flight. */
+  'invalid-request',
   /** Params failed validation; `data.issues` says where. */
   'invalid-params',
   /** The method is not in the method table. */
@@ -27,7 +29,10 @@ export const ErrorReasonSchema = z.enum([
   'server-error',
   /** The result could not be made to fit in one host -> browser frame. */
   'result-too-large',
-  /** The configuration file is unreadable or malformed; `data.file`, `data.line`, `data.key`. */
+  /**
+   * Reserved for methods that write the configuration: the file is unreadable or malformed
+   * (`data.file`, `data.line`, `data.key`). Loading problems are reported by `host/hello`.
+   */
   'config-invalid',
   /** The host failed unexpectedly; the message says what to report. */
   'internal',

@@ -157,16 +157,12 @@ export class HostCore {
 
   /** Live pids, for a last-resort synchronous kill on process exit. */
   livePids(): number[] {
-    const pids: number[] = [];
-    for (const runtime of this.runtimes.values()) {
-      if (runtime.state.state === 'running') pids.push(runtime.state.pid);
-    }
-    return pids;
+    return [...this.runtimes.values()].flatMap((r) => r.livePids());
   }
 
   private async startRuntime(runtime: ServerRuntime): Promise<void> {
+    // The runtime reports tools/changed itself once it is running.
     await runtime.start();
-    this.toolsChanged(runtime);
   }
 
   private toolsChanged(runtime: ServerRuntime): void {

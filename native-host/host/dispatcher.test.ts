@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PROTOCOL_VERSION } from '../../protocol/methods';
 import { CANCEL_REASON, Dispatcher, type Handlers } from './dispatcher';
+import { FrameTooLargeError } from '../transport/frame-codec';
 import { HostError } from './host-error';
 
 const emptyListing = { tools: [], tokens: { total: 0, byServer: {} } };
@@ -74,6 +75,7 @@ describe('Dispatcher', () => {
 
   it.each([
     ['not an object', 42, -32600],
+    ['an array', [1, 2], -32600],
     ['wrong version', { jsonrpc: '1.0', id: 1, method: 'servers/list' }, -32600],
     ['unknown method', { jsonrpc: '2.0', id: 1, method: 'servers/explode' }, -32601],
     ['bad params', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 7 } }, -32602],
@@ -154,7 +156,7 @@ describe('Dispatcher', () => {
         'id' in message &&
         message.id === 7
       ) {
-        return Promise.reject(new Error('frame too large'));
+        return Promise.reject(new FrameTooLargeError(2_000_000, 1_048_576, 'outgoing'));
       }
       sent.push(message);
       return Promise.resolve();
@@ -176,5 +178,40 @@ describe('Dispatcher', () => {
     });
     await settle();
     expect(sent).toEqual([]);
+  });
+});
+
+describe('Dispatcher error replies', () => {
+  it('caps a huge error message so the reply still fits a frame', async () => {
+    const { dispatcher, sent, settle, hello } = setup({
+      'tools/call': () => Promise.reject(new HostError('server-error', 'x'.repeat(3_000_000))),
+    });
+    await hello();
+    dispatcher.handle({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't' } });
+    await settle();
+    const error = errorOf(sent[0]);
+    expect(error.data.reason).toBe('server-error');
+    expect(JSON.stringify(sent[0]).length).toBeLessThan(20_000);
+  });
+
+  it('labels a send failure that is not about size as internal', async () => {
+    const sent: unknown[] = [];
+    const { dispatcher, settle, hello } = setup({}, (message) => {
+      if (
+        typeof message === 'object' &&
+        message !== null &&
+        'result' in message &&
+        'id' in message &&
+        message.id === 3
+      ) {
+        return Promise.reject(new Error('EPIPE'));
+      }
+      sent.push(message);
+      return Promise.resolve();
+    });
+    await hello();
+    dispatcher.handle({ jsonrpc: '2.0', id: 3, method: 'servers/list' });
+    await settle();
+    expect(errorOf(sent.at(-1)).data.reason).toBe('internal');
   });
 });

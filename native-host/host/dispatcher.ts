@@ -16,6 +16,9 @@ import {
   type RequestMethod,
   type ResultOf,
 } from '../../protocol/methods';
+import { HostErrorDataSchema, type ErrorReason } from '../../protocol/errors';
+import { FrameTooLargeError } from '../transport/frame-codec';
+import { capText } from '../untrusted/cap';
 import { HostError } from './host-error';
 
 /**
@@ -74,7 +77,7 @@ export class Dispatcher {
           null,
           JsonRpcErrorCode.InvalidRequest,
           'Not a JSON-RPC 2.0 message.',
-          'invalid-params',
+          'invalid-request',
         ),
       );
       return;
@@ -101,7 +104,7 @@ export class Dispatcher {
         null,
         JsonRpcErrorCode.ParseError,
         `Frame is not valid JSON: ${error.message}`,
-        'invalid-params',
+        'invalid-request',
       ),
     );
   }
@@ -133,7 +136,7 @@ export class Dispatcher {
           id,
           JsonRpcErrorCode.InvalidRequest,
           `Request id ${String(id)} is already in flight.`,
-          'invalid-params',
+          'invalid-request',
         ),
       );
       return;
@@ -208,19 +211,36 @@ export class Dispatcher {
       // The encoder refuses a frame over the browser's limit without writing it: fail this one
       // response with a typed error instead of dropping the port (design section 4).
       const message = error instanceof Error ? error.message : String(error);
+      const tooLarge = error instanceof FrameTooLargeError;
       this.reply(
         failure(
           id,
-          JsonRpcErrorCode.HostError,
+          tooLarge ? JsonRpcErrorCode.HostError : JsonRpcErrorCode.InternalError,
           `The result could not be sent: ${message}`,
-          'result-too-large',
+          tooLarge ? 'result-too-large' : 'internal',
         ),
       );
     }
   }
 
-  private reply(message: unknown): void {
+  private reply(
+    message: JsonRpcFailure | { jsonrpc: '2.0'; method: string; params: unknown },
+  ): void {
     this.options.send(message).catch((error: unknown) => {
+      if ('error' in message) {
+        // An error reply that cannot be framed (a huge detail) still gets a minimal answer, so
+        // the caller never waits forever.
+        this.options
+          .send(
+            failure(
+              message.id,
+              message.error.code,
+              capText(message.error.message, MAX_ERROR_MESSAGE_CHARS).text,
+              HostErrorDataSchema.safeParse(message.error.data).data?.reason ?? 'internal',
+            ),
+          )
+          .catch(() => undefined);
+      }
       this.options.log(
         'error',
         `Could not send a message: ${error instanceof Error ? error.message : String(error)}`,
@@ -229,14 +249,25 @@ export class Dispatcher {
   }
 }
 
+/** Error messages quote servers and users; a cap keeps every error reply well inside a frame. */
+const MAX_ERROR_MESSAGE_CHARS = 8_000;
+
 function failure(
   id: RequestId | null,
   code: number,
   message: string,
-  reason: string,
+  reason: ErrorReason,
   details: Readonly<Record<string, unknown>> = {},
 ): JsonRpcFailure {
-  return { jsonrpc: '2.0', id, error: { code, message, data: { ...details, reason } } };
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: {
+      code,
+      message: capText(message, MAX_ERROR_MESSAGE_CHARS).text,
+      data: { ...details, reason },
+    },
+  };
 }
 
 function toFailure(id: RequestId, error: unknown): JsonRpcFailure {

@@ -13,6 +13,9 @@ import { RawCallToolResultSchema, normalizeCallResult } from './call-result';
 import type { CallToolResult } from '../../protocol/tools';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { restartDecision, type RestartPolicy, DEFAULT_RESTART_POLICY } from './restart-policy';
+import { capText } from '../untrusted/cap';
+import { redactSecrets } from '../untrusted/redact';
+import { sanitizeText } from '../untrusted/sanitize';
 
 /**
  * One configured server: its process, its SDK client and its state machine
@@ -87,6 +90,14 @@ export interface CallOptions {
 export const CANCELLED_BY_CALLER = 'cancelled-by-caller';
 
 const STDERR_LINES_IN_ERRORS = 10;
+/** Longest server-supplied name, version or error message the host relays. */
+const MAX_INFO_CHARS = 200;
+const MAX_SERVER_MESSAGE_CHARS = 2_000;
+
+/** A server's own words, made safe to show: sanitized, secrets redacted, capped. */
+function untrustedMessage(text: string): string {
+  return capText(redactSecrets(sanitizeText(text)).text, MAX_SERVER_MESSAGE_CHARS).text;
+}
 
 /** Largest delay a Node timer honours; passed to the SDK so only the host's own timers fire. */
 const SDK_TIMEOUT_DISABLED_MS = 2 ** 31 - 1;
@@ -146,6 +157,8 @@ export class ServerRuntime {
   private readonly now: () => number;
   private stateValue: ServerState = { state: 'stopped' };
   private connection: Connection | undefined;
+  /** The connection whose handshake is in progress, so stop() can kill it too. */
+  private attempting: Connection | undefined;
   private generation = 0;
   private restarts = 0;
   private runningSince = 0;
@@ -198,12 +211,13 @@ export class ServerRuntime {
   /** Stops the server (its whole process group) and cancels any pending restart. */
   async stop(): Promise<void> {
     this.cancelRestartTimer();
-    const connection = this.connection;
+    const connections = [this.connection, this.attempting].filter((c) => c !== undefined);
     this.connection = undefined;
+    this.attempting = undefined;
     this.generation += 1;
     this.toolList = [];
     this.setState({ state: 'stopped' });
-    if (connection) await this.closeConnection(connection);
+    await Promise.all(connections.map((c) => this.closeConnection(c)));
   }
 
   async restart(): Promise<void> {
@@ -242,7 +256,14 @@ export class ServerRuntime {
           timeout: SDK_TIMEOUT_DISABLED_MS,
           onprogress: (progress) => {
             deadline.extend();
-            options.onprogress?.(progress);
+            // Only the fields the protocol defines, and the message is a stranger's text.
+            options.onprogress?.({
+              progress: progress.progress,
+              ...(progress.total === undefined ? {} : { total: progress.total }),
+              ...(progress.message === undefined
+                ? {}
+                : { message: untrustedMessage(progress.message) }),
+            });
           },
         },
       );
@@ -252,6 +273,13 @@ export class ServerRuntime {
     } finally {
       deadline.clear();
     }
+  }
+
+  /** Pids of this server's live processes (running or mid-handshake), for a last-resort kill. */
+  livePids(): number[] {
+    return [this.connection, this.attempting]
+      .map((c) => (c && !c.process.exitInfo ? c.process.pid : undefined))
+      .filter((pid): pid is number => pid !== undefined && pid > 0);
   }
 
   /** Plain data for logs and tests. */
@@ -284,14 +312,14 @@ export class ServerRuntime {
     if (error instanceof McpError) {
       return new HostError(
         'server-error',
-        `Server '${this.name}' answered with an error: ${error.message}`,
+        `Server '${this.name}' answered with an error: ${untrustedMessage(error.message)}`,
         {
           server: this.name,
           code: error.code,
         },
       );
     }
-    const message = error instanceof Error ? error.message : String(error);
+    const message = untrustedMessage(error instanceof Error ? error.message : String(error));
     return new HostError(
       'server-error',
       `Server '${this.name}' sent a malformed answer: ${message}`,
@@ -325,12 +353,18 @@ export class ServerRuntime {
       const reason = error instanceof LaunchError ? error.reason : 'spawn-failed';
       const message = error instanceof Error ? error.message : String(error);
       this.setState({ state: 'failed', reason, message });
-      this.options.events.onLog('error', `${this.name}: ${message}`);
+      this.options.events.onLog('error', message);
       return;
     }
     this.lastProcess = process;
+    if (generation !== this.generation) {
+      // stop() ran while the process was being spawned.
+      await process.transport.close();
+      return;
+    }
     const client = new Client(this.options.clientInfo, { capabilities: {} });
     const connection: Connection = { generation, client, process, protocolVersion: 'unknown' };
+    this.attempting = connection;
     process.transport.setProtocolVersion = (version) => {
       connection.protocolVersion = version;
     };
@@ -339,7 +373,7 @@ export class ServerRuntime {
     };
     client.onerror = (error) => {
       // Protocol noise from a server (a bad line, an unknown notification) is never fatal.
-      this.options.events.onLog('warning', `${this.name}: ${error.message}`);
+      this.options.events.onLog('warning', untrustedMessage(error.message));
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       if (this.connection === connection) this.refreshTools(connection);
@@ -351,10 +385,11 @@ export class ServerRuntime {
         timeout: SDK_TIMEOUT_DISABLED_MS,
       });
     } catch (error) {
-      await this.failHandshake(connection, deadline.signal.aborted, error);
+      await this.failHandshake(connection, attempt, deadline.signal.aborted, error);
       return;
     } finally {
       deadline.clear();
+      if (this.attempting === connection) this.attempting = undefined;
     }
     if (generation !== this.generation) {
       await this.closeConnection(connection);
@@ -371,12 +406,18 @@ export class ServerRuntime {
       pid: process.pid ?? -1,
       handshakeMs,
       protocolVersion: connection.protocolVersion,
-      serverInfo: { name: version?.name ?? 'unknown', version: version?.version ?? 'unknown' },
+      serverInfo: {
+        name: capText(sanitizeText(version?.name ?? 'unknown'), MAX_INFO_CHARS).text,
+        version: capText(sanitizeText(version?.version ?? 'unknown'), MAX_INFO_CHARS).text,
+      },
     });
+    // Covers automatic restarts too: the listing changed even if no caller asked for a start.
+    this.options.events.onToolsChanged(this);
   }
 
   private async failHandshake(
     connection: Connection,
+    attempt: number,
     timedOut: boolean,
     error?: unknown,
   ): Promise<void> {
@@ -386,11 +427,18 @@ export class ServerRuntime {
     const exit = connection.process.exitInfo;
     const stderr = connection.process.stderrTail(STDERR_LINES_IN_ERRORS);
     const tail = stderr.length > 0 ? ` Last stderr: ${stderr.join(' | ')}` : '';
+    const reason = error instanceof Error ? untrustedMessage(error.message) : 'unknown error';
     const message = timedOut
       ? `'${this.name}' did not complete the MCP handshake within ${this.options.launch.handshakeTimeoutMs} ms; check that it is an MCP server speaking stdio (set "timeout" in config.json if it is slow to start).${tail}`
       : exit
         ? `'${this.name}' exited during the handshake (${describeExit(exit)}).${tail}`
-        : `'${this.name}' failed the MCP handshake: ${error instanceof Error ? error.message : String(error)}.${tail}`;
+        : `'${this.name}' failed the MCP handshake: ${reason}.${tail}`;
+    if (attempt > 0) {
+      // An automatic restart that fails its handshake counts as one more crash: backoff, then
+      // give up, instead of leaving a server that crashed once permanently failed.
+      this.crashed(exit ?? { code: null, signal: null }, message);
+      return;
+    }
     this.setState({
       state: 'failed',
       reason: timedOut ? 'handshake-timeout' : 'handshake-failed',
@@ -427,12 +475,15 @@ export class ServerRuntime {
       }
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      this.options.events.onLog('warning', `${this.name}: tools/list failed: ${message}`);
+      this.options.events.onLog('warning', `tools/list failed: ${untrustedMessage(message)}`);
       if (this.connection !== connection) return;
     }
     if (this.connection !== connection) return;
     for (const r of rejected) {
-      this.options.events.onLog('warning', `${this.name}: skipped tool '${r.name}': ${r.problem}`);
+      this.options.events.onLog(
+        'warning',
+        `skipped tool '${untrustedMessage(r.name)}': ${untrustedMessage(r.problem)}`,
+      );
     }
     this.toolList = tools;
     this.rejected = rejected;
@@ -466,23 +517,25 @@ export class ServerRuntime {
     this.connection = undefined;
     this.toolList = [];
     const exit = connection.process.exitInfo ?? { code: null, signal: null };
-    const stableRun = this.now() - this.runningSince >= this.policy.stableAfterMs;
-    const decision = restartDecision(this.policy, stableRun ? 0 : this.restarts);
+    if (this.now() - this.runningSince >= this.policy.stableAfterMs) this.restarts = 0;
     const stderr = connection.process.stderrTail(STDERR_LINES_IN_ERRORS);
     const tail = stderr.length > 0 ? ` Last stderr: ${stderr.join(' | ')}` : '';
+    this.crashed(exit, `'${this.name}' exited (${describeExit(exit)}).${tail}`);
+  }
+
+  /** After a crash (or a failed automatic restart): restart with backoff, or give up. */
+  private crashed(exit: ExitInfo, message: string): void {
+    const decision = restartDecision(this.policy, this.restarts);
     if (decision.kind === 'give-up') {
-      const message = `'${this.name}' crashed ${this.policy.maxRestarts + 1} times in a row (${describeExit(exit)}); not restarting. Fix it and restart it from the popup.${tail}`;
-      this.setState({ state: 'failed', reason: 'crash-loop', message, exit });
-      this.options.events.onLog('error', message);
+      const final = `${message} It failed ${this.policy.maxRestarts + 1} times in a row; not restarting. Fix it and start it again from the popup.`;
+      this.setState({ state: 'failed', reason: 'crash-loop', message: final, exit });
+      this.options.events.onLog('error', final);
       this.options.events.onToolsChanged(this);
       return;
     }
     this.restarts = decision.restarts;
     this.setState({ state: 'crashed', exit, restarts: this.restarts, retryInMs: decision.delayMs });
-    this.options.events.onLog(
-      'warning',
-      `'${this.name}' exited (${describeExit(exit)}); restarting in ${decision.delayMs} ms.${tail}`,
-    );
+    this.options.events.onLog('warning', `${message} Restarting in ${decision.delayMs} ms.`);
     this.options.events.onToolsChanged(this);
     const schedule = this.options.schedule ?? scheduleUnref;
     this.cancelRestart = schedule(() => {

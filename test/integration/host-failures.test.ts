@@ -109,6 +109,14 @@ describe('failing servers degrade', () => {
           }),
         'victim running again',
       );
+      // Clients re-list on tools/changed: an automatic restart must send one too.
+      await host.until(
+        () =>
+          host.notifications.filter(
+            (n) => n.method === 'notifications/tools/changed' && n.params.server === 'victim',
+          ).length >= 2,
+        'tools/changed for the restarted victim',
+      );
       const again = await host.call<{ content: Array<{ text: string }> }>('tools/call', {
         name: 'victim__ok',
         arguments: {},

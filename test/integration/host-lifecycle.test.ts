@@ -60,6 +60,27 @@ describe('host lifecycle', () => {
     expect(await waitGone(marker)).toEqual([]);
   });
 
+  it('kills a server that is still in its handshake when the host shuts down', async () => {
+    const marker = `sy-marker-${randomUUID()}`;
+    const host = await HostHarness.start({
+      slow: {
+        command: process.execPath,
+        args: [FIXTURE_SERVER, '--silent', '--grandchild', marker],
+        timeout: 60,
+      },
+    });
+    for (let i = 0; i < 200 && processesMatching(marker).length < 2; i += 1) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(processesMatching(marker).length).toBeGreaterThanOrEqual(2);
+    const servers = await host.call<{ servers: Array<{ status: { state: string } }> }>(
+      'servers/list',
+    );
+    expect(servers.servers[0]?.status.state).toBe('starting');
+    await host.close();
+    expect(await waitGone(marker)).toEqual([]);
+  });
+
   it('refuses a caller that is not a Switchyard extension, before spawning anything', async () => {
     const marker = `sy-marker-${randomUUID()}`;
     const home = makeHome({

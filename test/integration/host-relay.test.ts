@@ -186,10 +186,22 @@ describe('host relay with the reference servers', () => {
     expect(result).toEqual({ content: [{ type: 'text', text: 'it failed' }], isError: true });
   });
 
-  it('maps a server JSON-RPC error to reason server-error', async () => {
+  it('maps a server JSON-RPC error to reason server-error, even with the SDK timeout code', async () => {
     const reply = await host.request('tools/call', { name: 'scripted__rpc-error', arguments: {} });
     expect(reply.error?.data?.reason).toBe('server-error');
     expect(reply.error?.message).toContain('custom failure');
+    for (const invisible of ['\u001b', '\u202e'])
+      expect(reply.error?.message).not.toContain(invisible);
+  });
+
+  it('sanitizes the server name and version a server reports', async () => {
+    const servers = await host.settled();
+    const scripted = servers.find((s) => s.name === 'scripted')?.status as {
+      serverInfo?: { name: string; version: string };
+    };
+    expect(scripted.serverInfo?.name).toContain('scripted');
+    const shown = JSON.stringify(scripted.serverInfo);
+    for (const invisible of ['\u001b', '\u202e', '\u200b']) expect(shown).not.toContain(invisible);
   });
 
   it('answers an unknown tool with reason unknown-tool', async () => {

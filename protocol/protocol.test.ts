@@ -1,0 +1,364 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it, test } from 'vitest';
+import type { z } from 'zod';
+import { ErrorReasonSchema, HostErrorDataSchema, type ErrorReason } from './errors';
+import {
+  JsonRpcErrorCode,
+  JsonRpcFailureSchema,
+  JsonRpcRequestSchema,
+  parseJsonRpcMessage,
+} from './jsonrpc';
+import {
+  PROTOCOL_VERSION,
+  clientNotifications,
+  hostNotifications,
+  isRequestMethod,
+  paramsSchemaOf,
+  requestMethods,
+  type ClientNotification,
+  type HostNotification,
+  type RequestMethod,
+} from './methods';
+import { ServerStateSchema } from './servers';
+import { CallToolResultSchema, ExposedToolSchema } from './tools';
+
+/**
+ * Invariants of the public contract (style.md habit 12): every method and notification in the
+ * table has a golden fixture that its schema accepts unchanged, a `### \`name\`` section in
+ * docs/protocol.md whose JSON examples are that fixture, and every error reason has a fixture and a
+ * row in the doc's reason table. Nothing may exist for a name the table does not have.
+ */
+
+const FIXTURES = join(import.meta.dirname, 'fixtures');
+const ERROR_FIXTURES = join(FIXTURES, 'errors');
+const DOC = join(import.meta.dirname, '..', 'docs', 'protocol.md');
+
+const methods: readonly RequestMethod[] = Object.keys(requestMethods).filter(isRequestMethod);
+const hostNotificationNames: readonly string[] = Object.keys(hostNotifications);
+const clientNotificationNames: readonly string[] = Object.keys(clientNotifications);
+const notificationSchemas: ReadonlyArray<readonly [string, z.ZodType]> = [
+  ...Object.entries(hostNotifications),
+  ...Object.entries(clientNotifications),
+];
+const allNames: readonly string[] = [
+  ...methods,
+  ...hostNotificationNames,
+  ...clientNotificationNames,
+];
+const reasons: readonly ErrorReason[] = ErrorReasonSchema.options;
+
+/** `tools/call` -> `tools-call`: the fixture file of a method or notification. */
+function fixtureName(method: string): string {
+  return method.replaceAll('/', '-');
+}
+
+function readJson(path: string): unknown {
+  return JSON.parse(readFileSync(path, 'utf8'));
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A fixture file as a record with exactly `keys`; fails the test otherwise. */
+function readFixture(name: string, keys: readonly string[]): Record<string, unknown> {
+  const value = readJson(join(FIXTURES, `${fixtureName(name)}.json`));
+  if (!isRecord(value)) throw new Error(`fixture of '${name}' is not a JSON object`);
+  expect(Object.keys(value).sort(), `keys of the '${name}' fixture`).toEqual([...keys].sort());
+  return value;
+}
+
+/**
+ * Parses `value` and checks nothing was dropped: zod objects strip unknown keys, so a misspelt
+ * optional field in a fixture would otherwise pass unnoticed.
+ */
+function expectParsesUnchanged(schema: z.ZodType, value: unknown, what: string): void {
+  const parsed = schema.safeParse(value);
+  expect(parsed.error?.issues, what).toBeUndefined();
+  expect(parsed.data, `${what}: keys the schema does not know`).toEqual(value);
+}
+
+function jsonFilesIn(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.json'))
+    .map((entry) => entry.name.slice(0, -'.json'.length));
+}
+
+describe('golden fixtures', () => {
+  it('maps every name to its own fixture file', () => {
+    const files = allNames.map(fixtureName);
+    expect(new Set(files).size).toBe(allNames.length);
+  });
+
+  test.each(methods)('%s has params and result its schemas accept', (method) => {
+    const fixture = readFixture(method, ['params', 'result']);
+    expectParsesUnchanged(paramsSchemaOf(method), fixture['params'], `${method} params`);
+    const result: z.ZodType = requestMethods[method].result;
+    expectParsesUnchanged(result, fixture['result'], `${method} result`);
+  });
+
+  test.each(notificationSchemas)('%s has params its schema accepts', (name, schema) => {
+    const fixture = readFixture(name, ['params']);
+    expectParsesUnchanged(schema, fixture['params'], `${name} params`);
+  });
+
+  it('has no fixture for a name that is not in the method table', () => {
+    const expected = new Set(allNames.map(fixtureName));
+    const stale = jsonFilesIn(FIXTURES).filter((file) => !expected.has(file));
+    expect(stale, 'fixtures without a method or notification').toEqual([]);
+  });
+
+  it('speaks the current protocol version in the handshake fixture', () => {
+    const fixture = readFixture('host/hello', ['params', 'result']);
+    const params = paramsSchemaOf('host/hello').parse(fixture['params']);
+    const result = requestMethods['host/hello'].result.parse(fixture['result']);
+    expect(params.protocolVersion).toBe(PROTOCOL_VERSION);
+    expect(result.protocolVersion).toBe(PROTOCOL_VERSION);
+  });
+
+  it('keeps the tools/list token totals consistent with the tools', () => {
+    const fixture = readFixture('tools/list', ['params', 'result']);
+    const { tools, tokens } = requestMethods['tools/list'].result.parse(fixture['result']);
+    const sum = tools.reduce((total, tool) => total + tool.tokens, 0);
+    expect(tokens.total).toBe(sum);
+    expect(Object.values(tokens.byServer).reduce((a, b) => a + b, 0)).toBe(sum);
+  });
+});
+
+/** The JSON-RPC codes each reason may travel with (docs/protocol.md, "Errors"). */
+const CODES_OF_REASON: Readonly<Record<ErrorReason, readonly number[]>> = {
+  'invalid-request': [JsonRpcErrorCode.ParseError, JsonRpcErrorCode.InvalidRequest],
+  'invalid-params': [JsonRpcErrorCode.InvalidParams],
+  'unknown-method': [JsonRpcErrorCode.MethodNotFound],
+  internal: [JsonRpcErrorCode.InternalError],
+  'protocol-mismatch': [JsonRpcErrorCode.HostError],
+  'unknown-server': [JsonRpcErrorCode.HostError],
+  'unknown-tool': [JsonRpcErrorCode.HostError],
+  'server-unavailable': [JsonRpcErrorCode.HostError],
+  'server-exited': [JsonRpcErrorCode.HostError],
+  timeout: [JsonRpcErrorCode.HostError],
+  cancelled: [JsonRpcErrorCode.HostError],
+  'server-error': [JsonRpcErrorCode.HostError],
+  'result-too-large': [JsonRpcErrorCode.HostError],
+  'config-invalid': [JsonRpcErrorCode.HostError],
+};
+
+describe('error fixtures', () => {
+  test.each(reasons)('%s has an error response fixture', (reason) => {
+    const path = join(ERROR_FIXTURES, `${reason}.json`);
+    expect(existsSync(path), path).toBe(true);
+    const response = JsonRpcFailureSchema.parse(readJson(path));
+    const data = HostErrorDataSchema.parse(response.error.data);
+    expect(data.reason).toBe(reason);
+    expect(CODES_OF_REASON[reason]).toContain(response.error.code);
+    expect(response.error.message.length).toBeGreaterThan(0);
+  });
+
+  it('has no error fixture for a reason that is not in ErrorReasonSchema', () => {
+    const known = new Set<string>(reasons);
+    const stale = jsonFilesIn(ERROR_FIXTURES).filter((file) => !known.has(file));
+    expect(stale, 'error fixtures without a reason').toEqual([]);
+  });
+});
+
+/** The text of each `### \`name\`` section of the doc, up to the next heading of level 2 or 3. */
+function docSections(doc: string): Map<string, string> {
+  const sections = new Map<string, string>();
+  const heading = /^### `([^`]+)`[ \t]*$/gm;
+  const matches = [...doc.matchAll(heading)];
+  for (const match of matches) {
+    const name = match[1];
+    if (name === undefined) continue;
+    const start = match.index + match[0].length;
+    const rest = doc.slice(start);
+    const next = /^#{2,3} /m.exec(rest);
+    sections.set(name, next === null ? rest : rest.slice(0, next.index));
+  }
+  return sections;
+}
+
+/** Every ```json block of a section, parsed. */
+function jsonBlocks(section: string): unknown[] {
+  return [...section.matchAll(/^```json\n([\s\S]*?)^```/gm)].map((m): unknown =>
+    JSON.parse(m[1] ?? ''),
+  );
+}
+
+describe('docs/protocol.md', () => {
+  const doc = readFileSync(DOC, 'utf8');
+  const sections = docSections(doc);
+
+  test.each(allNames)('has a section for %s', (name) => {
+    expect(sections.has(name), `### \`${name}\` in docs/protocol.md`).toBe(true);
+  });
+
+  it('documents no method or notification that is not in the table', () => {
+    const known = new Set(allNames);
+    const stale = [...sections.keys()].filter((name) => name.includes('/') && !known.has(name));
+    expect(stale, 'sections without a method').toEqual([]);
+  });
+
+  test.each(methods)('shows the %s fixture as its example', (method) => {
+    const fixture = readFixture(method, ['params', 'result']);
+    const blocks = jsonBlocks(sections.get(method) ?? '');
+    const request = blocks.map((b) => JsonRpcRequestSchema.safeParse(b).data).find(Boolean);
+    expect(request?.method).toBe(method);
+    expect(request?.params).toEqual(fixture['params']);
+    const response = blocks.find((b) => isRecord(b) && 'result' in b);
+    expect(isRecord(response) ? response['result'] : undefined).toEqual(fixture['result']);
+    expect(isRecord(response) ? response['id'] : undefined).toEqual(request?.id);
+  });
+
+  test.each(notificationSchemas)('shows the %s fixture as its example', (name) => {
+    const fixture = readFixture(name, ['params']);
+    const blocks = jsonBlocks(sections.get(name) ?? '');
+    const message = blocks.map((b) => parseJsonRpcMessage(b)).find((m) => m && 'method' in m);
+    expect(message && 'method' in message ? message.method : undefined).toBe(name);
+    expect(message && 'params' in message ? message.params : undefined).toEqual(fixture['params']);
+  });
+
+  test.each(reasons)('has a row for error reason %s', (reason) => {
+    expect(doc).toMatch(new RegExp(`^\\|\\s*\`${reason}\`\\s*\\|`, 'm'));
+  });
+
+  it('lists no error reason that does not exist', () => {
+    const errors = /^## Errors$([\s\S]*?)^## /m.exec(doc)?.[1] ?? '';
+    const known = new Set<string>(reasons);
+    const rows = [...errors.matchAll(/^\|\s*`([a-z][a-z-]*)`\s*\|/gm)].map((m) => m[1] ?? '');
+    expect(rows.length).toBeGreaterThanOrEqual(reasons.length);
+    expect(rows.filter((row) => !known.has(row))).toEqual([]);
+  });
+});
+
+// Negative cases. Accepting a malformed message is the dangerous direction: it reaches a handler
+// (or the UI) as a typed value it is not. Rejecting a valid one is loud and gets fixed.
+
+const client = { name: 'switchyard-extension', version: '0.1.0' };
+const long = (n: number): string => 'x'.repeat(n);
+
+const rejectedParams: ReadonlyArray<readonly [RequestMethod, string, unknown]> = [
+  ['host/hello', 'no params at all', undefined],
+  ['host/hello', 'a protocol version as a string', { protocolVersion: '1', client }],
+  ['host/hello', 'a fractional protocol version', { protocolVersion: 1.5, client }],
+  ['host/hello', 'no client', { protocolVersion: 1 }],
+  [
+    'host/hello',
+    'a 129-character client name',
+    { protocolVersion: 1, client: { ...client, name: long(129) } },
+  ],
+  [
+    'host/hello',
+    'a 65-character client version',
+    { protocolVersion: 1, client: { ...client, version: long(65) } },
+  ],
+  ['servers/list', 'null params', null],
+  ['servers/list', 'params as an array', []],
+  ['servers/start', 'no server', {}],
+  ['servers/start', 'an empty server name', { server: '' }],
+  ['servers/start', 'a 257-character server name', { server: long(257) }],
+  ['servers/stop', 'a server name as a number', { server: 7 }],
+  ['servers/restart', 'params as a string', 'everything'],
+  ['servers/logs', 'a zero limit', { server: 'everything', limit: 0 }],
+  ['servers/logs', 'a negative limit', { server: 'everything', limit: -5 }],
+  ['servers/logs', 'a fractional limit', { server: 'everything', limit: 2.5 }],
+  ['servers/logs', 'a limit over 10,000', { server: 'everything', limit: 10_001 }],
+  ['servers/logs', 'a limit as a string', { server: 'everything', limit: '5' }],
+  ['tools/list', 'an empty server name', { server: '' }],
+  ['tools/list', 'a 257-character server name', { server: long(257) }],
+  ['tools/list', 'params as a string', 'everything'],
+  ['tools/call', 'no name', { arguments: {} }],
+  ['tools/call', 'a name as a number', { name: 42 }],
+  ['tools/call', 'an empty name', { name: '' }],
+  ['tools/call', 'a 257-character name', { name: long(257) }],
+  ['tools/call', 'arguments as an array', { name: 'everything__echo', arguments: ['hi'] }],
+  ['tools/call', 'arguments as a string', { name: 'everything__echo', arguments: '{}' }],
+];
+
+test.each(rejectedParams)('%s rejects %s', (method, _label, params) => {
+  expect(paramsSchemaOf(method).safeParse(params).success).toBe(false);
+});
+
+const rejectedHostNotifications: ReadonlyArray<readonly [HostNotification, string, unknown]> = [
+  ['notifications/servers/changed', 'a server name instead of a summary', { server: 'everything' }],
+  ['notifications/servers/changed', 'no server', {}],
+  ['notifications/tools/changed', 'a server as a number', { server: 1 }],
+  ['notifications/progress', 'no request id', { progress: 1 }],
+  ['notifications/progress', 'an object as request id', { requestId: {}, progress: 1 }],
+  ['notifications/progress', 'progress as a string', { requestId: 1, progress: '50%' }],
+  ['notifications/log', 'an unknown level', { level: 'fatal', message: 'boom' }],
+  ['notifications/log', 'no message', { level: 'error' }],
+];
+
+test.each(rejectedHostNotifications)('%s rejects %s', (name, _label, params) => {
+  const schema: z.ZodType = hostNotifications[name];
+  expect(schema.safeParse(params).success).toBe(false);
+});
+
+const rejectedClientNotifications: ReadonlyArray<readonly [ClientNotification, string, unknown]> = [
+  ['notifications/cancelled', 'no request id', { reason: 'stop' }],
+  ['notifications/cancelled', 'a fractional request id', { requestId: 1.5 }],
+  ['notifications/cancelled', 'a 129-character request id', { requestId: long(129) }],
+  ['notifications/cancelled', 'a 1,025-character reason', { requestId: 1, reason: long(1025) }],
+];
+
+test.each(rejectedClientNotifications)('%s rejects %s', (name, _label, params) => {
+  const schema: z.ZodType = clientNotifications[name];
+  expect(schema.safeParse(params).success).toBe(false);
+});
+
+const rejectedEnvelopes: ReadonlyArray<readonly [string, unknown]> = [
+  ['JSON-RPC 1.0', { jsonrpc: '1.0', id: 1, method: 'servers/list' }],
+  ['a null id', { jsonrpc: '2.0', id: null, method: 'servers/list' }],
+  ['a fractional id', { jsonrpc: '2.0', id: 1.5, method: 'servers/list' }],
+  ['a 129-character id', { jsonrpc: '2.0', id: long(129), method: 'servers/list' }],
+  ['an empty method', { jsonrpc: '2.0', id: 1, method: '' }],
+  ['a 129-character method', { jsonrpc: '2.0', id: 1, method: long(129) }],
+];
+
+test.each(rejectedEnvelopes)('a request envelope with %s is rejected', (_label, message) => {
+  expect(JsonRpcRequestSchema.safeParse(message).success).toBe(false);
+  expect(parseJsonRpcMessage(message)).toBeUndefined();
+});
+
+const echoTool = {
+  name: 'everything__echo',
+  server: 'everything',
+  tool: 'echo',
+  description: 'Echoes back the input string',
+  inputSchema: { type: 'object' },
+  tokens: 59,
+};
+
+const rejectedResults: ReadonlyArray<readonly [string, z.ZodType, unknown]> = [
+  ['an exposed name with a dot', ExposedToolSchema, { ...echoTool, name: 'everything__echo.v2' }],
+  ['a 65-character exposed name', ExposedToolSchema, { ...echoTool, name: long(65) }],
+  ['an empty exposed name', ExposedToolSchema, { ...echoTool, name: '' }],
+  ['negative tokens', ExposedToolSchema, { ...echoTool, tokens: -1 }],
+  ['an unknown server state', ServerStateSchema, { state: 'exploded' }],
+  [
+    'a running state without a pid',
+    ServerStateSchema,
+    {
+      state: 'running',
+      handshakeMs: 1,
+      protocolVersion: '2025-11-25',
+      serverInfo: { name: 'x', version: '1' },
+    },
+  ],
+  [
+    'an unknown failure reason',
+    ServerStateSchema,
+    { state: 'failed', reason: 'bad-luck', message: 'x' },
+  ],
+  ['an unknown content block', CallToolResultSchema, { content: [{ type: 'hologram' }] }],
+  [
+    'a resource with neither text nor blob',
+    CallToolResultSchema,
+    { content: [{ type: 'resource', resource: { uri: 'file:///a' } }] },
+  ],
+];
+
+test.each(rejectedResults)('a result with %s is rejected', (_label, schema, value) => {
+  expect(schema.safeParse(value).success).toBe(false);
+});
