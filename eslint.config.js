@@ -4,7 +4,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', '.output/**', '.wxt/**', 'node_modules/**', 'coverage/**'] },
+  { ignores: ['dist/**', '.output/**', '.wxt/**', 'node_modules/**', 'coverage/**', '.tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {

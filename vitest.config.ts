@@ -18,6 +18,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
+          setupFiles: ['test/integration/setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

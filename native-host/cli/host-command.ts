@@ -16,6 +16,22 @@ export async function hostCommand(io: CliIo, args: readonly string[]): Promise<n
   const { Console } = await import('node:console');
   globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
 
+  // When the browser goes away, stderr breaks too (EPIPE). An unhandled error there would become
+  // an uncaught exception whose report writes to stderr again: a loop that starves the event loop
+  // and keeps the host spinning forever. Diagnostics are best effort; a broken stderr drops them.
+  let stderrOpen = true;
+  process.stderr.on('error', () => {
+    stderrOpen = false;
+  });
+  const log = (line: string): void => {
+    if (!stderrOpen) return;
+    try {
+      process.stderr.write(`${line}\n`);
+    } catch {
+      stderrOpen = false;
+    }
+  };
+
   const setup = await loadSetup({ env: io.env, platform: io.platform });
   const { done } = runHost({
     args,
@@ -42,9 +58,7 @@ export async function hostCommand(io: CliIo, args: readonly string[]): Promise<n
           },
         },
       }),
-    log: (line) => {
-      io.err(`${line}\n`);
-    },
+    log,
     exit: (code) => {
       process.exit(code);
     },

@@ -146,6 +146,9 @@ export function runHost(options: RunHostOptions): { done: Promise<number> } {
       shutdown(0, signal);
     },
     fatal: (error) => {
+      // One fatal error is enough to shut down; reporting later ones could loop (a report that
+      // itself fails) and would starve the shutdown it waits for.
+      if (shuttingDown) return;
       options.log(
         `switchyard host: fatal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
       );

@@ -51,6 +51,17 @@ export function makeHome(config: unknown): string {
   return home;
 }
 
+/** Every host a test started, so a failing test cannot leave one running (see setup.ts). */
+const liveHosts = new Set<ChildProcess>();
+
+/** SIGKILLs every host still running; the hosts' own exit handlers are not needed for this. */
+export function killLeftoverHosts(): void {
+  for (const child of liveHosts) {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+  liveHosts.clear();
+}
+
 export class HostHarness {
   readonly child: ChildProcess;
   readonly notifications: Notification[] = [];
@@ -70,8 +81,10 @@ export class HostHarness {
         stdio: ['pipe', 'pipe', 'pipe'],
       },
     );
+    liveHosts.add(this.child);
     this.exited = new Promise((resolveExit) => {
       this.child.once('exit', (code, signal) => {
+        liveHosts.delete(this.child);
         resolveExit({ code, signal });
       });
     });

@@ -48,6 +48,21 @@ describe('host lifecycle', () => {
     expect(isAlive(grandchild)).toBe(false);
   });
 
+  it('exits cleanly when the browser dies and stderr breaks with stdin', async () => {
+    // A browser that crashes closes all three pipes at once; a write to the broken stderr must
+    // not turn into an endless uncaught-error loop.
+    const marker = `sy-marker-${randomUUID()}`;
+    const host = await HostHarness.start({
+      a: { command: process.execPath, args: [FIXTURE_SERVER, marker] },
+    });
+    await host.settled();
+    host.child.stderr?.destroy();
+    host.child.stdout?.destroy();
+    const exit = await host.close();
+    expect(exit.code).not.toBeNull();
+    expect(await waitGone(marker)).toEqual([]);
+  });
+
   it('kills every server on SIGTERM to the host', async () => {
     const marker = `sy-marker-${randomUUID()}`;
     const host = await HostHarness.start({
