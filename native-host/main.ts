@@ -3,6 +3,7 @@ import { doctor } from './cli/doctor';
 import { hostCommand } from './cli/host-command';
 import { processIo, type CliIo } from './cli/io';
 import { tools } from './cli/tools';
+import { revoke, trust } from './cli/trust';
 import { HOST_VERSION } from './version';
 
 // Entry point of the bundled host: `switchyard <command>`. Wiring only.
@@ -13,7 +14,11 @@ Usage: switchyard <command>
 
   doctor [--json]                  check the configuration and every server, with fixes
   tools [--server NAME] [--json]   list the namespaced tools the model sees, with token costs
-  call <tool> ['<json>']           call one tool, e.g. switchyard call memory__read_graph '{}'
+  call <tool> ['<json>'] [--yes]   call one tool, e.g. switchyard call memory__read_graph '{}'
+  trust [<server>...|--all] [--yes]
+                                   review and approve servers waiting to run (launch trust)
+  revoke <server> | --workspace <folder>
+                                   withdraw an approval: the server asks before it runs again
   host <caller>                    the native-messaging host (started by the browser)
   version                          print the version
 
@@ -28,6 +33,8 @@ const commands: Readonly<Record<string, Command>> = {
   doctor,
   tools,
   call,
+  trust,
+  revoke,
   version: (io) => {
     io.out(`${HOST_VERSION}\n`);
     return Promise.resolve(0);

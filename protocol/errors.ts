@@ -34,6 +34,16 @@ export const ErrorReasonSchema = z.enum([
    * (`data.file`, `data.line`, `data.key`). Loading problems are reported by `host/hello`.
    */
   'config-invalid',
+  /** The tool's policy is `ask`: `data.approval` is the ApprovalRequest to show the user. */
+  'approval-required',
+  /** The approval sent with the call is unknown, expired, used, or for other arguments. */
+  'approval-invalid',
+  /** The tool's policy is `deny`: it never reaches its server. */
+  'denied',
+  /** `trust/approve` quoted a fingerprint that is not what would run now: show the new request. */
+  'fingerprint-mismatch',
+  /** `trust/approve` named a server that is not waiting for approval. */
+  'not-pending',
   /** The host failed unexpectedly; the message says what to report. */
   'internal',
 ]);

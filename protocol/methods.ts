@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { RequestIdSchema } from './jsonrpc';
-import { ServerSummarySchema } from './servers';
-import { CallToolResultSchema, ExposedToolSchema } from './tools';
+import { ConsentRequestSchema, ServerSummarySchema } from './servers';
+import {
+  ApprovalTokenSchema,
+  CallToolResultSchema,
+  ExposedToolSchema,
+  ToolPolicyStateSchema,
+} from './tools';
 
 /**
  * The host <-> extension method table: every request method with its params and result schema,
@@ -50,7 +55,13 @@ export const requestMethods = {
     }),
   },
   'tools/list': {
-    params: z.object({ server: z.string().min(1).max(256).optional() }).optional(),
+    params: z
+      .object({
+        server: z.string().min(1).max(256).optional(),
+        /** Also list tools whose policy is `deny` (the popup shows them; the model never does). */
+        includeDenied: z.boolean().optional(),
+      })
+      .optional(),
     result: z.object({
       tools: z.array(ExposedToolSchema),
       /** Estimated model-facing tokens of the listing, in total and per server. */
@@ -64,8 +75,46 @@ export const requestMethods = {
     params: z.object({
       name: z.string().min(1).max(256),
       arguments: z.record(z.string(), z.unknown()).optional(),
+      /** The approval the user gave for exactly this call, from an `approval-required` error. */
+      approval: ApprovalTokenSchema.optional(),
     }),
     result: CallToolResultSchema,
+  },
+  'approvals/deny': {
+    params: z.object({ requestId: z.string().min(1).max(128) }),
+    result: z.object({ denied: z.boolean() }),
+  },
+  'policy/set': {
+    params: z.object({
+      /** An exposed tool name, or a glob over exposed names (`github__*`). */
+      tool: z.string().min(1).max(256),
+      /** `null` removes the rule. */
+      policy: z.enum(['allow', 'ask', 'deny']).nullable(),
+    }),
+    result: z.object({
+      rules: z.record(z.string(), z.enum(['allow', 'ask', 'deny'])),
+      /** The tool's effective policy after the change, when `tool` names one tool. */
+      effective: ToolPolicyStateSchema.nullable(),
+    }),
+  },
+  'trust/pending': {
+    params: z.object({}).optional(),
+    result: z.object({ requests: z.array(ConsentRequestSchema) }),
+  },
+  'trust/approve': {
+    params: z.object({
+      server: z.string().min(1).max(256),
+      /** The fingerprint shown on the card: the approval holds only if it is what would run. */
+      fingerprint: z.string().regex(/^[0-9a-f]{64}$/),
+    }),
+    result: ServerResultSchema,
+  },
+  'trust/revoke': {
+    params: z.union([
+      z.object({ server: z.string().min(1).max(256) }),
+      z.object({ workspace: z.string().min(1).max(4096) }),
+    ]),
+    result: z.object({ servers: z.array(ServerSummarySchema) }),
   },
 } as const satisfies Record<string, { params: z.ZodType; result: z.ZodType }>;
 

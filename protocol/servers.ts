@@ -17,9 +17,70 @@ export const FailureReasonSchema = z.enum([
 ]);
 export type FailureReason = z.infer<typeof FailureReasonSchema>;
 
+export const ProvenanceSchema = z.enum(['user', 'workspace']);
+export type Provenance = z.infer<typeof ProvenanceSchema>;
+
+/** One difference between an approved launch and what would run now (design D6). */
+export const LaunchChangeSchema = z.discriminatedUnion('field', [
+  z.object({
+    field: z.enum(['executable', 'args', 'cwd', 'provenance', 'workspaceRoot']),
+    before: z.string(),
+    after: z.string(),
+  }),
+  z.object({
+    field: z.literal('env'),
+    key: z.string(),
+    before: z.string().nullable(),
+    after: z.string().nullable(),
+  }),
+]);
+export type LaunchChange = z.infer<typeof LaunchChangeSchema>;
+
+/**
+ * Why a server waits for the user: a workspace server never approved, a user-tier entry that
+ * appeared or changed in config.json by other means than Switchyard, or an approved launch whose
+ * definition changed since.
+ */
+export const ConsentReasonSchema = z.enum(['workspace', 'edited-outside', 'changed']);
+export type ConsentReason = z.infer<typeof ConsentReasonSchema>;
+
+/**
+ * Everything the launch consent card shows: the literal program, arguments, environment (values as
+ * written in the file, `${VAR}` unexpanded) and folder that would run, and the fingerprint the
+ * approval must quote back.
+ */
+export const ConsentRequestSchema = z.object({
+  server: z.string(),
+  reason: ConsentReasonSchema,
+  /** SHA-256 (hex) of exactly what would run; `trust/approve` must quote it. */
+  fingerprint: z.string().regex(/^[0-9a-f]{64}$/),
+  /** The absolute executable the host resolved and would spawn. */
+  executable: z.string(),
+  /** The command as written in the file. */
+  command: z.string(),
+  args: z.array(z.string()),
+  env: z.array(z.tuple([z.string(), z.string()])),
+  cwd: z.string().nullable(),
+  provenance: ProvenanceSchema,
+  workspaceRoot: z.string().nullable(),
+  /** The file the launch fields came from. */
+  sourceFile: z.string().nullable(),
+  /** Differences from the previous approval of this server, if there was one. */
+  changes: z.array(LaunchChangeSchema),
+  /** One line for a card: "command changed - needs approval". */
+  summary: z.string(),
+  /** Plain-language warnings, e.g. code that lives inside the workspace. */
+  warnings: z.array(z.string()),
+  /** Trust claims the file made that the host ignored (e.g. "approved", "alwaysAllow"). */
+  ignoredTrustClaims: z.array(z.string()),
+});
+export type ConsentRequest = z.infer<typeof ConsentRequestSchema>;
+
 /** A server's lifecycle state. One discriminated union, switched on exhaustively by both sides. */
 export const ServerStateSchema = z.discriminatedUnion('state', [
   z.object({ state: z.literal('stopped') }),
+  /** Launch trust (design D6): nothing runs until the user approves this request. */
+  z.object({ state: z.literal('needs-approval'), consent: ConsentRequestSchema }),
   z.object({ state: z.literal('starting'), attempt: z.number().int().nonnegative() }),
   z.object({
     state: z.literal('running'),
@@ -45,13 +106,14 @@ export const ServerStateSchema = z.discriminatedUnion('state', [
 export type ServerState = z.infer<typeof ServerStateSchema>;
 export type ServerStateName = ServerState['state'];
 
-export const ProvenanceSchema = z.enum(['user', 'workspace']);
-export type Provenance = z.infer<typeof ProvenanceSchema>;
-
 /** One configured server as the UI and the CLI see it. */
 export const ServerSummarySchema = z.object({
   name: z.string(),
   provenance: ProvenanceSchema,
+  /** The workspace folder a workspace-provenance server comes from. */
+  workspaceRoot: z.string().nullable(),
+  /** Listed but not started automatically (`"disabled": true`). */
+  disabled: z.boolean(),
   /** The command as configured (literal, before PATH resolution). */
   command: z.string(),
   args: z.array(z.string()),

@@ -17,6 +17,14 @@ export type ToolAnnotations = z.infer<typeof ToolAnnotationsSchema>;
 /** Exposed tool names are legal for every model provider (design D4). */
 export const EXPOSED_TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
+/**
+ * The host's policy for a tool (design D8): `allow` runs without asking, `ask` needs an approval
+ * per call, `deny` never runs, `suspended` was allowed but its definition changed since it was
+ * approved (D7), so it asks again.
+ */
+export const ToolPolicyStateSchema = z.enum(['allow', 'ask', 'deny', 'suspended']);
+export type ToolPolicyState = z.infer<typeof ToolPolicyStateSchema>;
+
 export const ExposedToolSchema = z.object({
   /** The name the model sees, unique across all servers and built-in tools. */
   name: z.string().regex(EXPOSED_TOOL_NAME_PATTERN),
@@ -30,6 +38,7 @@ export const ExposedToolSchema = z.object({
   annotations: ToolAnnotationsSchema.optional(),
   /** Estimated tokens this tool adds to every model turn. */
   tokens: z.number().int().nonnegative(),
+  policy: ToolPolicyStateSchema,
 });
 export type ExposedTool = z.infer<typeof ExposedToolSchema>;
 
@@ -75,3 +84,41 @@ export const CallToolResultSchema = z.object({
   isError: z.boolean().optional(),
 });
 export type CallToolResult = z.infer<typeof CallToolResultSchema>;
+
+/** One difference between a pinned tool definition and the one the server lists now (D7). */
+export const ToolChangeSchema = z.object({
+  field: z.enum(['title', 'description', 'inputSchema', 'annotations']),
+  before: z.string(),
+  after: z.string(),
+});
+export type ToolChange = z.infer<typeof ToolChangeSchema>;
+
+/**
+ * An approval the user must give for one call (design D8): bound to these exact arguments, once,
+ * until `expiresAt`. The extension shows it and re-sends `tools/call` with `{requestId, nonce}`.
+ */
+export const ApprovalRequestSchema = z.object({
+  requestId: z.string().min(1).max(128),
+  nonce: z.string().min(1).max(128),
+  server: z.string(),
+  /** The raw tool name, sanitized for display. */
+  tool: z.string(),
+  exposedName: z.string(),
+  arguments: z.record(z.string(), z.unknown()),
+  /** SHA-256 of the canonical JSON of the arguments. */
+  argumentsHash: z.string(),
+  /** Plain-language warnings: destructive, definition changed, ... */
+  warnings: z.array(z.string()),
+  /** How the tool's definition changed since it was approved, if it did. */
+  changes: z.array(ToolChangeSchema),
+  annotations: ToolAnnotationsSchema.optional(),
+  /** Epoch milliseconds. */
+  expiresAt: z.number(),
+});
+export type ApprovalRequest = z.infer<typeof ApprovalRequestSchema>;
+
+export const ApprovalTokenSchema = z.object({
+  requestId: z.string().min(1).max(128),
+  nonce: z.string().min(1).max(128),
+});
+export type ApprovalToken = z.infer<typeof ApprovalTokenSchema>;

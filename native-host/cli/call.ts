@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { ApprovalRequestSchema, type ApprovalRequest } from '../../protocol/tools';
 import { HostError } from '../host/host-error';
+import { confirm } from './prompt';
 import type { CliIo } from './io';
 import { withCore } from './session';
 
@@ -9,7 +11,9 @@ const ArgumentsSchema = z.record(z.string(), z.unknown());
  * `switchyard call <tool> ['<json arguments>']`: calls one tool through the same pipeline the
  * agent uses and prints the result as JSON. Exit code 0 on success, 1 on a tool error or failure.
  */
-export async function call(io: CliIo, args: readonly string[]): Promise<number> {
+export async function call(io: CliIo, argv: readonly string[]): Promise<number> {
+  const yes = argv.includes('--yes');
+  const args = argv.filter((a) => a !== '--yes');
   const [name, rawArgs] = args;
   if (name === undefined) {
     io.err(
@@ -37,7 +41,31 @@ export async function call(io: CliIo, args: readonly string[]): Promise<number> 
   }
   return withCore(io, async (core) => {
     try {
-      const result = await core.callTool(name, parsedArgs);
+      let result;
+      try {
+        result = await core.callTool(name, parsedArgs);
+      } catch (error) {
+        // The tool's policy is `ask` (the default): the person at the terminal is the one asked.
+        const approval =
+          error instanceof HostError && error.reason === 'approval-required'
+            ? ApprovalRequestSchema.safeParse(error.details['approval']).data
+            : undefined;
+        if (!approval) throw error;
+        io.err(`${formatApproval(approval)}\n`);
+        const ok = yes || (await confirm(`Run '${approval.exposedName}' with these arguments?`));
+        if (!ok) {
+          core.denyApproval(approval.requestId);
+          io.err(
+            process.stdin.isTTY
+              ? 'Not run.\n'
+              : 'Not run: no terminal to ask (pass --yes to approve this call).\n',
+          );
+          return 1;
+        }
+        result = await core.callTool(name, parsedArgs, {
+          approval: { requestId: approval.requestId, nonce: approval.nonce },
+        });
+      }
       io.out(`${JSON.stringify(result, null, 2)}\n`);
       return result.isError === true ? 1 : 0;
     } catch (error) {
@@ -48,4 +76,15 @@ export async function call(io: CliIo, args: readonly string[]): Promise<number> 
       throw error;
     }
   });
+}
+
+function formatApproval(request: ApprovalRequest): string {
+  const lines = [
+    `Approval needed: ${request.exposedName} (server '${request.server}', tool '${request.tool}')`,
+    `  arguments: ${JSON.stringify(request.arguments, null, 2).replace(/\n/g, '\n  ')}`,
+  ];
+  for (const warning of request.warnings) lines.push(`  ! ${warning}`);
+  for (const change of request.changes)
+    lines.push(`  changed ${change.field}:\n    ${change.before}\n    -> ${change.after}`);
+  return lines.join('\n');
 }

@@ -15,6 +15,8 @@ function stateText(state: ServerState): string {
       return 'running';
     case 'stopped':
       return 'stopped';
+    case 'needs-approval':
+      return `needs approval (${state.consent.reason})`;
     case 'starting':
       return 'starting';
     case 'crashed':
@@ -33,6 +35,8 @@ function fixFor(server: ServerSummary): string | undefined {
       return `${server.name}: crashed (${describeExit(state.exit)}) and is being restarted.`;
     case 'running':
       return server.toolCount === 0 ? `${server.name}: running but lists no tools.` : undefined;
+    case 'needs-approval':
+      return `${server.name}: ${state.consent.summary}. Review it with 'switchyard trust ${server.name}'.`;
     case 'starting':
     case 'stopped':
       return undefined;

@@ -1,5 +1,4 @@
-import { HostCore } from '../host/core';
-import { createLauncher } from '../host/launch';
+import { createCore } from '../host/create-core';
 import { DEFAULT_ALLOWED_CALLERS } from '../host/origin';
 import { runHost } from '../host/run-host';
 import { loadSetup } from '../host/setup';
@@ -42,10 +41,11 @@ export async function hostCommand(io: CliIo, args: readonly string[]): Promise<n
     version: HOST_VERSION,
     configWarnings: setup.warnings,
     createCore: (emit) =>
-      new HostCore({
-        servers: setup.specs,
-        spawnServer: createLauncher({ hostEnv: io.env, platform: io.platform }),
-        clientInfo: { name: 'switchyard', version: HOST_VERSION },
+      createCore(setup, {
+        env: io.env,
+        platform: io.platform,
+        clientName: 'switchyard',
+        version: HOST_VERSION,
         events: {
           onServerChanged: (summary) => {
             emit.serverChanged(summary);

@@ -1,5 +1,5 @@
-import { HostCore, type LogLevel } from '../host/core';
-import { createLauncher } from '../host/launch';
+import type { HostCore, LogLevel } from '../host/core';
+import { createCore } from '../host/create-core';
 import { loadSetup, type HostSetup } from '../host/setup';
 import type { CliIo } from './io';
 import { HOST_VERSION } from '../version';
@@ -11,13 +11,14 @@ import { HOST_VERSION } from '../version';
 export async function withCore<T>(
   io: CliIo,
   run: (core: HostCore, setup: HostSetup) => Promise<T>,
-  options: { readonly verbose?: boolean } = {},
+  options: { readonly verbose?: boolean; readonly start?: boolean } = {},
 ): Promise<T> {
   const setup = await loadSetup({ env: io.env, platform: io.platform });
-  const core = new HostCore({
-    servers: setup.specs,
-    spawnServer: createLauncher({ hostEnv: io.env, platform: io.platform }),
-    clientInfo: { name: 'switchyard-cli', version: HOST_VERSION },
+  const core = await createCore(setup, {
+    env: io.env,
+    platform: io.platform,
+    clientName: 'switchyard-cli',
+    version: HOST_VERSION,
     events: {
       onLog: (level: LogLevel, message: string) => {
         if (options.verbose === true) io.err(`[${level}] ${message}\n`);
@@ -25,7 +26,7 @@ export async function withCore<T>(
     },
   });
   try {
-    await core.startAll();
+    if (options.start !== false) await core.startAll();
     return await run(core, setup);
   } finally {
     await core.shutdown();

@@ -11,12 +11,12 @@ export async function tools(io: CliIo, args: readonly string[]): Promise<number>
     return 2;
   }
   return withCore(io, (core) => {
-    const listing = core.listTools(server);
+    const listing = core.listTools(server, { includeDenied: true });
     if (json) {
       io.out(`${JSON.stringify(listing, null, 2)}\n`);
       return Promise.resolve(0);
     }
-    const rows = [['TOOL', 'SERVER', 'TOKENS', 'DESCRIPTION']];
+    const rows = [['TOOL', 'SERVER', 'POLICY', 'TOKENS', 'DESCRIPTION']];
     for (const t of listing.tools) {
       const firstLine = t.description.split('\n')[0] ?? '';
       rows.push([

@@ -22,6 +22,11 @@ function handlers(overrides: Partial<Handlers> = {}): Handlers {
     'servers/logs': ({ server }) => Promise.resolve({ server, lines: [], dropped: 0 }),
     'tools/list': () => Promise.resolve(emptyListing),
     'tools/call': () => Promise.resolve({ content: [{ type: 'text', text: 'ok' }] }),
+    'approvals/deny': () => Promise.resolve({ denied: false }),
+    'policy/set': () => Promise.resolve({ rules: {}, effective: null }),
+    'trust/pending': () => Promise.resolve({ requests: [] }),
+    'trust/approve': ({ server }) => Promise.reject(new HostError('not-pending', server)),
+    'trust/revoke': () => Promise.resolve({ servers: [] }),
   };
   return { ...base, ...overrides };
 }

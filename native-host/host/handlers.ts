@@ -43,10 +43,14 @@ export function createHandlers({ core, home, version, configWarnings }: HandlerC
       const { lines, dropped } = core.logs(server, limit);
       return Promise.resolve({ server, lines, dropped });
     },
-    'tools/list': (params) => Promise.resolve(core.listTools(params?.server)),
-    'tools/call': ({ name, arguments: args }, context) =>
+    'tools/list': (params) =>
+      Promise.resolve(
+        core.listTools(params?.server, { includeDenied: params?.includeDenied === true }),
+      ),
+    'tools/call': ({ name, arguments: args, approval }, context) =>
       core
         .callTool(name, args, {
+          ...(approval === undefined ? {} : { approval }),
           signal: context.signal,
           onprogress: (progress) => {
             context.notify('notifications/progress', { requestId: context.id, ...progress });
@@ -58,5 +62,12 @@ export function createHandlers({ core, home, version, configWarnings }: HandlerC
           }
           throw error;
         }),
+    'approvals/deny': ({ requestId }) => Promise.resolve({ denied: core.denyApproval(requestId) }),
+    'policy/set': ({ tool, policy }) => core.setPolicy(tool, policy),
+    'trust/pending': () => Promise.resolve({ requests: core.pendingConsents() }),
+    'trust/approve': async ({ server, fingerprint }) => ({
+      server: await core.approveLaunch(server, fingerprint),
+    }),
+    'trust/revoke': async (params) => ({ servers: await core.revokeLaunch(params) }),
   };
 }

@@ -3,14 +3,13 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { buildChildEnv } from '../config/env';
 import { LaunchError, type LaunchFn, type ServerProcess } from '../mcp/server-runtime';
 import { ProcessSpawnError, ProcessTransport } from '../supervisor/process-transport';
-import { resolveCommand } from '../supervisor/resolve-command';
 import { RingBuffer } from '../supervisor/ring-buffer';
 import { redactSecrets } from '../untrusted/redact';
 import { sanitizeText } from '../untrusted/sanitize';
 
 /**
- * The production launcher: resolves the command itself (never from the cwd or a relative PATH
- * entry, design D6), builds the child's minimal environment (D5) and spawns the server in its own
+ * The production launcher: spawns the program the host resolved at load time (never from the cwd
+ * or a relative PATH entry, design D6), builds the child's minimal environment (D5) and spawns the server in its own
  * process group through ProcessTransport (D1). The process is started here, before the SDK's
  * `connect`, so a spawn failure is reported as such and not as a failed handshake.
  */
@@ -18,29 +17,24 @@ import { sanitizeText } from '../untrusted/sanitize';
 export interface LaunchOptions {
   readonly hostEnv: NodeJS.ProcessEnv;
   readonly platform: NodeJS.Platform;
-  /** PATH used to resolve bare command names; default the host's own PATH. */
-  readonly searchPath?: string;
   readonly killGraceMs?: number;
   readonly onNoise?: (server: string, description: string) => void;
 }
 
 export function createLauncher(options: LaunchOptions): LaunchFn {
   return async (launch) => {
-    const resolved = await resolveCommand(launch.command, {
-      pathEnv: options.searchPath ?? options.hostEnv['PATH'] ?? options.hostEnv['Path'],
-      platform: options.platform,
-      ...(launch.cwd === undefined ? {} : { cwd: launch.cwd }),
-    });
-    if (!resolved.ok) {
+    // The launch definition was resolved and fingerprinted once (design D6): spawn exactly it,
+    // never a fresh PATH lookup that could find something else.
+    if (launch.executable === null) {
       throw new LaunchError(
-        resolved.reason === 'not-found' ? 'command-not-found' : 'spawn-failed',
-        resolved.message,
+        'command-not-found',
+        launch.notFound ?? `'${launch.command}' was not found.`,
       );
     }
     const { env } = buildChildEnv(launch.env, options.hostEnv, options.platform);
     const stderr = new RingBuffer();
     const transport = new ProcessTransport({
-      command: resolved.path,
+      command: launch.executable,
       args: launch.args,
       env,
       ...(launch.cwd === undefined ? {} : { cwd: launch.cwd }),

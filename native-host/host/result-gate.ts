@@ -92,11 +92,31 @@ function omittedNote(block: ContentBlock, bytes: number): ContentBlock {
   };
 }
 
-/** Sanitizes a result and fits it into one frame. Throws HostError('result-too-large'). */
+/** Room kept per text block for the untrusted-data wrapper added after fitting. */
+const WRAP_RESERVE_BYTES = 512;
+
+/**
+ * Sanitizes a result, fits it into one frame and, when `wrap` is given, wraps each text block for
+ * the model (after fitting, so a cap can never cut a closing delimiter off). Throws
+ * HostError('result-too-large').
+ */
 export function gateCallResult(
   result: CallToolResult,
   budgetBytes = RESULT_BUDGET_BYTES,
+  wrap?: (text: string) => string,
 ): CallToolResult {
+  if (wrap === undefined) return fitCallResult(result, budgetBytes);
+  const textBlocks = result.content.filter((b) => b.type === 'text').length;
+  const fitted = fitCallResult(result, budgetBytes - textBlocks * WRAP_RESERVE_BYTES);
+  return {
+    ...fitted,
+    content: fitted.content.map((block) =>
+      block.type === 'text' ? { type: 'text', text: wrap(block.text) } : block,
+    ),
+  };
+}
+
+function fitCallResult(result: CallToolResult, budgetBytes: number): CallToolResult {
   let content = result.content.map(sanitizeBlock);
   let structured =
     result.structuredContent === undefined ? undefined : cleanDeep(result.structuredContent);

@@ -30,7 +30,7 @@ export interface RunHostOptions {
   readonly home: string;
   readonly version: string;
   /** Builds the core; `emit` forwards its events to the extension. */
-  readonly createCore: (emit: CoreEventSink) => HostCore;
+  readonly createCore: (emit: CoreEventSink) => Promise<HostCore>;
   readonly configWarnings: readonly string[];
   /** Writes one diagnostic line (stderr in production: never stdout, which is the wire). */
   readonly log: (line: string) => void;
@@ -61,7 +61,10 @@ export function runHost(options: RunHostOptions): { done: Promise<number> } {
     options.exit(2);
     return { done: Promise.resolve(2) };
   }
+  return { done: serve(options) };
+}
 
+async function serve(options: RunHostOptions): Promise<number> {
   const channel = new NativeMessagingChannel({
     input: options.input,
     output: options.output,
@@ -75,7 +78,7 @@ export function runHost(options: RunHostOptions): { done: Promise<number> } {
     });
   };
 
-  const core = options.createCore({
+  const core = await options.createCore({
     serverChanged: (server) => {
       notify({ jsonrpc: '2.0', method: 'notifications/servers/changed', params: { server } });
     },
@@ -159,5 +162,5 @@ export function runHost(options: RunHostOptions): { done: Promise<number> } {
   channel.start();
   for (const warning of options.configWarnings) options.log(`[warning] ${warning}`);
   void core.startAll();
-  return { done };
+  return done;
 }

@@ -1,13 +1,20 @@
 import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
 import { ConfigError, loadConfigFile } from '../config/load';
 import { configPath, switchyardHome } from '../config/paths';
+import { loadWorkspace, mergeTiers, type MergedServer } from '../config/workspace';
+import { parseToolPolicy, type ToolPolicyRules } from '../policy/tool-policy';
 import { resolveCommand } from '../supervisor/resolve-command';
+import type { LaunchDefinition } from '../trust/fingerprint';
 import type { ServerSpec } from './core';
 
 /**
- * Everything the host and the CLI need before starting servers: the state directory, the config
- * file, the server specs and the problems found on the way. A broken config never stops the host:
- * it starts with no servers and reports why through `host/hello` and `doctor`.
+ * Everything the host and the CLI need before starting servers: the state directory, the merged
+ * server specs (user tier, then the workspace tiers of the folders config.json lists), each with
+ * the exact launch definition the trust gate fingerprints and the launcher spawns, the tool
+ * policy, and the problems found on the way. A broken config never stops the host: it starts with
+ * no servers and reports why through `host/hello` and `doctor`.
  */
 
 export interface HostSetup {
@@ -15,6 +22,7 @@ export interface HostSetup {
   readonly home: string | null;
   readonly configFile: string | null;
   readonly specs: readonly ServerSpec[];
+  readonly toolPolicy: ToolPolicyRules;
   /** One line per problem, each naming the file, line and key where there is one. */
   readonly warnings: readonly string[];
   /** True when the config file was rejected whole. */
@@ -27,22 +35,20 @@ export interface SetupEnvironment {
   readonly homedir?: string;
 }
 
+/** `workspaces` in config.json: folders whose `.mcp.json` / `.vscode/mcp.json` join the config. */
+const WorkspacesSchema = z.array(z.string().min(1).max(4096)).max(64);
+
 export async function loadSetup({
   env,
   platform,
   homedir = os.homedir(),
 }: SetupEnvironment): Promise<HostSetup> {
+  const empty = { specs: [], toolPolicy: [], configRejected: true } as const;
   let home: string;
   try {
     home = switchyardHome(env, platform, homedir);
   } catch (error) {
-    return {
-      home: null,
-      configFile: null,
-      specs: [],
-      warnings: [messageOf(error)],
-      configRejected: true,
-    };
+    return { ...empty, home: null, configFile: null, warnings: [messageOf(error)] };
   }
   const file = configPath(home, platform);
   let loaded;
@@ -50,37 +56,80 @@ export async function loadSetup({
     loaded = await loadConfigFile(file);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    return { home, configFile: file, specs: [], warnings: [error.message], configRejected: true };
+    return { ...empty, home, configFile: file, warnings: [error.message] };
   }
+  const warnings = loaded.warnings.map((w) => w.message);
+
+  const roots = WorkspacesSchema.safeParse(loaded.raw['workspaces'] ?? []);
+  if (!roots.success) {
+    warnings.push(`${file}: "workspaces" must be a list of absolute folder paths; it was ignored`);
+  }
+  const workspaces = await Promise.all(
+    (roots.data ?? []).map((root) => loadWorkspace(root, undefined, { homedir })),
+  );
+  for (const workspace of workspaces) warnings.push(...workspace.warnings.map((w) => w.message));
+  const merged = mergeTiers(loaded.servers, workspaces);
+  warnings.push(...merged.warnings);
+
+  const policy = parseToolPolicy(loaded.raw['toolPolicy']);
+  warnings.push(...policy.warnings.map((w) => `${file}: toolPolicy: ${w}`));
+
+  const searchPath = env['PATH'] ?? env['Path'];
   const specs = await Promise.all(
-    loaded.servers.map(async (server): Promise<ServerSpec> => {
-      const resolved = await resolveCommand(server.command, {
-        pathEnv: env['PATH'] ?? env['Path'],
-        platform,
-        ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
-      });
-      return {
-        name: server.name,
-        command: server.command,
-        args: server.args,
-        env: server.env,
-        cwd: server.cwd,
-        handshakeTimeoutMs: server.handshakeTimeoutMs,
-        toolTimeoutMs: server.toolTimeoutMs,
-        prefix: server.prefix,
-        envKeys: Object.keys(server.env),
-        provenance: 'user',
-        resolvedCommand: resolved.ok ? resolved.path : null,
-        disabled: server.disabled,
-      };
-    }),
+    merged.servers.map((server) => toSpec(server, searchPath, platform)),
   );
   return {
     home,
     configFile: file,
     specs,
-    warnings: loaded.warnings.map((w) => w.message),
+    toolPolicy: policy.rules,
+    warnings,
     configRejected: false,
+  };
+}
+
+async function toSpec(
+  server: MergedServer,
+  searchPath: string | undefined,
+  platform: NodeJS.Platform,
+): Promise<ServerSpec> {
+  // Resolved once: the fingerprint and the spawn use this one object (design D6), so nothing can
+  // change between what the user approved and what runs.
+  const resolved = await resolveCommand(server.command, {
+    pathEnv: searchPath,
+    platform,
+    ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
+  });
+  const definition: LaunchDefinition | null = resolved.ok
+    ? Object.freeze({
+        executable: resolved.path,
+        args: Object.freeze([...server.args]),
+        env: Object.freeze({ ...server.env }),
+        cwd: server.cwd ?? null,
+        provenance: server.provenance,
+        workspaceRoot: server.workspaceRoot,
+      })
+    : null;
+  const sourceFile = Object.values(server.fieldSources).find((s) => s !== 'user') ?? null;
+  return {
+    name: server.name,
+    command: server.command,
+    args: server.args,
+    env: server.env,
+    cwd: server.cwd,
+    handshakeTimeoutMs: server.handshakeTimeoutMs,
+    toolTimeoutMs: server.toolTimeoutMs,
+    prefix: server.prefix,
+    envKeys: Object.keys(server.env),
+    provenance: server.provenance,
+    workspaceRoot: server.workspaceRoot,
+    scope: server.workspaceRoot ?? 'user',
+    sourceFile: sourceFile === null ? null : path.normalize(sourceFile),
+    ignoredTrustClaims: server.ignoredTrustClaims,
+    definition,
+    resolutionError: resolved.ok ? null : { reason: resolved.reason, message: resolved.message },
+    resolvedCommand: resolved.ok ? resolved.path : null,
+    disabled: server.disabled,
   };
 }
 

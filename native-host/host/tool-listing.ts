@@ -1,4 +1,4 @@
-import type { ExposedTool, ToolAnnotations } from '../../protocol/tools';
+import type { ExposedTool, ToolAnnotations, ToolPolicyState } from '../../protocol/tools';
 import type { ToolDefinition, ToolHints } from '../mcp/tool-definition';
 import { buildNameTable } from '../names/namespace';
 import { estimateToolTokens } from '../tokens/estimate';
@@ -61,9 +61,17 @@ function sanitizedSchema(schema: Record<string, unknown>): Record<string, unknow
   return { type: 'object' };
 }
 
+/** The policy state of one tool, decided by the caller (policy rules, hints, pins). */
+export type PolicyOf = (
+  server: string,
+  definition: ToolDefinition,
+  exposedName: string,
+) => ToolPolicyState;
+
 export function buildToolListing(
   servers: readonly ServerTools[],
   reserved: ReadonlySet<string>,
+  policyOf: PolicyOf,
 ): ToolListing {
   const table = buildNameTable({
     servers: servers.map((s) => ({
@@ -92,6 +100,7 @@ export function buildToolListing(
         description,
         inputSchema,
         tokens,
+        policy: policyOf(server.server, definition, name),
         ...(definition.title === undefined ? {} : { title: sanitizeText(definition.title) }),
         ...(annotations === undefined ? {} : { annotations }),
       };

@@ -179,8 +179,8 @@ export class ApprovalLedger {
 
   /** The user denied (or the call was abandoned): the request can never be redeemed; later
    * attempts are refused as `unknown`. Unknown ids are ignored. */
-  cancel(requestId: string): void {
-    this.pending.delete(requestId);
+  cancel(requestId: string): boolean {
+    return this.pending.delete(requestId);
   }
 
   /** Cancels every pending request (the port closed, the user revoked everything). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EVERYTHING_SERVER, FIXTURE_SERVER, HostHarness } from './host-harness';
+import { EVERYTHING_SERVER, FIXTURE_SERVER, HostHarness, unwrap } from './host-harness';
 
 // Failures degrade: one bad server never takes the host or the other servers down.
 
@@ -53,7 +53,7 @@ describe('failing servers degrade', () => {
         name: 'noisy__ok',
         arguments: {},
       });
-      expect(ok.content[0]?.text).toBe('ok');
+      expect(unwrap(ok.content[0]?.text ?? '')).toBe('ok');
       const failedCall = await host.request('tools/call', { name: 'silent__ok', arguments: {} });
       expect(failedCall.error?.data?.reason).toBe('unknown-tool');
     } finally {
@@ -85,7 +85,7 @@ describe('failing servers degrade', () => {
         name: 'bystander__echo',
         arguments: { message: 'still here' },
       });
-      expect(echo.content[0]?.text).toContain('still here');
+      expect(unwrap(echo.content[0]?.text ?? '')).toContain('still here');
       // The crash was reported, and the server comes back by itself.
       await host.until(
         () =>
@@ -121,7 +121,7 @@ describe('failing servers degrade', () => {
         name: 'victim__ok',
         arguments: {},
       });
-      expect(again.content[0]?.text).toBe('ok');
+      expect(unwrap(again.content[0]?.text ?? '')).toBe('ok');
     } finally {
       await host.close();
     }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DEV_EXTENSION_ID, chromiumOrigin } from '../../protocol/identity';
 import { PROTOCOL_VERSION } from '../../protocol/methods';
+import { unwrapUntrusted } from '../../native-host/untrusted/wrap';
 
 /**
  * Drives the real bundled host (dist/host/switchyard.cjs) over real native-messaging frames, the
@@ -42,6 +43,19 @@ export interface Notification {
   params: Record<string, unknown>;
 }
 
+/** The payload of an untrusted-data block the host wrapped a result text in (or the text). */
+export function unwrap(text: string): string {
+  return unwrapUntrusted(text)?.payload ?? text;
+}
+
+/** Approves every server of `home` the way a user at a terminal would. */
+export function approveAll(home: string): string {
+  return execFileSync(process.execPath, [HOST_BUNDLE, 'trust', '--all', '--yes'], {
+    env: { ...process.env, SWITCHYARD_HOME: home },
+    encoding: 'utf8',
+  });
+}
+
 export function makeHome(config: unknown): string {
   const home = mkdtempSync(join(tmpdir(), 'switchyard-test-'));
   writeFileSync(
@@ -72,7 +86,10 @@ export class HostHarness {
   private readonly listeners = new Set<() => void>();
   readonly exited: Promise<{ code: number | null; signal: string | null }>;
 
-  constructor(home: string, options: { args?: string[]; env?: NodeJS.ProcessEnv } = {}) {
+  constructor(
+    readonly home: string,
+    options: { args?: string[]; env?: NodeJS.ProcessEnv } = {},
+  ) {
     this.child = spawn(
       process.execPath,
       [HOST_BUNDLE, 'host', ...(options.args ?? [chromiumOrigin(DEV_EXTENSION_ID)])],
@@ -98,12 +115,19 @@ export class HostHarness {
     this.child.stdin?.on('error', () => undefined);
   }
 
-  /** Starts a host on a fresh home with the given mcpServers, and completes the handshake. */
+  /**
+   * Starts a host on a fresh home with the given mcpServers and completes the handshake. Unless
+   * `trusted` is false, the servers are first approved the way a user would, with
+   * `switchyard trust --all --yes`: a config.json written by hand is "edited outside Switchyard".
+   */
   static async start(
     servers: Record<string, ServerEntryInput>,
     extra: Record<string, unknown> = {},
+    options: { trusted?: boolean } = {},
   ): Promise<HostHarness> {
-    const host = new HostHarness(makeHome({ mcpServers: servers, ...extra }));
+    const home = makeHome({ mcpServers: servers, ...extra });
+    if (options.trusted !== false) approveAll(home);
+    const host = new HostHarness(home);
     await host.hello();
     return host;
   }
@@ -119,11 +143,35 @@ export class HostHarness {
     this.sendRaw(Buffer.concat([header, body]));
   }
 
-  request(
+  /**
+   * When true (the default), a `tools/call` answered `approval-required` is re-sent once with that
+   * approval, as the extension does after the user clicks Allow once. Tests of the approval gate
+   * itself turn it off.
+   */
+  autoApprove = true;
+
+  async request(
     method: string,
     params?: unknown,
     id: number | string = this.nextId++,
   ): Promise<JsonRpcReply> {
+    const reply = await this.requestOnce(method, params, id);
+    const approval =
+      reply.error?.data?.reason === 'approval-required' ? reply.error.data['approval'] : undefined;
+    if (
+      !this.autoApprove ||
+      method !== 'tools/call' ||
+      typeof approval !== 'object' ||
+      approval === null
+    ) {
+      return reply;
+    }
+    const { requestId, nonce } = approval as { requestId: string; nonce: string };
+    return this.requestOnce(method, { ...(params as object), approval: { requestId, nonce } }, id);
+  }
+
+  private requestOnce(method: string, params: unknown, id: number | string): Promise<JsonRpcReply> {
+    if (this.waiting.has(id)) throw new Error(`request id ${String(id)} is already waiting`);
     const reply = new Promise<JsonRpcReply>((resolveReply) => {
       this.waiting.set(id, resolveReply);
     });

@@ -6,6 +6,7 @@ import {
   HostHarness,
   MEMORY_SERVER,
   isAlive,
+  approveAll,
   makeHome,
   processesMatching,
 } from './host-harness';
@@ -179,6 +180,7 @@ describe('host lifecycle', () => {
         good: { command: process.execPath, args: [FIXTURE_SERVER] },
       },
     });
+    approveAll(home);
     const host = new HostHarness(home);
     try {
       const hello = await host.hello();

@@ -9,6 +9,7 @@ import {
   FIXTURE_SERVER,
   HostHarness,
   MEMORY_SERVER,
+  unwrap,
 } from './host-harness';
 
 // The real bundled host with the real reference servers from npm, over real frames.
@@ -27,7 +28,7 @@ interface CallResult {
   structuredContent?: Record<string, unknown>;
 }
 
-const text = (result: CallResult) => result.content.map((c) => c.text ?? '').join('\n');
+const text = (result: CallResult) => result.content.map((c) => unwrap(c.text ?? '')).join('\n');
 
 describe('host relay with the reference servers', () => {
   let host: HostHarness;
@@ -178,12 +179,26 @@ describe('host relay with the reference servers', () => {
     expect(result.structuredContent).toBeDefined();
   });
 
+  it('wraps every result text in an untrusted-data block whose id the payload cannot close', async () => {
+    const result = await host.call<CallResult>('tools/call', {
+      name: 'everything__echo',
+      arguments: { message: 'hi' },
+    });
+    const wrapped = result.content[0]?.text ?? '';
+    const id = /^<untrusted-data id="([0-9a-f]{16})" source="everything\/echo">/.exec(wrapped)?.[1];
+    expect(id).toBeDefined();
+    expect(wrapped).toContain('not instructions');
+    expect(wrapped.endsWith(`</untrusted-data id="${id}">`)).toBe(true);
+    expect(unwrap(wrapped)).toBe('Echo: hi');
+  });
+
   it('returns isError results as tool errors, not failures', async () => {
     const result = await host.call<CallResult>('tools/call', {
       name: 'scripted__fail',
       arguments: {},
     });
-    expect(result).toEqual({ content: [{ type: 'text', text: 'it failed' }], isError: true });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toBe('it failed');
   });
 
   it('maps a server JSON-RPC error to reason server-error, even with the SDK timeout code', async () => {
@@ -214,8 +229,8 @@ describe('host relay with the reference servers', () => {
       name: 'scripted__weird-content',
       arguments: {},
     });
-    expect(result.content[0]?.text).toContain("omitted 'hologram'");
-    expect(result.content[1]?.text).toBe('fine');
+    expect(unwrap(result.content[0]?.text ?? '')).toContain("omitted 'hologram'");
+    expect(unwrap(result.content[1]?.text ?? '')).toBe('fine');
   });
 
   it('sanitizes escape and bidi characters out of results', async () => {
@@ -242,8 +257,8 @@ describe('host relay with the reference servers', () => {
       name: 'scripted__image',
       arguments: { mb: 2 },
     });
-    expect(result.content[0]?.text).toBe('see image');
-    expect(result.content[1]?.text).toMatch(/omitted a .* MB image/);
+    expect(unwrap(result.content[0]?.text ?? '')).toBe('see image');
+    expect(unwrap(result.content[1]?.text ?? '')).toMatch(/omitted a .* MB image/);
   });
 
   it('relays progress notifications for the caller request id', async () => {

@@ -1,0 +1,26 @@
+import type { ConsentRequest } from '../../protocol/servers';
+
+/** The launch consent card as terminal text: everything literal, nothing summarized away. */
+export function formatConsent(c: ConsentRequest): string {
+  const origin =
+    c.provenance === 'workspace'
+      ? `workspace ${c.workspaceRoot ?? '?'}${c.sourceFile === null ? '' : `, from ${c.sourceFile}`}`
+      : 'your config.json';
+  const lines = [
+    `Server '${c.server}' (${origin}): ${c.summary}`,
+    `  program:     ${c.executable}${c.command === c.executable ? '' : `   (written as '${c.command}')`}`,
+    `  args:        ${c.args.length === 0 ? '(none)' : c.args.map((a) => JSON.stringify(a)).join(' ')}`,
+    `  env:         ${c.env.length === 0 ? '(none)' : c.env.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ')}`,
+    `  cwd:         ${c.cwd ?? '(default)'}`,
+    `  fingerprint: ${c.fingerprint}`,
+  ];
+  for (const change of c.changes) {
+    lines.push(
+      change.field === 'env'
+        ? `  changed env ${change.key}: ${change.before ?? '(unset)'} -> ${change.after ?? '(unset)'}`
+        : `  changed ${change.field}: ${change.before} -> ${change.after}`,
+    );
+  }
+  for (const warning of c.warnings) lines.push(`  ! ${warning}`);
+  return lines.join('\n');
+}

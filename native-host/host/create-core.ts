@@ -1,0 +1,101 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { AuditLog } from '../audit/audit-log';
+import { ConfigError } from '../config/load';
+import { updateConfigFile } from '../config/write';
+import { ToolGlobSchema, parseToolPolicy, type ToolPolicyRules } from '../policy/tool-policy';
+import { TrustStore } from '../trust/trust-store';
+import { wrapUntrusted } from '../untrusted/wrap';
+import { HostCore, type HostCoreEvents } from './core';
+import { HostError } from './host-error';
+import { createLauncher } from './launch';
+import type { HostSetup } from './setup';
+
+/**
+ * Builds the production core for a setup: the trust store and audit log in `$SWITCHYARD_HOME`,
+ * the launcher, policy writes to config.json, and result wrapping. Shared by `switchyard host`
+ * and the CLI commands, so both enforce the same gates.
+ */
+
+export interface CoreEnvironment {
+  readonly env: NodeJS.ProcessEnv;
+  readonly platform: NodeJS.Platform;
+  readonly clientName: string;
+  readonly version: string;
+  readonly events?: HostCoreEvents;
+}
+
+const PolicyMapSchema = z.record(z.string(), z.unknown());
+
+export async function createCore(
+  setup: HostSetup,
+  environment: CoreEnvironment,
+): Promise<HostCore> {
+  // Without a usable home nothing is configured, so nothing can be trusted: an empty throwaway
+  // store keeps the core's shape without granting anything.
+  const home = setup.home ?? mkdtempSync(path.join(os.tmpdir(), 'switchyard-nohome-'));
+  const trust = await TrustStore.open(home);
+  for (const warning of trust.takeWarnings()) {
+    environment.events?.onLog?.('warning', warning.message);
+  }
+  const audit = new AuditLog({
+    file: path.join(home, 'audit.jsonl'),
+    onError: (error) => {
+      environment.events?.onLog?.(
+        'warning',
+        `audit log: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    },
+  });
+  const configFile = setup.configFile;
+  return new HostCore({
+    servers: setup.specs,
+    spawnServer: createLauncher({ hostEnv: environment.env, platform: environment.platform }),
+    clientInfo: { name: environment.clientName, version: environment.version },
+    trust,
+    toolPolicy: setup.toolPolicy,
+    audit,
+    wrapResult: (text, source) => wrapUntrusted(text, source),
+    ...(environment.events ? { events: environment.events } : {}),
+    ...(configFile === null
+      ? {}
+      : {
+          savePolicy: (tool: string, policy: 'allow' | 'ask' | 'deny' | null) =>
+            savePolicy(configFile, tool, policy),
+        }),
+  });
+}
+
+async function savePolicy(
+  file: string,
+  tool: string,
+  policy: 'allow' | 'ask' | 'deny' | null,
+): Promise<ToolPolicyRules> {
+  const glob = ToolGlobSchema.safeParse(tool);
+  if (!glob.success) {
+    throw new HostError(
+      'invalid-params',
+      `'${tool}' is not a tool name or glob (letters, digits, '_', '-', '*', '?').`,
+    );
+  }
+  try {
+    const raw = await updateConfigFile(file, (config) => {
+      const current = PolicyMapSchema.safeParse(config['toolPolicy']).data ?? {};
+      const next = Object.entries(current).filter(([glob]) => glob !== tool);
+      if (policy !== null) next.push([tool, policy]);
+      config['toolPolicy'] = Object.fromEntries(next);
+    });
+    return parseToolPolicy(raw['toolPolicy']).rules;
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      throw new HostError('config-invalid', `${error.message} Fix the file, then try again.`, {
+        file: error.file,
+        line: error.line,
+        key: error.key,
+      });
+    }
+    throw error;
+  }
+}

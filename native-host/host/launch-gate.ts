@@ -1,0 +1,106 @@
+import path from 'node:path';
+import type { ConsentReason, ConsentRequest, LaunchChange } from '../../protocol/servers';
+import {
+  describeLaunchChanges,
+  launchFingerprint,
+  type LaunchDefinition,
+} from '../trust/fingerprint';
+import { sanitizeText } from '../untrusted/sanitize';
+
+/**
+ * The launch consent card (design D6), built from exactly the definition the host would spawn.
+ * Pure. Everything on it is shown literally: the resolved program, each argument, each env value
+ * as written in the file (`${VAR}` unexpanded, so a secret from the user's environment is never
+ * shown), and what changed since a previous approval.
+ */
+
+/** Variables that change what an interpreter loads: code execution without touching the command. */
+const CODE_LOADING_ENV =
+  /^(NODE_OPTIONS|NODE_PATH|LD_PRELOAD|LD_LIBRARY_PATH|DYLD_[A-Z_]+|PYTHONPATH|PYTHONSTARTUP|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|BASH_ENV|ENV)$/i;
+
+export interface ConsentInput {
+  readonly server: string;
+  readonly command: string;
+  readonly definition: LaunchDefinition;
+  readonly sourceFile: string | null;
+  readonly ignoredTrustClaims: readonly string[];
+  /** The previous approval's differences, when there was one. */
+  readonly changes: readonly LaunchChange[] | null;
+}
+
+function isInside(root: string, candidate: string): boolean {
+  const relative = path.relative(root, candidate);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/** Plain-language warnings for the card. */
+export function launchWarnings(input: ConsentInput): string[] {
+  const { definition } = input;
+  const warnings: string[] = [];
+  const root = definition.workspaceRoot;
+  if (root !== null) {
+    const base = definition.cwd ?? root;
+    const pointsInside = (value: string): boolean => {
+      if (path.isAbsolute(value)) return isInside(root, value);
+      return /[\\/]/.test(value) && isInside(root, path.resolve(base, value));
+    };
+    if (isInside(root, definition.executable) || definition.args.some(pointsInside)) {
+      warnings.push(
+        'Runs code from this folder, which can change without asking again: approve only if you trust the repository.',
+      );
+    }
+  }
+  for (const key of Object.keys(definition.env)) {
+    if (CODE_LOADING_ENV.test(key)) {
+      warnings.push(`Sets ${key}, which changes what the program loads and runs.`);
+    }
+  }
+  if (input.ignoredTrustClaims.length > 0) {
+    warnings.push(
+      `The file claims trust (${input.ignoredTrustClaims.join(', ')}); Switchyard ignores such claims.`,
+    );
+  }
+  return warnings;
+}
+
+function shown(text: string): string {
+  return sanitizeText(text);
+}
+
+export function consentRequest(input: ConsentInput): ConsentRequest {
+  const { definition } = input;
+  const changes = input.changes ?? [];
+  const reason: ConsentReason =
+    input.changes !== null
+      ? 'changed'
+      : definition.provenance === 'workspace'
+        ? 'workspace'
+        : 'edited-outside';
+  const summary =
+    reason === 'changed'
+      ? describeLaunchChanges(changes)
+      : reason === 'workspace'
+        ? `new server from ${definition.workspaceRoot ?? 'a workspace'} - needs approval`
+        : 'added to config.json outside Switchyard - needs approval';
+  return {
+    server: input.server,
+    reason,
+    fingerprint: launchFingerprint(definition),
+    // Shown literally, but an invisible or bidi character becomes a visible marker (⟦U+202E⟧):
+    // a card that hides part of an argument is not literal.
+    executable: shown(definition.executable),
+    command: shown(input.command),
+    args: definition.args.map(shown),
+    env: Object.entries(definition.env)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]): [string, string] => [shown(k), shown(v)]),
+    cwd: definition.cwd === null ? null : shown(definition.cwd),
+    provenance: definition.provenance,
+    workspaceRoot: definition.workspaceRoot,
+    sourceFile: input.sourceFile,
+    changes: [...changes],
+    summary: sanitizeText(summary),
+    warnings: launchWarnings(input),
+    ignoredTrustClaims: [...input.ignoredTrustClaims],
+  };
+}

@@ -1,0 +1,271 @@
+import type { CallToolResult, ToolChange, ToolPolicyState } from '../../protocol/tools';
+import type { ToolDefinition } from '../mcp/tool-definition';
+import { approvalArgumentsHash, type ApprovalLedger } from '../policy/approvals';
+import { globMatches } from '../policy/glob';
+import {
+  decideToolPolicy,
+  type PolicyDecision,
+  type PolicyWarning,
+  type ToolPolicyRules,
+} from '../policy/tool-policy';
+import { canonicalJson, sha256Hex } from '../trust/canonical-json';
+import { diffToolDefinition, toolDefinitionHash, type PinnableTool } from '../trust/tool-pin';
+import type { ToolPin, TrustStore } from '../trust/trust-store';
+import { HostError } from './host-error';
+import type { ListedTool } from './tool-listing';
+
+/**
+ * The per-call gate (design D7, D8): the user's policy rules, the tool's (untrusted) hints and its
+ * pinned definition decide allow / ask / deny; an `ask` is answered with an approval request bound
+ * to the exact arguments, and only a matching approval, once and unexpired, lets the call run.
+ *
+ * Pins are cached in memory, loaded once per server and updated on every pin this host writes:
+ * the decision for a call must not wait on the disk, and a pin that another host wrote later can
+ * only make this host ask more, never less.
+ */
+
+export type CallDecision =
+  | { readonly kind: 'run'; readonly policy: 'allow' | 'approved'; readonly pin: boolean }
+  | { readonly kind: 'deny' | 'ask' | 'refused'; readonly error: HostError };
+
+const WARNING_TEXT: Readonly<Record<PolicyWarning, string>> = {
+  destructive: 'The server marks this tool as destructive.',
+  'destructive-malformed': 'The server sent a malformed destructive hint; treated as destructive.',
+  'definition-changed': "This tool's definition changed since you approved it.",
+};
+
+export function pinnable(definition: ToolDefinition): PinnableTool {
+  return {
+    name: definition.name,
+    ...(definition.title === undefined ? {} : { title: definition.title }),
+    description: definition.description,
+    inputSchema: definition.inputSchema,
+    annotations: {
+      ...(definition.hints.title === undefined ? {} : { title: definition.hints.title }),
+      readOnlyHint: definition.hints.readOnlyHint ?? null,
+      destructiveHint: definition.hints.destructiveHint ?? null,
+      idempotentHint: definition.hints.idempotentHint ?? null,
+      openWorldHint: definition.hints.openWorldHint ?? null,
+    },
+  };
+}
+
+export interface ToolGateOptions {
+  readonly trust: TrustStore;
+  readonly rules: ToolPolicyRules;
+  readonly ledger: ApprovalLedger;
+}
+
+export class ToolGate {
+  private rules: ToolPolicyRules;
+  private readonly trust: TrustStore;
+  private readonly ledger: ApprovalLedger;
+  private readonly pins = new Map<string, Map<string, ToolPin>>();
+
+  constructor(options: ToolGateOptions) {
+    this.rules = options.rules;
+    this.trust = options.trust;
+    this.ledger = options.ledger;
+  }
+
+  setRules(rules: ToolPolicyRules): void {
+    this.rules = rules;
+  }
+
+  /** Whether a policy rule written as `glob` applies to `exposedName`. */
+  matchesRule(glob: string, exposedName: string): boolean {
+    return globMatches(glob, exposedName);
+  }
+
+  async loadPins(servers: ReadonlyArray<{ scope: string; server: string }>): Promise<void> {
+    for (const { scope, server } of servers) {
+      this.pins.set(pinKey(scope, server), await this.trust.pinsOf(scope, server));
+    }
+  }
+
+  async pin(scope: string, server: string, definition: ToolDefinition): Promise<void> {
+    const stored = await this.trust.pinTool(scope, server, pinnable(definition));
+    const key = pinKey(scope, server);
+    const map = this.pins.get(key) ?? new Map<string, ToolPin>();
+    map.set(definition.name, stored);
+    this.pins.set(key, map);
+  }
+
+  /** The policy state shown in listings: what a call without an approval would meet. */
+  policyState(
+    scope: string,
+    server: string,
+    definition: ToolDefinition,
+    exposedName: string,
+  ): ToolPolicyState {
+    const { decision, pin } = this.decide(scope, server, definition, exposedName);
+    switch (decision.kind) {
+      case 'allow':
+        return 'allow';
+      case 'deny':
+        return 'deny';
+      case 'ask':
+        // Suspended: allowed, until the definition changed under the grant (D7).
+        return pin.state === 'changed' &&
+          decision.rule !== null &&
+          this.allowedIfPinned(exposedName, definition)
+          ? 'suspended'
+          : 'ask';
+    }
+  }
+
+  /** Decides one call. `approval` is what the user gave for an earlier `approval-required`. */
+  check(
+    scope: string,
+    listed: ListedTool,
+    args: Record<string, unknown> | undefined,
+    approval: { requestId: string; nonce: string } | undefined,
+  ): CallDecision {
+    const { exposed, server, definition } = listed;
+    const { decision, pin } = this.decide(scope, server, definition, exposed.name);
+    switch (decision.kind) {
+      case 'deny':
+        return {
+          kind: 'deny',
+          error: new HostError(
+            'denied',
+            `'${exposed.name}' is denied by your tool policy (rule '${decision.rule}'). Change it in the popup to use it.`,
+            { name: exposed.name, rule: decision.rule },
+          ),
+        };
+      case 'allow':
+        return { kind: 'run', policy: 'allow', pin: pin.state === 'unpinned' };
+      case 'ask':
+        break;
+    }
+    if (approval === undefined) {
+      const changes: ToolChange[] = pin.state === 'changed' ? pin.changes : [];
+      const request = this.ledger.issue({
+        server,
+        tool: definition.name,
+        exposedName: exposed.name,
+        arguments: args,
+        warnings: decision.warnings.map((w) => WARNING_TEXT[w]),
+      });
+      return {
+        kind: 'ask',
+        error: new HostError(
+          'approval-required',
+          `'${exposed.name}' needs your approval for this call.`,
+          {
+            approval: {
+              requestId: request.requestId,
+              nonce: request.nonce,
+              server,
+              tool: exposed.tool,
+              exposedName: exposed.name,
+              arguments: request.arguments,
+              argumentsHash: request.argumentsHash,
+              warnings: [...request.warnings],
+              changes,
+              ...(exposed.annotations === undefined ? {} : { annotations: exposed.annotations }),
+              expiresAt: request.expiresAt,
+            },
+          },
+        ),
+      };
+    }
+    const redeemed = this.ledger.redeem(approval, { exposedName: exposed.name, arguments: args });
+    if (!redeemed.ok) {
+      return {
+        kind: 'refused',
+        error: new HostError(
+          'approval-invalid',
+          `The approval does not hold for this call (${redeemed.reason}); ask the user again.`,
+          { why: redeemed.reason },
+        ),
+      };
+    }
+    // The user saw this definition (and any difference) on the card: pin it (D7).
+    return { kind: 'run', policy: 'approved', pin: pin.state !== 'pinned' };
+  }
+
+  deny(requestId: string): boolean {
+    return this.ledger.cancel(requestId);
+  }
+
+  denyAll(): void {
+    this.ledger.cancelAll();
+  }
+
+  /** Sizes and hashes of the arguments, for the audit log (never the values). */
+  argumentsFacts(args: Record<string, unknown> | undefined): {
+    argumentsBytes: number;
+    argumentsHash: string;
+  } {
+    const text = safeCanonical(args ?? {});
+    return {
+      argumentsBytes: Buffer.byteLength(text, 'utf8'),
+      argumentsHash: approvalArgumentsHash(args),
+    };
+  }
+
+  static resultFacts(result: CallToolResult): { resultBytes: number; resultHash: string } {
+    const text = safeCanonical(result);
+    return { resultBytes: Buffer.byteLength(text, 'utf8'), resultHash: sha256Hex(text) };
+  }
+
+  private decide(
+    scope: string,
+    server: string,
+    definition: ToolDefinition,
+    exposedName: string,
+  ): { decision: PolicyDecision; pin: PinState } {
+    const pin = this.pinState(scope, server, definition);
+    const decision = decideToolPolicy({
+      exposedName,
+      rules: this.rules,
+      hints: {
+        destructiveHint: definition.hints.destructiveHint,
+        readOnlyHint: definition.hints.readOnlyHint,
+      },
+      pin: pin.state === 'unpinned' ? 'unpinned' : pin.state === 'pinned' ? 'match' : 'changed',
+      // Autopilot never grants an MCP call (D8): the extension's toggle covers built-in tools only.
+      autopilot: false,
+    });
+    return { decision, pin };
+  }
+
+  private allowedIfPinned(exposedName: string, definition: ToolDefinition): boolean {
+    return (
+      decideToolPolicy({
+        exposedName,
+        rules: this.rules,
+        hints: {
+          destructiveHint: definition.hints.destructiveHint,
+          readOnlyHint: definition.hints.readOnlyHint,
+        },
+        pin: 'match',
+        autopilot: false,
+      }).kind === 'allow'
+    );
+  }
+
+  private pinState(scope: string, server: string, definition: ToolDefinition): PinState {
+    const pin = this.pins.get(pinKey(scope, server))?.get(definition.name);
+    if (pin === undefined) return { state: 'unpinned' };
+    const current = pinnable(definition);
+    if (pin.hash === toolDefinitionHash(current)) return { state: 'pinned' };
+    return { state: 'changed', changes: diffToolDefinition(pin.tool, current) };
+  }
+}
+
+type PinState =
+  { state: 'unpinned' } | { state: 'pinned' } | { state: 'changed'; changes: ToolChange[] };
+
+function pinKey(scope: string, server: string): string {
+  return `${scope}\u0000${server}`;
+}
+
+function safeCanonical(value: unknown): string {
+  try {
+    return canonicalJson(value);
+  } catch {
+    return JSON.stringify(value);
+  }
+}
