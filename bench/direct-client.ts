@@ -1,0 +1,73 @@
+import { performance } from 'node:perf_hooks';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ListToolsResultSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerLaunchSpec } from './reference-servers';
+
+/**
+ * The baseline: the official SDK client talking to a server over its own stdio transport, with
+ * no host in between. Timed from spawn to `initialize` done and to the tool listing done.
+ */
+
+export interface DirectServer {
+  readonly name: string;
+  readonly client: Client;
+  readonly pid: number | null;
+  /** Spawn to `initialize` answered (and `notifications/initialized` sent), in ms. */
+  readonly handshakeMs: number;
+  /** Spawn to the complete `tools/list` answered, in ms: what "ready" means for the host too. */
+  readonly readyMs: number;
+  /** The server's tool definitions exactly as it listed them. */
+  readonly tools: readonly Tool[];
+  close(): Promise<void>;
+}
+
+/** Longest the bench waits for a server to become ready before it gives up. */
+const READY_TIMEOUT_MS = 30_000;
+const MAX_LIST_PAGES = 20;
+
+export async function connectDirect(spec: ServerLaunchSpec): Promise<DirectServer> {
+  const startedAt = performance.now();
+  const transport = new StdioClientTransport({
+    command: spec.command,
+    args: [...spec.args],
+    env: { ...spec.env },
+    // The servers announce themselves on stderr; keep the report clean.
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'switchyard-bench', version: '0' }, { capabilities: {} });
+  try {
+    await client.connect(transport, { timeout: READY_TIMEOUT_MS });
+    const handshakeMs = performance.now() - startedAt;
+    // `request` with the SDK's own schema, as the host does, rather than `listTools`, which
+    // also compiles an output-schema validator per tool: the baseline should be the floor.
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_LIST_PAGES; page += 1) {
+      const result = await client.request(
+        { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+        ListToolsResultSchema,
+        { timeout: READY_TIMEOUT_MS },
+      );
+      tools.push(...result.tools);
+      cursor = result.nextCursor;
+      if (cursor === undefined) break;
+    }
+    const readyMs = performance.now() - startedAt;
+    return {
+      name: spec.name,
+      client,
+      pid: transport.pid,
+      handshakeMs,
+      readyMs,
+      tools,
+      close: () => client.close(),
+    };
+  } catch (error) {
+    await client.close();
+    throw new Error(
+      `direct SDK client could not start '${spec.name}': ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
+  }
+}

@@ -1,0 +1,254 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { ColdStartResult } from './cold-start';
+import type { ProcessMemory } from './memory';
+import { PATHS, type PathName, type RelayResult } from './relay';
+import { median } from './stats';
+import { change, count, fixed, renderTable, type Row } from './table';
+import type { TokenCostResult } from './token-cost';
+
+/** The bench's findings: rendered as text for people, written as JSON for comparisons. */
+
+/** A figure against its target. Benchmarks report: a FAIL never changes the exit code. */
+export interface Verdict {
+  readonly value: number;
+  readonly target: number;
+  readonly comparison: '<=' | '<';
+  readonly unit: string;
+  readonly pass: boolean;
+}
+
+export function verdict(
+  value: number,
+  comparison: Verdict['comparison'],
+  target: number,
+  unit: string,
+): Verdict {
+  const pass = comparison === '<=' ? value <= target : value < target;
+  return { value, target, comparison, unit, pass };
+}
+
+export interface MemorySnapshot {
+  readonly host: ProcessMemory | null;
+  readonly servers: Readonly<Record<string, ProcessMemory | null>>;
+}
+
+export interface BenchReport {
+  readonly meta: {
+    readonly date: string;
+    readonly node: string;
+    readonly platform: string;
+    readonly cpus: number;
+    readonly cpuModel: string;
+    readonly durationMs: number;
+    /** 1-minute load average at the start and the end: other work on the machine skews figures. */
+    readonly loadAverage: { readonly start: number; readonly end: number };
+  };
+  readonly relay: RelayResult;
+  readonly coldStart: Omit<ColdStartResult, 'rawTools'>;
+  readonly tokens: TokenCostResult;
+  readonly memory: {
+    readonly serversUp: MemorySnapshot;
+    readonly afterRelay: MemorySnapshot;
+    /** tools/call requests the host relayed between the two snapshots. */
+    readonly relayedCalls: number;
+  };
+  readonly verdicts: {
+    /** relay p50 / (direct p50 + bare p50). */
+    readonly relayOverhead: Verdict;
+    /** host all-running / slowest single server's ready time. */
+    readonly coldStart: Verdict;
+    /** Host RSS, the larger of the two snapshots, MiB. */
+    readonly hostMemory: Verdict;
+  };
+}
+
+export function writeReport(path: string, report: BenchReport): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`);
+}
+
+const PATH_LABELS: Record<PathName, string> = {
+  relay: 'relay (host -> server)',
+  direct: 'direct (SDK client -> server)',
+  bare: 'bare hop (host/hello)',
+};
+
+export function renderReport(report: BenchReport): string {
+  const { meta } = report;
+  return [
+    `Switchyard bench  ${meta.date}  node ${meta.node}  ${meta.platform}  ${meta.cpus} CPUs (${meta.cpuModel})`,
+    `took ${fixed(meta.durationMs / 1_000, 1)} s; load average ${fixed(meta.loadAverage.start, 2)} at start, ${fixed(meta.loadAverage.end, 2)} at end (anything near ${meta.cpus} or above means a busy machine: noisy figures)`,
+    '',
+    renderRelay(report),
+    '',
+    renderColdStart(report),
+    '',
+    renderTokens(report),
+    '',
+    renderMemory(report),
+    '',
+    'Summary',
+    verdictLine('relay overhead', report.verdicts.relayOverhead),
+    verdictLine('cold start', report.verdicts.coldStart),
+    verdictLine('host memory', report.verdicts.hostMemory),
+  ].join('\n');
+}
+
+function renderRelay({ relay, verdicts }: BenchReport): string {
+  const s = relay.settings;
+  const rows: Row[] = PATHS.map((path) => {
+    const p = relay.paths[path];
+    return [
+      PATH_LABELS[path],
+      fixed(p.latency.p50, 3),
+      fixed(p.latency.p99, 3),
+      fixed(p.latency.mean, 3),
+      count(p.callsPerSecond),
+    ];
+  });
+  rows.push(['floor = direct p50 + bare p50', fixed(relay.floorP50, 3), '', '', '']);
+  const ratios = relay.roundRatios;
+  const processes = Object.keys(relay.cpuPerCallUs.relay);
+  const cpuRows: Row[] = PATHS.map((path) => [
+    PATH_LABELS[path],
+    ...processes.map((name) => fixed(relay.cpuPerCallUs[path][name], 1)),
+  ]);
+  const hostRelayUs = relay.cpuPerCallUs.relay['host'] ?? null;
+  const hostBareUs = relay.cpuPerCallUs.bare['host'] ?? null;
+  return [
+    `1. Relay overhead: tools/call of everything's echo {message: 'x'}`,
+    `   ${s.rounds} rounds x ${s.blockCalls} sequential calls per path, alternating, after ${s.warmupCalls} warm-up calls each;`,
+    `   calls/s with ${s.inFlight} in flight, median of ${s.throughputRounds} runs x ${s.throughputCalls} calls`,
+    renderTable(['path', 'p50 ms', 'p99 ms', 'mean ms', 'calls/s'], rows),
+    `  relay p50 - floor = ${fixed((relay.paths.relay.latency.p50 - relay.floorP50) * 1_000, 0)} us; per-round ratio ${fixed(Math.min(...ratios), 2)}x .. ${fixed(Math.max(...ratios), 2)}x`,
+    verdictLine('relay p50 / floor', verdicts.relayOverhead),
+    '',
+    '  CPU time per sequential call in us, all threads (where the work is; a busy machine inflates it)',
+    renderTable(['path', ...processes], cpuRows),
+    `  host CPU per tools/call beyond a bare hop: ${fixed(
+      hostRelayUs === null || hostBareUs === null ? null : hostRelayUs - hostBareUs,
+      1,
+    )} us`,
+  ].join('\n');
+}
+
+function renderColdStart({ coldStart, verdicts }: BenchReport): string {
+  const m = coldStart.medians;
+  const runs = (values: readonly number[]) => values.map((v) => fixed(v, 0)).join(' ');
+  const names = Object.keys(m.directReadyMs);
+  const rows: Row[] = [
+    [
+      `host: all ${names.length} servers running`,
+      fixed(m.hostAllRunningMs, 1),
+      runs(coldStart.host.map((r) => r.allRunningMs)),
+    ],
+    [
+      'host: host/hello answered',
+      fixed(m.hostHelloMs, 1),
+      runs(coldStart.host.map((r) => r.helloMs)),
+    ],
+    ...names.map((name): Row => {
+      const at = coldStart.host.map((r) => r.runningAtMs[name] ?? Number.NaN);
+      const hs = coldStart.host.map((r) => r.hostHandshakeMs[name] ?? Number.NaN);
+      return [
+        `host: ${name} running (handshake ${fixed(median(hs), 0)})`,
+        fixed(median(at), 1),
+        runs(at),
+      ];
+    }),
+    ...names.map((name): Row => {
+      const direct = coldStart.direct[name] ?? [];
+      return [
+        `direct: ${name} ready (handshake ${fixed(median(direct.map((r) => r.handshakeMs)), 0)})`,
+        fixed(m.directReadyMs[name], 1),
+        runs(direct.map((r) => r.readyMs)),
+      ];
+    }),
+    [
+      'host alone, no servers: host/hello answered',
+      fixed(m.hostBootMs, 1),
+      runs(coldStart.hostBootMs),
+    ],
+    [
+      `direct: all ${names.length} started at once, last ready`,
+      fixed(m.directParallelMs, 1),
+      runs(coldStart.directParallelMs),
+    ],
+    [
+      'host shutdown (stdin EOF -> exit)',
+      fixed(m.hostShutdownMs, 1),
+      runs(coldStart.host.map((r) => r.shutdownMs)),
+    ],
+  ];
+  return [
+    `2. Cold start: spawn -> every server ready (initialize + tools/list); median of ${coldStart.runs} runs`,
+    `   (+ warm-up); measurements alternate; "direct" = SDK client per server, one at a time unless said`,
+    renderTable(['measure', 'median ms', 'runs ms'], rows),
+    `  slowest alone: ${m.slowestServer} ${fixed(m.slowestReadyMs, 1)} ms`,
+    `  launch approvals: ${coldStart.setupApprovals} while preparing the home (untimed), ${coldStart.host.reduce((n, r) => n + r.approvals, 0)} during timed runs`,
+    `  host alone + all at once direct = ${fixed(m.hostBootMs + m.directParallelMs, 1)} ms; host all-running is ${fixed(m.hostAllRunningMs / (m.hostBootMs + m.directParallelMs), 2)}x that (context, no target)`,
+    verdictLine('host all-running / slowest alone', verdicts.coldStart),
+  ].join('\n');
+}
+
+function renderTokens({ tokens }: BenchReport): string {
+  const row = (name: string, c: TokenCostResult['total']): Row => [
+    name,
+    count(c.tools),
+    count(c.rawChars),
+    count(c.modelChars),
+    change(c.rawChars, c.modelChars),
+    count(c.rawTokens),
+    count(c.hostTokens),
+    change(c.rawTokens, c.hostTokens),
+  ];
+  return [
+    `3. Token cost of the tool listings (raw tools/list from each server vs the host's model-facing listing;`,
+    `   tokens estimated with the host's estimator on both sides)`,
+    renderTable(
+      ['server', 'tools', 'raw chars', 'model chars', 'Δ', 'raw tokens', 'host tokens', 'Δ'],
+      [...tokens.servers.map((s) => row(s.server, s)), row('total', tokens.total)],
+    ),
+    `  host tokens.total ${count(tokens.hostTotal)}; the host's tools/list reply to the extension is ${count(tokens.hostWireChars)} chars`,
+  ].join('\n');
+}
+
+function renderMemory({ memory, verdicts }: BenchReport): string {
+  const mib = (m: ProcessMemory | null | undefined) => fixed(m?.rssMiB, 1);
+  const rows: Row[] = [
+    [
+      `host (pid ${memory.afterRelay.host?.pid ?? '-'})`,
+      mib(memory.serversUp.host),
+      mib(memory.afterRelay.host),
+      fixed(memory.afterRelay.host?.peakMiB, 1),
+    ],
+    ...Object.keys(memory.serversUp.servers).map((name): Row => {
+      const after = memory.afterRelay.servers[name];
+      return [
+        `server ${name} (pid ${after?.pid ?? '-'})`,
+        mib(memory.serversUp.servers[name]),
+        mib(after),
+        fixed(after?.peakMiB, 1),
+      ];
+    }),
+  ];
+  return [
+    `4. Memory: resident set size in MiB (${process.platform === 'linux' ? '/proc/<pid>/status VmRSS, peak VmHWM' : 'ps -o rss'})`,
+    renderTable(['process', 'servers up', 'after relay', 'peak'], rows),
+    `  host RSS ${growth(memory.serversUp.host, memory.afterRelay.host, memory.relayedCalls)} over ${count(memory.relayedCalls)} relayed calls`,
+    verdictLine('host RSS', verdicts.hostMemory),
+  ].join('\n');
+}
+
+function verdictLine(label: string, v: Verdict): string {
+  const value = v.unit === 'x' ? `${fixed(v.value, 2)}x` : `${fixed(v.value, 1)} ${v.unit}`;
+  const target = v.unit === 'x' ? `${v.target}x` : `${v.target} ${v.unit}`;
+  return `  ${label} = ${value}   target ${v.comparison} ${target}   ${v.pass ? 'PASS' : 'FAIL'}`;
+}
+
+function growth(before: ProcessMemory | null, after: ProcessMemory | null, calls: number): string {
+  if (before === null || after === null) return 'change unknown';
+  const mib = after.rssMiB - before.rssMiB;
+  return `${mib >= 0 ? '+' : ''}${fixed(mib, 1)} MiB (${fixed((mib * 1_024) / calls, 2)} KiB per call)`;
+}

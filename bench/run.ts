@@ -1,0 +1,185 @@
+import { availableParallelism, cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { DEV_EXTENSION_ID, chromiumOrigin } from '../protocol/identity';
+import { CallToolResultSchema } from '../protocol/tools';
+import { HOST_BUNDLE, ROOT } from '../test/integration/host-harness';
+import { measureColdStart } from './cold-start';
+import { cpuMeter } from './cpu-time';
+import { connectDirect } from './direct-client';
+import { BARE_HOP_PARAMS, type FramesClient } from './frames-client';
+import { ToolListingViewSchema } from './host-views';
+import { readMemory } from './memory';
+import { ECHO_SERVER, ECHO_TOOL, referenceServers } from './reference-servers';
+import { measureRelay, type RelaySettings } from './relay';
+import {
+  renderReport,
+  verdict,
+  writeReport,
+  type BenchReport,
+  type MemorySnapshot,
+} from './report';
+import { tokenCost } from './token-cost';
+import { ensureAllowed, startTrustedHost } from './trusted-host';
+
+/**
+ * `npm run bench`: relay overhead, cold start, token cost of the listings and host memory, in one
+ * run, printed as a table and written to dist/bench/latest.json. Figures are compared with their
+ * targets but never fail the run: benchmarks report, tests assert behaviour. Progress goes to
+ * stderr, the report to stdout.
+ */
+
+const TARGETS = {
+  /** relay p50 <= 1.5 x (direct p50 + bare hop p50). */
+  relayRatio: 1.5,
+  /** All servers running through the host <= 1.2 x the slowest server's handshake alone. */
+  coldStartRatio: 1.2,
+  /** Host RSS with the reference servers up, after the relay run, in MiB. */
+  hostRssMiB: 100,
+} as const;
+
+const RELAY_SETTINGS: RelaySettings = {
+  warmupCalls: 3_000,
+  rounds: 10,
+  blockCalls: 500,
+  inFlight: 32,
+  throughputCalls: 2_000,
+  throughputRounds: 3,
+};
+const COLD_START_RUNS = 5;
+const COLD_START_WARMUPS = 1;
+
+const RESULTS_PATH = join(ROOT, 'dist/bench/latest.json');
+const ORIGIN = chromiumOrigin(DEV_EXTENSION_ID);
+
+async function main(): Promise<void> {
+  const startedAt = performance.now();
+  const loadAtStart = loadavg()[0] ?? NaN;
+  const cleanup: Array<() => unknown> = [];
+  const servers = referenceServers();
+  cleanup.push(() => {
+    servers.dispose();
+  });
+  try {
+    progress(`cold start: ${COLD_START_WARMUPS} + ${COLD_START_RUNS} runs`);
+    const { rawTools, ...coldStart } = await measureColdStart({
+      servers,
+      bundle: HOST_BUNDLE,
+      origin: ORIGIN,
+      runs: COLD_START_RUNS,
+      warmups: COLD_START_WARMUPS,
+    });
+
+    progress('relay: starting the host and a direct SDK client');
+    const trusted = await startTrustedHost({
+      bundle: HOST_BUNDLE,
+      home: servers.makeHome(),
+      origin: ORIGIN,
+    });
+    const { host } = trusted;
+    cleanup.push(() => host.close());
+    const rawListing = await host.request('tools/list', undefined);
+    const listing = ToolListingViewSchema.parse(rawListing);
+    const echo = listing.tools.find((t) => t.server === ECHO_SERVER && t.tool === ECHO_TOOL);
+    if (!echo) throw new Error(`the host lists no '${ECHO_TOOL}' tool for '${ECHO_SERVER}'`);
+    const serverPids = Object.fromEntries(
+      trusted.servers.map((s) => [s.name, s.status.state === 'running' ? s.status.pid : -1]),
+    );
+    const snapshot = (): MemorySnapshot => ({
+      host: host.pid === undefined ? null : (readMemory(host.pid) ?? null),
+      servers: Object.fromEntries(
+        Object.entries(serverPids).map(([name, pid]) => [name, readMemory(pid) ?? null]),
+      ),
+    });
+    const serversUp = snapshot();
+
+    const echoSpec = servers.specs.find((s) => s.name === ECHO_SERVER)!;
+    const direct = await connectDirect(echoSpec);
+    cleanup.push(() => direct.close());
+    const args = { message: 'x' };
+    await checkEcho(host, direct.client, echo.name);
+
+    progress(
+      `relay: ${RELAY_SETTINGS.warmupCalls} warm-up + ${RELAY_SETTINGS.rounds} x ${RELAY_SETTINGS.blockCalls} calls per path`,
+    );
+    const relay = await measureRelay(
+      {
+        relay: () => host.request('tools/call', { name: echo.name, arguments: args }),
+        direct: () => direct.client.callTool({ name: ECHO_TOOL, arguments: args }),
+        bare: () => host.request('host/hello', BARE_HOP_PARAMS),
+      },
+      RELAY_SETTINGS,
+      cpuMeter({
+        bench: process.pid,
+        host: host.pid,
+        [`${ECHO_SERVER} via host`]: serverPids[ECHO_SERVER],
+        [`${ECHO_SERVER} direct`]: direct.pid ?? undefined,
+      }),
+    );
+    const afterRelay = snapshot();
+    const s = RELAY_SETTINGS;
+    // The checked call, the warm-up, the sequential blocks and the throughput runs.
+    const relayedCalls =
+      1 + s.warmupCalls + s.rounds * s.blockCalls + s.throughputRounds * s.throughputCalls;
+
+    const hostRss = Math.max(serversUp.host?.rssMiB ?? NaN, afterRelay.host?.rssMiB ?? NaN);
+    const report: BenchReport = {
+      meta: {
+        date: new Date().toISOString(),
+        node: process.version,
+        platform: `${process.platform}/${process.arch}`,
+        cpus: availableParallelism(),
+        cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
+        durationMs: performance.now() - startedAt,
+        loadAverage: { start: loadAtStart, end: loadavg()[0] ?? NaN },
+      },
+      relay,
+      coldStart,
+      tokens: tokenCost(rawTools, listing, JSON.stringify(rawListing).length),
+      memory: { serversUp, afterRelay, relayedCalls },
+      verdicts: {
+        relayOverhead: verdict(relay.ratio, '<=', TARGETS.relayRatio, 'x'),
+        coldStart: verdict(coldStart.medians.ratio, '<=', TARGETS.coldStartRatio, 'x'),
+        hostMemory: verdict(hostRss, '<', TARGETS.hostRssMiB, 'MiB'),
+      },
+    };
+    writeReport(RESULTS_PATH, report);
+    process.stdout.write(`${renderReport(report)}\n\nwritten to ${RESULTS_PATH}\n`);
+  } finally {
+    for (const step of cleanup.reverse()) {
+      try {
+        await step();
+      } catch (error) {
+        progress(`cleanup: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  }
+}
+
+/**
+ * One call each way, checked, so the timed loops measure working calls and not error replies. The
+ * relayed one also allow-lists the tool if the host's policy asks for approval per call.
+ */
+async function checkEcho(host: FramesClient, client: Client, exposedName: string): Promise<void> {
+  const relayed = CallToolResultSchema.parse(
+    await ensureAllowed(host, exposedName, { message: 'x' }),
+  );
+  const direct = await client.callTool({ name: ECHO_TOOL, arguments: { message: 'x' } });
+  const relayedText = relayed.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+  if (relayed.isError === true || !relayedText.includes('x')) {
+    throw new Error(`the relayed echo did not echo: ${JSON.stringify(relayed)}`);
+  }
+  if (direct.isError === true) throw new Error(`the direct echo failed: ${JSON.stringify(direct)}`);
+}
+
+function progress(line: string): void {
+  process.stderr.write(`bench: ${line}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exitCode = 1;
+});
