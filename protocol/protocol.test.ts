@@ -20,14 +20,22 @@ import {
   type HostNotification,
   type RequestMethod,
 } from './methods';
-import { ServerStateSchema } from './servers';
-import { CallToolResultSchema, ExposedToolSchema } from './tools';
+import { ConsentRequestSchema, ServerStateSchema, ServerSummarySchema } from './servers';
+import {
+  ApprovalRequestSchema,
+  ApprovalTokenSchema,
+  CallToolResultSchema,
+  ExposedToolSchema,
+} from './tools';
 
 /**
  * Invariants of the public contract (style.md habit 12): every method and notification in the
  * table has a golden fixture that its schema accepts unchanged, a `### \`name\`` section in
- * docs/protocol.md whose JSON examples are that fixture, and every error reason has a fixture and a
- * row in the doc's reason table. Nothing may exist for a name the table does not have.
+ * docs/protocol.md whose JSON examples are that fixture, and every error reason has a fixture, a
+ * row in the doc's reason table, and is shown in the doc only as that fixture. Nothing may exist
+ * for a name the table does not have. The fixtures were recorded from real exchanges with the
+ * host, and the ones that belong to one flow (an approval and the call that redeems it, a consent
+ * card and its approval) still agree with each other.
  */
 
 const FIXTURES = join(import.meta.dirname, 'fixtures');
@@ -120,7 +128,9 @@ describe('golden fixtures', () => {
   it('keeps the tools/list token totals consistent with the tools', () => {
     const fixture = readFixture('tools/list', ['params', 'result']);
     const { tools, tokens } = requestMethods['tools/list'].result.parse(fixture['result']);
-    const sum = tools.reduce((total, tool) => total + tool.tokens, 0);
+    // Denied tools are listed only with `includeDenied` and never count: the model is not sent them.
+    const sent = tools.filter((tool) => tool.policy !== 'deny');
+    const sum = sent.reduce((total, tool) => total + tool.tokens, 0);
     expect(tokens.total).toBe(sum);
     expect(Object.values(tokens.byServer).reduce((a, b) => a + b, 0)).toBe(sum);
   });
@@ -142,6 +152,11 @@ const CODES_OF_REASON: Readonly<Record<ErrorReason, readonly number[]>> = {
   'server-error': [JsonRpcErrorCode.HostError],
   'result-too-large': [JsonRpcErrorCode.HostError],
   'config-invalid': [JsonRpcErrorCode.HostError],
+  'approval-required': [JsonRpcErrorCode.HostError],
+  'approval-invalid': [JsonRpcErrorCode.HostError],
+  denied: [JsonRpcErrorCode.HostError],
+  'fingerprint-mismatch': [JsonRpcErrorCode.HostError],
+  'not-pending': [JsonRpcErrorCode.HostError],
 };
 
 describe('error fixtures', () => {
@@ -159,6 +174,95 @@ describe('error fixtures', () => {
     const known = new Set<string>(reasons);
     const stale = jsonFilesIn(ERROR_FIXTURES).filter((file) => !known.has(file));
     expect(stale, 'error fixtures without a reason').toEqual([]);
+  });
+});
+
+function errorFixture(reason: ErrorReason): z.infer<typeof JsonRpcFailureSchema> {
+  return JsonRpcFailureSchema.parse(readJson(join(ERROR_FIXTURES, `${reason}.json`)));
+}
+
+/** `data` of an error fixture, without `reason`. */
+function errorDetails(reason: ErrorReason): Record<string, unknown> {
+  const data = errorFixture(reason).error.data;
+  if (!isRecord(data)) throw new Error(`the '${reason}' fixture has no data`);
+  return data;
+}
+
+/** Why an approval was refused (`approval-invalid`'s `data.why`), as docs/protocol.md lists them. */
+const APPROVAL_INVALID_WHY = [
+  'unknown',
+  'expired',
+  'replayed',
+  'nonce-mismatch',
+  'tool-mismatch',
+  'arguments-mismatch',
+];
+
+/** One untrusted-data block (native-host/untrusted/wrap.ts): the id closes only its own block. */
+const UNTRUSTED_BLOCK =
+  /^<untrusted-data id="([0-9a-f]{16})" source="[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+">\n[\s\S]*\n<\/untrusted-data id="\1">$/;
+
+describe('fixtures of one flow agree with each other', () => {
+  it('shows an approval request the extension can parse', () => {
+    expectParsesUnchanged(
+      ApprovalRequestSchema,
+      errorDetails('approval-required')['approval'],
+      'approval-required data.approval',
+    );
+  });
+
+  it('re-sends the call with the approval it was given, for the same tool and arguments', () => {
+    const approval = ApprovalRequestSchema.parse(errorDetails('approval-required')['approval']);
+    const call = paramsSchemaOf('tools/call').parse(
+      readFixture('tools/call', ['params', 'result'])['params'],
+    );
+    expect(call.approval).toEqual(ApprovalTokenSchema.parse(approval));
+    expect(call.name).toBe(approval.exposedName);
+    expect(call.arguments).toEqual(approval.arguments);
+  });
+
+  it('wraps every text block of a tool result in an untrusted-data block', () => {
+    const result = CallToolResultSchema.parse(
+      readFixture('tools/call', ['params', 'result'])['result'],
+    );
+    const texts = result.content.flatMap((block) => (block.type === 'text' ? [block.text] : []));
+    expect(texts.length).toBeGreaterThan(0);
+    for (const text of texts) expect(text).toMatch(UNTRUSTED_BLOCK);
+  });
+
+  it('names a documented cause when it refuses an approval', () => {
+    expect(APPROVAL_INVALID_WHY).toContain(errorDetails('approval-invalid')['why']);
+  });
+
+  it('approves a launch with the fingerprint of the pending consent card', () => {
+    const { requests } = requestMethods['trust/pending'].result.parse(
+      readFixture('trust/pending', ['params', 'result'])['result'],
+    );
+    const approve = paramsSchemaOf('trust/approve').parse(
+      readFixture('trust/approve', ['params', 'result'])['params'],
+    );
+    const card = requests.find((request) => request.server === approve.server);
+    expect(card?.fingerprint).toBe(approve.fingerprint);
+  });
+
+  it('answers a stale fingerprint with the consent card of what would run now', () => {
+    const consent = errorDetails('fingerprint-mismatch')['consent'];
+    expectParsesUnchanged(ConsentRequestSchema, consent, 'fingerprint-mismatch data.consent');
+    const approve = paramsSchemaOf('trust/approve').parse(
+      readFixture('trust/approve', ['params', 'result'])['params'],
+    );
+    expect(ConsentRequestSchema.parse(consent).fingerprint).not.toBe(approve.fingerprint);
+  });
+
+  it('shows every server a revoke affected waiting for approval again', () => {
+    const { servers } = requestMethods['trust/revoke'].result.parse(
+      readFixture('trust/revoke', ['params', 'result'])['result'],
+    );
+    expect(servers.length).toBeGreaterThan(0);
+    for (const server of servers) {
+      expectParsesUnchanged(ServerSummarySchema, server, `trust/revoke ${server.name}`);
+      expect(server.status.state).toBe('needs-approval');
+    }
   });
 });
 
@@ -222,6 +326,17 @@ describe('docs/protocol.md', () => {
     expect(doc).toMatch(new RegExp(`^\\|\\s*\`${reason}\`\\s*\\|`, 'm'));
   });
 
+  it('shows every error response as the fixture of its reason', () => {
+    const failures = jsonBlocks(doc)
+      .map((block) => JsonRpcFailureSchema.safeParse(block).data)
+      .filter((failure) => failure !== undefined);
+    expect(failures.length).toBeGreaterThan(0);
+    for (const failure of failures) {
+      const reason = HostErrorDataSchema.parse(failure.error.data).reason;
+      expect(failure, `the ${reason} example`).toEqual(errorFixture(reason));
+    }
+  });
+
   it('lists no error reason that does not exist', () => {
     const errors = /^## Errors$([\s\S]*?)^## /m.exec(doc)?.[1] ?? '';
     const known = new Set<string>(reasons);
@@ -236,6 +351,7 @@ describe('docs/protocol.md', () => {
 
 const client = { name: 'switchyard-extension', version: '0.1.0' };
 const long = (n: number): string => 'x'.repeat(n);
+const FINGERPRINT = '7c758022a19fbab5dd41002ca48a17fb65fd0682a2c3c488fda7e78301a5283b';
 
 const rejectedParams: ReadonlyArray<readonly [RequestMethod, string, unknown]> = [
   ['host/hello', 'no params at all', undefined],
@@ -273,6 +389,51 @@ const rejectedParams: ReadonlyArray<readonly [RequestMethod, string, unknown]> =
   ['tools/call', 'a 257-character name', { name: long(257) }],
   ['tools/call', 'arguments as an array', { name: 'everything__echo', arguments: ['hi'] }],
   ['tools/call', 'arguments as a string', { name: 'everything__echo', arguments: '{}' }],
+  ['tools/list', 'includeDenied as a string', { includeDenied: 'true' }],
+  [
+    'tools/call',
+    'an approval without a nonce',
+    { name: 'shop-db__refund_order', approval: { requestId: 'r' } },
+  ],
+  ['tools/call', 'an approval as a string', { name: 'shop-db__refund_order', approval: 'r:n' }],
+  [
+    'tools/call',
+    'an approval with an empty nonce',
+    { name: 'shop-db__refund_order', approval: { requestId: 'r', nonce: '' } },
+  ],
+  ['approvals/deny', 'no request id', {}],
+  ['approvals/deny', 'an empty request id', { requestId: '' }],
+  ['approvals/deny', 'a 129-character request id', { requestId: long(129) }],
+  [
+    'policy/set',
+    'no policy (null removes a rule; absent is a mistake)',
+    { tool: 'everything__echo' },
+  ],
+  ['policy/set', 'a policy the host does not know', { tool: 'everything__echo', policy: 'always' }],
+  [
+    'policy/set',
+    "the listing-only state 'suspended'",
+    { tool: 'everything__echo', policy: 'suspended' },
+  ],
+  ['policy/set', 'an empty tool', { tool: '', policy: 'deny' }],
+  ['policy/set', 'a 257-character tool', { tool: long(257), policy: 'deny' }],
+  ['trust/pending', 'params as an array', []],
+  ['trust/approve', 'no fingerprint', { server: 'shop-db' }],
+  [
+    'trust/approve',
+    'an upper-case fingerprint',
+    { server: 'shop-db', fingerprint: FINGERPRINT.toUpperCase() },
+  ],
+  [
+    'trust/approve',
+    'a 63-character fingerprint',
+    { server: 'shop-db', fingerprint: FINGERPRINT.slice(1) },
+  ],
+  ['trust/approve', 'an empty server name', { server: '', fingerprint: FINGERPRINT }],
+  ['trust/revoke', 'neither server nor workspace', {}],
+  ['trust/revoke', 'an empty server name', { server: '' }],
+  ['trust/revoke', 'an empty workspace', { workspace: '' }],
+  ['trust/revoke', 'a 4,097-character workspace', { workspace: `/${long(4096)}` }],
 ];
 
 test.each(rejectedParams)('%s rejects %s', (method, _label, params) => {
@@ -328,6 +489,38 @@ const echoTool = {
   description: 'Echoes back the input string',
   inputSchema: { type: 'object' },
   tokens: 59,
+  policy: 'ask',
+};
+
+const consent = {
+  server: 'shop-db',
+  reason: 'workspace',
+  fingerprint: FINGERPRINT,
+  executable: '/usr/bin/node',
+  command: 'node',
+  args: ['tools/mcp/shop-db.mjs'],
+  env: [['SHOP_DB_URL', '${SHOP_DB_URL}']],
+  cwd: '/home/alex/src/webshop',
+  provenance: 'workspace',
+  workspaceRoot: '/home/alex/src/webshop',
+  sourceFile: '/home/alex/src/webshop/.mcp.json',
+  changes: [],
+  summary: 'new server from /home/alex/src/webshop - needs approval',
+  warnings: [],
+  ignoredTrustClaims: [],
+};
+
+const approval = {
+  requestId: '98eaf1f04aac77629d6fd2db5cb59a9c',
+  nonce: 'b9cd81c43969495d95af91c048d5bb64',
+  server: 'shop-db',
+  tool: 'refund_order',
+  exposedName: 'shop-db__refund_order',
+  arguments: { orderId: 'A-10483', amountCents: 1999 },
+  argumentsHash: 'b367e8dfb4ea3c285dc05bf241b30b72421f5e4d6a0d3b2da073dafddfd99c83',
+  warnings: [],
+  changes: [],
+  expiresAt: 1795987512176,
 };
 
 const rejectedResults: ReadonlyArray<readonly [string, z.ZodType, unknown]> = [
@@ -351,6 +544,40 @@ const rejectedResults: ReadonlyArray<readonly [string, z.ZodType, unknown]> = [
     ServerStateSchema,
     { state: 'failed', reason: 'bad-luck', message: 'x' },
   ],
+  ['an unknown tool policy', ExposedToolSchema, { ...echoTool, policy: 'maybe' }],
+  ['a tool without a policy', ExposedToolSchema, { ...echoTool, policy: undefined }],
+  ['a needs-approval state without a consent card', ServerStateSchema, { state: 'needs-approval' }],
+  [
+    'a consent card with an upper-case fingerprint',
+    ConsentRequestSchema,
+    { ...consent, fingerprint: FINGERPRINT.toUpperCase() },
+  ],
+  [
+    'a consent card with an unknown reason',
+    ConsentRequestSchema,
+    { ...consent, reason: 'trusted' },
+  ],
+  [
+    'a consent card with env as KEY=value strings',
+    ConsentRequestSchema,
+    { ...consent, env: ['SHOP_DB_URL=${SHOP_DB_URL}'] },
+  ],
+  [
+    'a launch change of a field that is not fingerprinted',
+    ConsentRequestSchema,
+    { ...consent, changes: [{ field: 'prefix', before: 'a', after: 'b' }] },
+  ],
+  ['an approval request without a nonce', ApprovalRequestSchema, { ...approval, nonce: undefined }],
+  [
+    'an approval request whose arguments are not an object',
+    ApprovalRequestSchema,
+    { ...approval, arguments: ['A-10483'] },
+  ],
+  [
+    'a tool change of a field that is not pinned',
+    ApprovalRequestSchema,
+    { ...approval, changes: [{ field: 'outputSchema', before: '{}', after: '{}' }] },
+  ],
   ['an unknown content block', CallToolResultSchema, { content: [{ type: 'hologram' }] }],
   [
     'a resource with neither text nor blob',
@@ -361,4 +588,12 @@ const rejectedResults: ReadonlyArray<readonly [string, z.ZodType, unknown]> = [
 
 test.each(rejectedResults)('a result with %s is rejected', (_label, schema, value) => {
   expect(schema.safeParse(value).success).toBe(false);
+});
+
+it('starts every rejected result from a valid one', () => {
+  // Otherwise a negative case could fail for a reason other than the one it names.
+  expect(ExposedToolSchema.safeParse(echoTool).success).toBe(true);
+  expect(ConsentRequestSchema.safeParse(consent).success).toBe(true);
+  expect(ApprovalRequestSchema.safeParse(approval).success).toBe(true);
+  expect(ServerStateSchema.safeParse({ state: 'needs-approval', consent }).success).toBe(true);
 });
