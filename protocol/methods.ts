@@ -110,9 +110,10 @@ export const requestMethods = {
     result: ServerResultSchema,
   },
   'trust/revoke': {
+    // Exactly one of the two: a message naming both is refused, not read as either.
     params: z.union([
-      z.object({ server: z.string().min(1).max(256) }),
-      z.object({ workspace: z.string().min(1).max(4096) }),
+      z.strictObject({ server: z.string().min(1).max(256) }),
+      z.strictObject({ workspace: z.string().min(1).max(4096) }),
     ]),
     result: z.object({ servers: z.array(ServerSummarySchema) }),
   },

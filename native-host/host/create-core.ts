@@ -90,11 +90,16 @@ async function savePolicy(
     return parseToolPolicy(raw['toolPolicy']).rules;
   } catch (error) {
     if (error instanceof ConfigError) {
-      throw new HostError('config-invalid', `${error.message} Fix the file, then try again.`, {
-        file: error.file,
-        line: error.line,
-        key: error.key,
-      });
+      const where = [error.file, error.line, error.column].filter((p) => p !== undefined).join(':');
+      throw new HostError(
+        'config-invalid',
+        `Cannot update ${where}: ${error.detail}. Nothing was changed; fix the file, then try again.`,
+        {
+          ...(error.file === undefined ? {} : { file: error.file }),
+          ...(error.line === undefined ? {} : { line: error.line }),
+          ...(error.key === undefined ? {} : { key: error.key }),
+        },
+      );
     }
     throw error;
   }

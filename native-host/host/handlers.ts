@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { PROTOCOL_VERSION } from '../../protocol/methods';
 import { CANCEL_REASON, type Handlers } from './dispatcher';
 import type { HostCore } from './core';
@@ -68,6 +69,14 @@ export function createHandlers({ core, home, version, configWarnings }: HandlerC
     'trust/approve': async ({ server, fingerprint }) => ({
       server: await core.approveLaunch(server, fingerprint),
     }),
-    'trust/revoke': async (params) => ({ servers: await core.revokeLaunch(params) }),
+    'trust/revoke': async (params) => {
+      if ('workspace' in params && !path.isAbsolute(params.workspace)) {
+        throw new HostError(
+          'invalid-params',
+          `'${params.workspace}' is not a workspace folder: give the absolute path listed in "workspaces".`,
+        );
+      }
+      return { servers: await core.revokeLaunch(params) };
+    },
   };
 }

@@ -63,8 +63,30 @@ export function launchWarnings(input: ConsentInput): string[] {
   return warnings;
 }
 
+/** C0 and C1 controls (but tab and newline) and DEL, as they would reach the program. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point.
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/**
+ * Literal, but visible: a control character (an ESC that would hide text in a terminal, a
+ * carriage return) becomes a marker like ⟦U+001B⟧ rather than being dropped, because the program
+ * receives it; the sanitizer then marks bidi and invisible characters the same way.
+ */
 function shown(text: string): string {
-  return sanitizeText(text);
+  return sanitizeText(
+    text.replace(CONTROL, (c) => `⟦U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟧`),
+  );
+}
+
+function shownChange(change: LaunchChange): LaunchChange {
+  return change.field === 'env'
+    ? {
+        field: 'env',
+        key: shown(change.key),
+        before: change.before === null ? null : shown(change.before),
+        after: change.after === null ? null : shown(change.after),
+      }
+    : { field: change.field, before: shown(change.before), after: shown(change.after) };
 }
 
 export function consentRequest(input: ConsentInput): ConsentRequest {
@@ -81,7 +103,7 @@ export function consentRequest(input: ConsentInput): ConsentRequest {
       ? describeLaunchChanges(changes)
       : reason === 'workspace'
         ? `new server from ${definition.workspaceRoot ?? 'a workspace'} - needs approval`
-        : 'added to config.json outside Switchyard - needs approval';
+        : 'in config.json but not approved to run - needs approval';
   return {
     server: input.server,
     reason,
@@ -98,7 +120,7 @@ export function consentRequest(input: ConsentInput): ConsentRequest {
     provenance: definition.provenance,
     workspaceRoot: definition.workspaceRoot,
     sourceFile: input.sourceFile,
-    changes: [...changes],
+    changes: changes.map(shownChange),
     summary: sanitizeText(summary),
     warnings: launchWarnings(input),
     ignoredTrustClaims: [...input.ignoredTrustClaims],

@@ -192,6 +192,35 @@ describe('launch trust', () => {
     });
   });
 
+  it('shows control and bidi characters on the card as visible markers, and refuses vague revokes', async () => {
+    const host = await HostHarness.start(
+      {
+        tricky: {
+          command: process.execPath,
+          args: [FIXTURE_SERVER, '\u001b[8mhidden\u001b[0m', 'exe\u202etxt.js'],
+        },
+      },
+      {},
+      { trusted: false },
+    );
+    try {
+      const [server] = (await host.settled()) as ServerView[];
+      const args = server!.status.consent!.args;
+      expect(args[1]).toBe('⟦U+001B⟧[8mhidden⟦U+001B⟧[0m');
+      expect(args[2]).toContain('⟦U+202E⟧');
+      for (const params of [
+        { workspace: 'user' },
+        { workspace: 'relative/dir' },
+        { server: 'tricky', workspace: '/tmp' },
+      ]) {
+        const reply = await host.request('trust/revoke', params);
+        expect(reply.error?.data?.reason).toBe('invalid-params');
+      }
+    } finally {
+      await host.close();
+    }
+  });
+
   it('asks once for a user-tier entry written outside Switchyard', async () => {
     const host = await HostHarness.start(
       { edited: { command: process.execPath, args: [FIXTURE_SERVER] } },
