@@ -1,0 +1,246 @@
+import { browser, type Browser } from 'wxt/browser';
+import { z } from 'zod';
+import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from '../../protocol/builtin-tools';
+import type { ToolOutcome, ToolSpec } from './tool-outcome';
+import { capText, sanitizeUntrusted, wrapUntrusted, type RandomBytes } from './untrusted-text';
+
+/**
+ * The extension's own browser tools (names reserved by the host, protocol/builtin-tools.ts), over
+ * an injected TabsApi. Page text, titles and URLs are written by the page: untrusted, so they
+ * reach the model sanitized and wrapped like MCP results (design D9), with a fresh id per call.
+ */
+
+export interface TabInfo {
+  readonly id: number;
+  readonly windowId: number;
+  readonly title: string;
+  readonly url: string;
+  readonly active: boolean;
+}
+
+export interface TabsApi {
+  /** The active tab of the last focused window. */
+  activeTab(): Promise<TabInfo | undefined>;
+  getTab(tabId: number): Promise<TabInfo | undefined>;
+  listTabs(): Promise<TabInfo[]>;
+  /** The page's rendered text. Throws when the browser does not let the extension read it. */
+  readPageText(tabId: number): Promise<string>;
+  /** The page's selected text ('' when none). Throws like `readPageText`. */
+  readSelection(tabId: number): Promise<string>;
+}
+
+/** About 10k tokens of page text unless the model asks for more (design D11). */
+export const DEFAULT_PAGE_CHARS = 40_000;
+export const MAX_PAGE_CHARS = 200_000;
+
+export interface BuiltinTools {
+  readonly specs: readonly ToolSpec[];
+  has(name: string): name is BuiltinToolName;
+  /** Runs a tool; never throws (a failure is an `error` outcome that says what to do). */
+  run(name: BuiltinToolName, args: Readonly<Record<string, unknown>>): Promise<ToolOutcome>;
+}
+
+interface Definition {
+  readonly description: string;
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+  run(args: unknown): Promise<ToolOutcome>;
+}
+
+const TAB_ID_SCHEMA = {
+  type: 'integer',
+  minimum: 0,
+  description: 'The tab to use (from browser_list_tabs). Omit for the active tab.',
+};
+const TabArgsSchema = z.object({ tabId: z.number().int().nonnegative().optional() });
+const ReadPageArgsSchema = TabArgsSchema.extend({
+  maxChars: z.number().int().min(1).max(MAX_PAGE_CHARS).optional(),
+});
+const NoArgsSchema = z.object({});
+
+function define<S extends z.ZodType>(
+  description: string,
+  inputSchema: Readonly<Record<string, unknown>>,
+  args: S,
+  run: (args: z.infer<S>) => Promise<ToolOutcome>,
+): Definition {
+  return {
+    description,
+    inputSchema,
+    run: async (raw) => {
+      const parsed = args.safeParse(raw);
+      if (!parsed.success) {
+        return { status: 'error', content: `Invalid arguments: ${z.prettifyError(parsed.error)}` };
+      }
+      return run(parsed.data);
+    },
+  };
+}
+
+function error(content: string): ToolOutcome {
+  return { status: 'error', content };
+}
+
+/** One line per tab: page-written titles must not start lines of their own. */
+function tabLine(tab: TabInfo): string {
+  const title = sanitizeUntrusted(tab.title).replace(/\s+/g, ' ').trim();
+  const url = sanitizeUntrusted(tab.url).replace(/\s+/g, '');
+  return `tab ${tab.id} (window ${tab.windowId}${tab.active ? ', active' : ''}): ${title} <${url}>`;
+}
+
+function unreadable(tab: TabInfo, cause: unknown): ToolOutcome {
+  const why = cause instanceof Error ? cause.message : String(cause);
+  return error(
+    `Switchyard cannot read tab ${tab.id} (${why}). Browser pages (chrome://, about:, the extension store) are off limits; for a web page, the user can click the Switchyard toolbar button on that tab to grant access, then ask again.`,
+  );
+}
+
+export function createBuiltinTools(
+  tabs: TabsApi = browserTabsApi(),
+  options: { readonly random?: RandomBytes } = {},
+): BuiltinTools {
+  const wrap = (payload: string, tool: string): string =>
+    wrapUntrusted(payload, { server: 'browser', tool }, options.random);
+
+  const resolveTab = async (tabId: number | undefined): Promise<TabInfo | ToolOutcome> => {
+    const tab = tabId === undefined ? await tabs.activeTab() : await tabs.getTab(tabId);
+    if (tab !== undefined) return tab;
+    return error(
+      tabId === undefined
+        ? 'There is no active tab.'
+        : `There is no tab ${tabId}; call browser_list_tabs for the open tabs.`,
+    );
+  };
+  const isTab = (value: TabInfo | ToolOutcome): value is TabInfo => 'id' in value;
+
+  const table: { readonly [N in BuiltinToolName]: Definition } = {
+    browser_read_page: define(
+      "Read the text of a browser tab's page (the active tab unless tabId is given), with its title and URL.",
+      {
+        type: 'object',
+        properties: {
+          tabId: TAB_ID_SCHEMA,
+          maxChars: {
+            type: 'integer',
+            minimum: 1,
+            maximum: MAX_PAGE_CHARS,
+            description: `Most characters of page text to return (default ${DEFAULT_PAGE_CHARS}).`,
+          },
+        },
+      },
+      ReadPageArgsSchema,
+      async ({ tabId, maxChars }) => {
+        const tab = await resolveTab(tabId);
+        if (!isTab(tab)) return tab;
+        let text: string;
+        try {
+          text = await tabs.readPageText(tab.id);
+        } catch (cause) {
+          return unreadable(tab, cause);
+        }
+        const body = capText(sanitizeUntrusted(text), maxChars ?? DEFAULT_PAGE_CHARS);
+        return { status: 'ok', content: wrap(`${tabLine(tab)}\n\n${body}`, 'read_page') };
+      },
+    ),
+    browser_get_selection: define(
+      'Get the text the user has selected in a browser tab (the active tab unless tabId is given).',
+      { type: 'object', properties: { tabId: TAB_ID_SCHEMA } },
+      TabArgsSchema,
+      async ({ tabId }) => {
+        const tab = await resolveTab(tabId);
+        if (!isTab(tab)) return tab;
+        let selection: string;
+        try {
+          selection = await tabs.readSelection(tab.id);
+        } catch (cause) {
+          return unreadable(tab, cause);
+        }
+        if (selection.trim() === '') {
+          return { status: 'ok', content: `Nothing is selected in tab ${tab.id}.` };
+        }
+        const text = capText(sanitizeUntrusted(selection), DEFAULT_PAGE_CHARS);
+        return { status: 'ok', content: wrap(text, 'get_selection') };
+      },
+    ),
+    browser_get_tab: define(
+      'Get the title and URL of a browser tab (the active tab unless tabId is given).',
+      { type: 'object', properties: { tabId: TAB_ID_SCHEMA } },
+      TabArgsSchema,
+      async ({ tabId }) => {
+        const tab = await resolveTab(tabId);
+        if (!isTab(tab)) return tab;
+        return { status: 'ok', content: wrap(tabLine(tab), 'get_tab') };
+      },
+    ),
+    browser_list_tabs: define(
+      'List the open browser tabs with their ids, titles and URLs.',
+      { type: 'object', properties: {} },
+      NoArgsSchema,
+      async () => {
+        const all = await tabs.listTabs();
+        if (all.length === 0) return { status: 'ok', content: 'No tabs are open.' };
+        return { status: 'ok', content: wrap(all.map(tabLine).join('\n'), 'list_tabs') };
+      },
+    ),
+  };
+
+  const has = (name: string): name is BuiltinToolName => Object.hasOwn(table, name);
+  return {
+    specs: BUILTIN_TOOL_NAMES.map((name) => ({
+      name,
+      description: table[name].description,
+      inputSchema: table[name].inputSchema,
+      source: { kind: 'builtin' },
+    })),
+    has,
+    run: async (name, args) => {
+      try {
+        return await table[name].run(args);
+      } catch (cause) {
+        return error(`${name} failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+      }
+    },
+  };
+}
+
+function toTabInfo(tab: Browser.tabs.Tab): TabInfo | undefined {
+  if (tab.id === undefined) return undefined;
+  return {
+    id: tab.id,
+    windowId: tab.windowId,
+    title: tab.title ?? '',
+    url: tab.url ?? tab.pendingUrl ?? '',
+    active: tab.active,
+  };
+}
+
+const InjectedTextSchema = z.array(z.object({ result: z.string().nullish() }));
+
+/** The production TabsApi over `browser.tabs` and `browser.scripting` (call it at runtime only). */
+export function browserTabsApi(): TabsApi {
+  const inject = async (tabId: number, func: () => string): Promise<string> => {
+    const results = await browser.scripting.executeScript({ target: { tabId }, func });
+    return InjectedTextSchema.parse(results)[0]?.result ?? '';
+  };
+  return {
+    activeTab: async () => {
+      const [tab] = await browser.tabs.query({ active: true, lastFocusedWindow: true });
+      return tab === undefined ? undefined : toTabInfo(tab);
+    },
+    getTab: async (tabId) => {
+      try {
+        return toTabInfo(await browser.tabs.get(tabId));
+      } catch {
+        return undefined; // "No tab with id"
+      }
+    },
+    listTabs: async () => (await browser.tabs.query({})).flatMap((tab) => toTabInfo(tab) ?? []),
+    // These functions run in the page's isolated world: self-contained, no closures.
+    readPageText: (tabId) =>
+      inject(tabId, () => {
+        // No <body> in an XML document or an image: fall back to the document's text.
+        const body = document.querySelector('body');
+        return body?.innerText ?? document.documentElement.textContent;
+      }),
+    readSelection: (tabId) => inject(tabId, () => window.getSelection()?.toString() ?? ''),
+  };
+}
