@@ -7,6 +7,7 @@ import {
   type NameTableInput,
   type ServerToolListing,
 } from './namespace';
+import { seededRandom as prng } from '../../test/support/seeded-random';
 
 // An illegal or colliding name is the dangerous direction: it breaks every later model turn or
 // routes a call to the wrong server. A name that is merely uglier than it could be is harmless.
@@ -39,18 +40,6 @@ function snapshot(result: NameTable): unknown {
   return {
     names: [...result.byExposed].map(([name, ref]) => [name, ref.server, ref.tool]),
     rejected: result.rejected,
-  };
-}
-
-/** mulberry32: a small seeded PRNG, so the fuzz cases are the same on every run. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 

@@ -10,21 +10,10 @@ import {
   type ApprovalRequest,
   type RedeemFailure,
 } from './approvals';
+import { seededRandom as prng } from '../../test/support/seeded-random';
 
 // Dangerous direction: a redeem that succeeds for anything but the one call the user saw, or a
 // second time. A legitimate approval refused only costs the user another click.
-
-/** mulberry32: a small seeded PRNG, so the fuzz cases are the same on every run. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function seededBytes(seed: number): (n: number) => Buffer {
   const random = prng(seed);

@@ -7,22 +7,11 @@ import {
   isLiteralGlob,
   normalizeGlob,
 } from './glob';
+import { seededRandom as prng } from '../../test/support/seeded-random';
 
 // Dangerous direction: a deny or ask pattern that fails to match a name it covers (the call runs
 // unprompted under a broader allow), or an allow pattern that matches a name it does not cover.
 // Both are the same bug, a wrong answer from globMatches, so it is checked against a reference.
-
-/** mulberry32: a small seeded PRNG, so the fuzz cases are the same on every run. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Textbook dynamic-programming wildcard match: obviously right, too slow to ship for long input. */
 function reference(pattern: string, name: string): boolean {

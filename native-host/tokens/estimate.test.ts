@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { estimateTokens, estimateToolTokens, type ToolTokenInput } from './estimate';
+import { seededRandom as prng } from '../../test/support/seeded-random';
 
 // Underestimating is the dangerous direction: a profile's budget then admits more tool schemas
 // than fit, and every turn pays for them. Overestimating only shows less headroom than there is.
@@ -160,18 +161,6 @@ describe('estimateToolTokens on real tool listings', () => {
 });
 
 describe('monotone: more text is never fewer tokens', () => {
-  /** mulberry32: a small seeded PRNG, so the cases are the same on every run. */
-  function prng(seed: number): () => number {
-    let state = seed >>> 0;
-    return () => {
-      state = (state + 0x6d2b79f5) >>> 0;
-      let t = state;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-
   const PIECES = [
     'a',
     'Z',

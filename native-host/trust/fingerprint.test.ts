@@ -2,6 +2,7 @@ import { describe, expect, it, test } from 'vitest';
 import { sha256Hex } from './canonical-json';
 import { describeLaunchChanges, diffLaunch, launchFingerprint } from './fingerprint';
 import type { LaunchChange, LaunchDefinition } from './fingerprint';
+import { seededRandom } from '../../test/support/seeded-random';
 
 // Dangerous direction: a change that keeps its approval. Any edit to what would run must change
 // the fingerprint and be named on the card; two spellings of one thing re-prompting only costs a
@@ -180,16 +181,7 @@ describe('a change that keeps its approval is the dangerous direction', () => {
 });
 
 describe('one definition has one fingerprint', () => {
-  // mulberry32: a seeded PRNG, so a failure reproduces.
-  function prng(seed: number): () => number {
-    let state = seed;
-    return () => {
-      state = (state + 0x6d2b79f5) | 0;
-      let t = Math.imul(state ^ (state >>> 15), 1 | state);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
+  const prng = seededRandom;
 
   function shuffle<T>(items: readonly T[], random: () => number): T[] {
     const out = [...items];
