@@ -6,3 +6,4 @@ export * from './limits';
 export * from './methods';
 export * from './servers';
 export * from './tools';
+export * from './untrusted-block';
