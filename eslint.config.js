@@ -4,7 +4,17 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', '.output/**', '.wxt/**', 'node_modules/**', 'coverage/**', '.tmp/**', 'native-host/config/fixtures/**'] },
+  {
+    ignores: [
+      'dist/**',
+      '.output/**',
+      '.wxt/**',
+      'node_modules/**',
+      'coverage/**',
+      '.tmp/**',
+      'native-host/config/fixtures/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {

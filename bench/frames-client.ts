@@ -50,6 +50,8 @@ export interface SpawnHostOptions {
   readonly origin: string;
   /** Extra node options before the bundle (profiling probes only: the browser passes none). */
   readonly nodeArgs?: readonly string[];
+  /** Extra environment for the host (probes only). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 interface Pending {
@@ -103,7 +105,7 @@ export class FramesClient {
   static spawn(options: SpawnHostOptions): FramesClient {
     const args = [...(options.nodeArgs ?? []), options.bundle, 'host', options.origin];
     const child = spawn(process.execPath, args, {
-      env: { ...process.env, SWITCHYARD_HOME: options.home },
+      env: { ...process.env, ...options.env, SWITCHYARD_HOME: options.home },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     return new FramesClient(child);

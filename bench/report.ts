@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ColdStartResult } from './cold-start';
+import type { HeapProbeResult } from './heap-probe';
 import type { ProcessMemory } from './memory';
 import { PATHS, type PathName, type RelayResult } from './relay';
 import { median } from './stats';
@@ -38,6 +39,8 @@ export interface BenchReport {
     readonly date: string;
     readonly node: string;
     readonly platform: string;
+    /** Path of the host bundle measured. */
+    readonly bundle: string;
     readonly cpus: number;
     readonly cpuModel: string;
     readonly durationMs: number;
@@ -52,6 +55,8 @@ export interface BenchReport {
     readonly afterRelay: MemorySnapshot;
     /** tools/call requests the host relayed between the two snapshots. */
     readonly relayedCalls: number;
+    /** Live heap after forced full collections, on a second host: tells a leak from slack. */
+    readonly heapAfterGc: HeapProbeResult;
   };
   readonly verdicts: {
     /** relay p50 / (direct p50 + bare p50). */
@@ -78,6 +83,7 @@ export function renderReport(report: BenchReport): string {
   const { meta } = report;
   return [
     `Switchyard bench  ${meta.date}  node ${meta.node}  ${meta.platform}  ${meta.cpus} CPUs (${meta.cpuModel})`,
+    `bundle ${meta.bundle}`,
     `took ${fixed(meta.durationMs / 1_000, 1)} s; load average ${fixed(meta.loadAverage.start, 2)} at start, ${fixed(meta.loadAverage.end, 2)} at end (anything near ${meta.cpus} or above means a busy machine: noisy figures)`,
     '',
     renderRelay(report),
@@ -188,6 +194,7 @@ function renderColdStart({ coldStart, verdicts }: BenchReport): string {
     `  slowest alone: ${m.slowestServer} ${fixed(m.slowestReadyMs, 1)} ms`,
     `  launch approvals: ${coldStart.setupApprovals} while preparing the home (untimed), ${coldStart.host.reduce((n, r) => n + r.approvals, 0)} during timed runs`,
     `  host alone + all at once direct = ${fixed(m.hostBootMs + m.directParallelMs, 1)} ms; host all-running is ${fixed(m.hostAllRunningMs / (m.hostBootMs + m.directParallelMs), 2)}x that (context, no target)`,
+    `  starting all ${names.length} at once takes ${fixed(m.directParallelMs / m.slowestReadyMs, 2)}x the slowest alone without any host (the machine's share); host all-running / all at once direct = ${fixed(m.hostAllRunningMs / m.directParallelMs, 2)}x (the host's share)`,
     verdictLine('host all-running / slowest alone', verdicts.coldStart),
   ].join('\n');
 }
@@ -233,13 +240,26 @@ function renderMemory({ memory, verdicts }: BenchReport): string {
       ];
     }),
   ];
+  const heap = memory.heapAfterGc;
+  const heapRows: Row[] = heap.samples.map((h): Row => [
+    `after ${count(h.calls)} calls`,
+    fixed(h.heapUsed / MIB, 2),
+    fixed(h.external / MIB, 2),
+    fixed(h.rss / MIB, 1),
+  ]);
   return [
     `4. Memory: resident set size in MiB (${process.platform === 'linux' ? '/proc/<pid>/status VmRSS, peak VmHWM' : 'ps -o rss'})`,
     renderTable(['process', 'servers up', 'after relay', 'peak'], rows),
-    `  host RSS ${growth(memory.serversUp.host, memory.afterRelay.host, memory.relayedCalls)} over ${count(memory.relayedCalls)} relayed calls`,
+    `  host RSS ${growth(memory.serversUp.host, memory.afterRelay.host)} over ${count(memory.relayedCalls)} relayed calls`,
     verdictLine('host RSS', verdicts.hostMemory),
+    '',
+    '  Leak or slack: live heap after forced full GCs, on a second host started with --expose-gc, in MiB',
+    renderTable(['sample', 'heap used', 'external', 'rss'], heapRows),
+    `  heap after GC ${fixed(heap.bytesPerCall, 1)} bytes per call over the last round (steady growth = a leak; near 0 = the RSS growth above is GC slack)`,
   ].join('\n');
 }
+
+const MIB = 1_048_576;
 
 function verdictLine(label: string, v: Verdict): string {
   const value = v.unit === 'x' ? `${fixed(v.value, 2)}x` : `${fixed(v.value, 1)} ${v.unit}`;
@@ -247,8 +267,8 @@ function verdictLine(label: string, v: Verdict): string {
   return `  ${label} = ${value}   target ${v.comparison} ${target}   ${v.pass ? 'PASS' : 'FAIL'}`;
 }
 
-function growth(before: ProcessMemory | null, after: ProcessMemory | null, calls: number): string {
+function growth(before: ProcessMemory | null, after: ProcessMemory | null): string {
   if (before === null || after === null) return 'change unknown';
   const mib = after.rssMiB - before.rssMiB;
-  return `${mib >= 0 ? '+' : ''}${fixed(mib, 1)} MiB (${fixed((mib * 1_024) / calls, 2)} KiB per call)`;
+  return `${mib >= 0 ? '+' : ''}${fixed(mib, 1)} MiB`;
 }

@@ -9,6 +9,7 @@ import { measureColdStart } from './cold-start';
 import { cpuMeter } from './cpu-time';
 import { connectDirect } from './direct-client';
 import { BARE_HOP_PARAMS, type FramesClient } from './frames-client';
+import { probeHeap } from './heap-probe';
 import { ToolListingViewSchema } from './host-views';
 import { readMemory } from './memory';
 import { ECHO_SERVER, ECHO_TOOL, referenceServers } from './reference-servers';
@@ -47,10 +48,14 @@ const RELAY_SETTINGS: RelaySettings = {
   throughputCalls: 2_000,
   throughputRounds: 3,
 };
+/** Heap probe: calls before the first heap-after-GC sample, then calls per round (two rounds). */
+const HEAP_PROBE = { warmupCalls: 3_000, roundCalls: 5_000 } as const;
 const COLD_START_RUNS = 5;
 const COLD_START_WARMUPS = 1;
 
 const RESULTS_PATH = join(ROOT, 'dist/bench/latest.json');
+/** The bundle under test; SWITCHYARD_BENCH_BUNDLE compares another build on the same machine. */
+const BUNDLE = process.env['SWITCHYARD_BENCH_BUNDLE'] ?? HOST_BUNDLE;
 const ORIGIN = chromiumOrigin(DEV_EXTENSION_ID);
 
 async function main(): Promise<void> {
@@ -65,7 +70,7 @@ async function main(): Promise<void> {
     progress(`cold start: ${COLD_START_WARMUPS} + ${COLD_START_RUNS} runs`);
     const { rawTools, ...coldStart } = await measureColdStart({
       servers,
-      bundle: HOST_BUNDLE,
+      bundle: BUNDLE,
       origin: ORIGIN,
       runs: COLD_START_RUNS,
       warmups: COLD_START_WARMUPS,
@@ -73,7 +78,7 @@ async function main(): Promise<void> {
 
     progress('relay: starting the host and a direct SDK client');
     const trusted = await startTrustedHost({
-      bundle: HOST_BUNDLE,
+      bundle: BUNDLE,
       home: servers.makeHome(),
       origin: ORIGIN,
     });
@@ -118,6 +123,18 @@ async function main(): Promise<void> {
       }),
     );
     const afterRelay = snapshot();
+
+    progress(
+      `memory: heap after GC at ${HEAP_PROBE.warmupCalls} + 2 x ${HEAP_PROBE.roundCalls} calls (a second host, --expose-gc)`,
+    );
+    const heapAfterGc = await probeHeap({
+      bundle: BUNDLE,
+      home: servers.makeHome(),
+      origin: ORIGIN,
+      prepare: (probed) => ensureAllowed(probed, echo.name, args),
+      call: (probed) => probed.request('tools/call', { name: echo.name, arguments: args }),
+      ...HEAP_PROBE,
+    });
     const s = RELAY_SETTINGS;
     // The checked call, the warm-up, the sequential blocks and the throughput runs.
     const relayedCalls =
@@ -129,6 +146,7 @@ async function main(): Promise<void> {
         date: new Date().toISOString(),
         node: process.version,
         platform: `${process.platform}/${process.arch}`,
+        bundle: BUNDLE,
         cpus: availableParallelism(),
         cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
         durationMs: performance.now() - startedAt,
@@ -137,7 +155,7 @@ async function main(): Promise<void> {
       relay,
       coldStart,
       tokens: tokenCost(rawTools, listing, JSON.stringify(rawListing).length),
-      memory: { serversUp, afterRelay, relayedCalls },
+      memory: { serversUp, afterRelay, relayedCalls, heapAfterGc },
       verdicts: {
         relayOverhead: verdict(relay.ratio, '<=', TARGETS.relayRatio, 'x'),
         coldStart: verdict(coldStart.medians.ratio, '<=', TARGETS.coldStartRatio, 'x'),

@@ -25,6 +25,7 @@ export async function startTrustedHost(options: {
   readonly home: string;
   readonly origin: string;
   readonly nodeArgs?: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
 }): Promise<TrustedHost> {
   const host = FramesClient.spawn(options);
   try {

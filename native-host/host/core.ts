@@ -13,7 +13,7 @@ import type { ToolDefinition } from '../mcp/tool-definition';
 import { ApprovalLedger } from '../policy/approvals';
 import type { ToolPolicyRules } from '../policy/tool-policy';
 import { launchFingerprint, type LaunchDefinition } from '../trust/fingerprint';
-import type { TrustStore } from '../trust/trust-store';
+import type { TrustSnapshot, TrustStore } from '../trust/trust-store';
 import { HostError } from './host-error';
 import { consentRequest } from './launch-gate';
 import { gateCallResult } from './result-gate';
@@ -27,7 +27,10 @@ import { buildToolListing, type ListedTool, type ToolListing } from './tool-list
  * approval -> server -> result gate -> audit). It knows nothing of frames or argv.
  */
 
-export interface ServerSpec extends Omit<ServerLaunch, 'executable' | 'notFound'> {
+export interface ServerSpec extends Omit<
+  ServerLaunch,
+  'executable' | 'notFound' | 'notFoundReason'
+> {
   readonly prefix: string | undefined;
   /** Keys of the entry's `env` (values are never reported). */
   readonly envKeys: readonly string[];
@@ -129,8 +132,11 @@ export class HostCore {
       (r) => this.specs.get(r.name)?.disabled !== true,
     );
     for (const runtime of enabled) runtime.markStarting();
-    await this.loadPins();
-    await Promise.all(enabled.map((r) => this.startGated(r)));
+    // One read of trust.json answers every server's launch check and loads every pin: the
+    // approved servers spawn together, without waiting on a read per server (cold start).
+    const snapshot = await this.options.trust.snapshot();
+    await this.loadPins(snapshot);
+    await Promise.all(enabled.map((r) => this.startGated(r, snapshot)));
   }
 
   async start(name: string): Promise<ServerSummary> {
@@ -331,7 +337,11 @@ export class HostCore {
     }
     const started = Date.now();
     const audit = (decision: string, outcome: string, result?: CallToolResult): void => {
-      this.options.audit?.append({
+      const durationMs = Date.now() - started;
+      // Built after the reply has gone out: hashing the arguments and the result is audit
+      // bookkeeping, not part of the call's latency. Neither object is modified afterwards (the
+      // arguments are the dispatcher's parsed copy; the result is only serialized).
+      this.options.audit?.append(() => ({
         event: 'call',
         server: listed.server,
         tool: listed.definition.name,
@@ -340,8 +350,8 @@ export class HostCore {
         outcome,
         ...this.gate.argumentsFacts(args),
         ...(result ? ToolGate.resultFacts(result) : {}),
-        durationMs: Date.now() - started,
-      });
+        durationMs,
+      }));
     };
     const decision: CallDecision = this.gate.check(
       this.spec(listed.server).scope,
@@ -385,10 +395,18 @@ export class HostCore {
     return [...this.runtimes.values()].flatMap((r) => r.livePids());
   }
 
-  /** The consent request for a server whose launch is not approved; undefined when it is. */
-  private async consentFor(spec: ServerSpec): Promise<ConsentRequest | undefined> {
+  /**
+   * The consent request for a server whose launch is not approved; undefined when it is. Reads
+   * the trust store, or answers from `snapshot` when one was just read.
+   */
+  private async consentFor(
+    spec: ServerSpec,
+    snapshot?: TrustSnapshot,
+  ): Promise<ConsentRequest | undefined> {
     if (spec.definition === null) return undefined;
-    const status = await this.options.trust.launchStatus(spec.scope, spec.name, spec.definition);
+    const status = snapshot
+      ? snapshot.launchStatus(spec.scope, spec.name, spec.definition)
+      : await this.options.trust.launchStatus(spec.scope, spec.name, spec.definition);
     if (status.state === 'approved') return undefined;
     const changes: LaunchChange[] | null = status.state === 'changed' ? status.changes : null;
     return consentRequest({
@@ -401,8 +419,8 @@ export class HostCore {
     });
   }
 
-  private async startGated(runtime: ServerRuntime): Promise<void> {
-    const consent = await this.consentFor(this.spec(runtime.name));
+  private async startGated(runtime: ServerRuntime, snapshot?: TrustSnapshot): Promise<void> {
+    const consent = await this.consentFor(this.spec(runtime.name), snapshot);
     if (consent) {
       // Fail closed (D6): nothing is spawned until the user approves this exact definition.
       runtime.awaitApproval(consent);
@@ -418,10 +436,14 @@ export class HostCore {
     await runtime.start();
   }
 
-  private async loadPins(): Promise<void> {
-    this.pinsLoaded ??= this.gate.loadPins(
-      [...this.specs.values()].map((s) => ({ scope: s.scope, server: s.name })),
-    );
+  /** Loads every server's pins once, from `snapshot` or from a read of its own. */
+  private async loadPins(snapshot?: TrustSnapshot): Promise<void> {
+    this.pinsLoaded ??= (async () => {
+      this.gate.loadPins(
+        [...this.specs.values()].map((s) => ({ scope: s.scope, server: s.name })),
+        snapshot ?? (await this.options.trust.snapshot()),
+      );
+    })();
     await this.pinsLoaded;
     this.listing = undefined;
   }
@@ -504,6 +526,10 @@ function launchOf(spec: ServerSpec): ServerLaunch {
     // The launcher spawns exactly the fingerprinted definition; without one it reports why.
     executable: spec.definition?.executable ?? null,
     notFound: spec.resolutionError?.message ?? null,
+    notFoundReason:
+      spec.resolutionError === null || spec.resolutionError.reason === 'not-found'
+        ? 'command-not-found'
+        : 'spawn-failed',
     command: spec.command,
     args: spec.definition?.args ?? spec.args,
     env: spec.definition?.env ?? spec.env,

@@ -74,7 +74,10 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
  */
 function shown(text: string): string {
   return sanitizeText(
-    text.replace(CONTROL, (c) => `⟦U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟧`),
+    text.replace(
+      CONTROL,
+      (c) => `⟦U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟧`,
+    ),
   );
 }
 

@@ -27,7 +27,7 @@ export function createLauncher(options: LaunchOptions): LaunchFn {
     // never a fresh PATH lookup that could find something else.
     if (launch.executable === null) {
       throw new LaunchError(
-        'command-not-found',
+        launch.notFoundReason,
         launch.notFound ?? `'${launch.command}' was not found.`,
       );
     }

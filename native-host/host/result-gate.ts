@@ -23,6 +23,41 @@ function jsonBytes(value: unknown): number {
   return Buffer.byteLength(JSON.stringify(value), 'utf8');
 }
 
+/** JSON writes one UTF-16 unit as at most 6 bytes (`\u001f`); UTF-8 needs at most 3. */
+const MAX_JSON_BYTES_PER_UNIT = 6;
+/** `{"content":[],"isError":true}` with room to spare. */
+const RESULT_FRAME_BYTES = 64;
+
+/**
+ * An upper bound on the UTF-8 bytes of `JSON.stringify(value)`, from string lengths alone, for
+ * strings and plain objects of them (content blocks are nothing else); undefined for any other
+ * value. Never below the exact size (the dangerous direction: an oversized frame would get past
+ * the gate, to be refused by the frame encoder); a result far inside the budget, nearly every
+ * one, skips a serialization.
+ */
+export function jsonBytesUpperBound(value: unknown): number | undefined {
+  if (typeof value === 'string') return value.length * MAX_JSON_BYTES_PER_UNIT + 2;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  let bytes = 2; // {}
+  for (const [key, member] of Object.entries(value)) {
+    const inner = jsonBytesUpperBound(member);
+    if (inner === undefined) return undefined;
+    bytes += key.length * MAX_JSON_BYTES_PER_UNIT + 4 + inner; // "key": and a comma
+  }
+  return bytes;
+}
+
+/** jsonBytesUpperBound of a result with `content` and no structuredContent. */
+function contentUpperBound(content: readonly ContentBlock[]): number | undefined {
+  let bytes = RESULT_FRAME_BYTES;
+  for (const block of content) {
+    const inner = jsonBytesUpperBound(block);
+    if (inner === undefined) return undefined;
+    bytes += inner + 1;
+  }
+  return bytes;
+}
+
 /** Sanitizes, then redacts: the order matters (see above). */
 function clean(text: string): string {
   return redactSecrets(sanitizeText(text)).text;
@@ -128,8 +163,12 @@ function fitCallResult(result: CallToolResult, budgetBytes: number): CallToolRes
     if (result.isError === true) out.isError = true;
     return out;
   };
-  let size = jsonBytes(assemble());
-  if (size <= budgetBytes) return assemble();
+  const whole = assemble();
+  if (structured === undefined && (contentUpperBound(content) ?? Infinity) <= budgetBytes) {
+    return whole;
+  }
+  let size = jsonBytes(whole);
+  if (size <= budgetBytes) return whole;
 
   // 1. structuredContent duplicates the text content for the model (MCP 2025-06-18 5.2.6).
   if (structured !== undefined) {

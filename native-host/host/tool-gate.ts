@@ -1,6 +1,6 @@
 import type { CallToolResult, ToolChange, ToolPolicyState } from '../../protocol/tools';
 import type { ToolDefinition } from '../mcp/tool-definition';
-import { approvalArgumentsHash, type ApprovalLedger } from '../policy/approvals';
+import type { ApprovalLedger } from '../policy/approvals';
 import { globMatches } from '../policy/glob';
 import {
   decideToolPolicy,
@@ -10,7 +10,10 @@ import {
 } from '../policy/tool-policy';
 import { canonicalJson, sha256Hex } from '../trust/canonical-json';
 import { diffToolDefinition, toolDefinitionHash, type PinnableTool } from '../trust/tool-pin';
-import type { ToolPin, TrustStore } from '../trust/trust-store';
+import type { ToolPin, TrustSnapshot, TrustStore } from '../trust/trust-store';
+import { capText } from '../untrusted/cap';
+import { redactSecrets } from '../untrusted/redact';
+import { sanitizeText } from '../untrusted/sanitize';
 import { HostError } from './host-error';
 import type { ListedTool } from './tool-listing';
 
@@ -23,6 +26,13 @@ import type { ListedTool } from './tool-listing';
  * the decision for a call must not wait on the disk, and a pin that another host wrote later can
  * only make this host ask more, never less.
  */
+
+/** Largest arguments an approval card carries (the reply must fit one 1 MiB frame). */
+export const MAX_APPROVAL_ARGUMENTS_BYTES = 256 * 1024;
+
+function shownText(text: string): string {
+  return capText(redactSecrets(sanitizeText(text)).text, 8_000).text;
+}
 
 export type CallDecision =
   | { readonly kind: 'run'; readonly policy: 'allow' | 'approved'; readonly pin: boolean }
@@ -77,9 +87,13 @@ export class ToolGate {
     return globMatches(glob, exposedName);
   }
 
-  async loadPins(servers: ReadonlyArray<{ scope: string; server: string }>): Promise<void> {
+  /** Loads the pins of `servers` from one read of the trust store. */
+  loadPins(
+    servers: ReadonlyArray<{ scope: string; server: string }>,
+    snapshot: TrustSnapshot,
+  ): void {
     for (const { scope, server } of servers) {
-      this.pins.set(pinKey(scope, server), await this.trust.pinsOf(scope, server));
+      this.pins.set(pinKey(scope, server), snapshot.pinsOf(scope, server));
     }
   }
 
@@ -139,7 +153,27 @@ export class ToolGate {
         break;
     }
     if (approval === undefined) {
-      const changes: ToolChange[] = pin.state === 'changed' ? pin.changes : [];
+      // The difference quotes the server's own text: made safe like every other string (D9).
+      const changes: ToolChange[] =
+        pin.state === 'changed'
+          ? pin.changes.map((c) => ({
+              field: c.field,
+              before: shownText(c.before),
+              after: shownText(c.after),
+            }))
+          : [];
+      const argumentsBytes = this.argumentsFacts(args).argumentsBytes;
+      if (argumentsBytes > MAX_APPROVAL_ARGUMENTS_BYTES) {
+        // The card must show every byte it binds; this much cannot be reviewed (or framed).
+        return {
+          kind: 'refused',
+          error: new HostError(
+            'invalid-params',
+            `The arguments for '${exposed.name}' are ${argumentsBytes} bytes, too large to show for approval (limit ${MAX_APPROVAL_ARGUMENTS_BYTES}). Allow-list the tool to call it with arguments this large.`,
+            { argumentsBytes, limit: MAX_APPROVAL_ARGUMENTS_BYTES },
+          ),
+        };
+      }
       const request = this.ledger.issue({
         server,
         tool: definition.name,
@@ -193,16 +227,17 @@ export class ToolGate {
     this.ledger.cancelAll();
   }
 
-  /** Sizes and hashes of the arguments, for the audit log (never the values). */
+  /**
+   * Size and hash of the arguments, for the audit log (never the values). The hash is the one an
+   * approval card shows (`approvalArgumentsHash`: SHA-256 of the canonical JSON, `{}` for none),
+   * computed from the same canonical text as the size.
+   */
   argumentsFacts(args: Record<string, unknown> | undefined): {
     argumentsBytes: number;
     argumentsHash: string;
   } {
     const text = safeCanonical(args ?? {});
-    return {
-      argumentsBytes: Buffer.byteLength(text, 'utf8'),
-      argumentsHash: approvalArgumentsHash(args),
-    };
+    return { argumentsBytes: Buffer.byteLength(text, 'utf8'), argumentsHash: sha256Hex(text) };
   }
 
   static resultFacts(result: CallToolResult): { resultBytes: number; resultHash: string } {
@@ -249,10 +284,28 @@ export class ToolGate {
   private pinState(scope: string, server: string, definition: ToolDefinition): PinState {
     const pin = this.pins.get(pinKey(scope, server))?.get(definition.name);
     if (pin === undefined) return { state: 'unpinned' };
-    const current = pinnable(definition);
-    if (pin.hash === toolDefinitionHash(current)) return { state: 'pinned' };
-    return { state: 'changed', changes: diffToolDefinition(pin.tool, current) };
+    const current = pinnedForm(definition);
+    if (pin.hash === current.hash) return { state: 'pinned' };
+    return { state: 'changed', changes: diffToolDefinition(pin.tool, current.tool) };
   }
+}
+
+/**
+ * The pinnable form of each definition and its hash, computed once per definition object: every
+ * call checks its tool's pin, and hashing the canonical definition (schema included) was the
+ * largest cost of the gate. Sound because a ToolDefinition is never modified: a new listing from
+ * the server makes new objects, which miss this cache and are hashed afresh.
+ */
+const pinnedForms = new WeakMap<ToolDefinition, { tool: PinnableTool; hash: string }>();
+
+function pinnedForm(definition: ToolDefinition): { tool: PinnableTool; hash: string } {
+  let form = pinnedForms.get(definition);
+  if (form === undefined) {
+    const tool = pinnable(definition);
+    form = { tool, hash: toolDefinitionHash(tool) };
+    pinnedForms.set(definition, form);
+  }
+  return form;
 }
 
 type PinState =

@@ -68,6 +68,48 @@ export type PolicyOf = (
   exposedName: string,
 ) => ToolPolicyState;
 
+/** What a definition shows the model, apart from its exposed name and its policy. */
+interface ShownParts {
+  readonly tool: string;
+  readonly description: string;
+  readonly inputSchema: Record<string, unknown>;
+  readonly title: string | undefined;
+  readonly annotations: ToolAnnotations | undefined;
+  /** Token estimate for the exposed name it was last listed under. */
+  tokens?: { readonly name: string; readonly value: number };
+}
+
+/**
+ * The sanitized parts of each definition, computed once: the listing is rebuilt on every state
+ * change (each server that comes up during a cold start, each policy change) and sanitizing every
+ * schema again each time was most of the rebuild. Keyed by the definition object, which is never
+ * modified (a new `tools/list` makes new objects).
+ */
+const shownParts = new WeakMap<ToolDefinition, ShownParts>();
+
+function partsOf(definition: ToolDefinition): ShownParts {
+  let parts = shownParts.get(definition);
+  if (parts === undefined) {
+    parts = {
+      tool: sanitizeText(definition.name),
+      description: capText(sanitizeText(definition.description), MAX_DESCRIPTION_CHARS).text,
+      inputSchema: sanitizedSchema(definition.inputSchema),
+      title: definition.title === undefined ? undefined : sanitizeText(definition.title),
+      annotations: annotationsOf(definition.hints),
+    };
+    shownParts.set(definition, parts);
+  }
+  return parts;
+}
+
+function tokensOf(parts: ShownParts, name: string): number {
+  if (parts.tokens?.name !== name) {
+    const { description, inputSchema } = parts;
+    parts.tokens = { name, value: estimateToolTokens({ name, description, inputSchema }) };
+  }
+  return parts.tokens.value;
+}
+
 export function buildToolListing(
   servers: readonly ServerTools[],
   reserved: ReadonlySet<string>,
@@ -89,20 +131,18 @@ export function buildToolListing(
     for (const definition of server.tools) {
       const name = table.exposedOf(server.server, definition.name);
       if (name === undefined) continue;
-      const description = capText(sanitizeText(definition.description), MAX_DESCRIPTION_CHARS).text;
-      const inputSchema = sanitizedSchema(definition.inputSchema);
-      const tokens = estimateToolTokens({ name, description, inputSchema });
-      const annotations = annotationsOf(definition.hints);
+      const parts = partsOf(definition);
+      const tokens = tokensOf(parts, name);
       const exposed: ExposedTool = {
         name,
         server: server.server,
-        tool: sanitizeText(definition.name),
-        description,
-        inputSchema,
+        tool: parts.tool,
+        description: parts.description,
+        inputSchema: parts.inputSchema,
         tokens,
         policy: policyOf(server.server, definition, name),
-        ...(definition.title === undefined ? {} : { title: sanitizeText(definition.title) }),
-        ...(annotations === undefined ? {} : { annotations }),
+        ...(parts.title === undefined ? {} : { title: parts.title }),
+        ...(parts.annotations === undefined ? {} : { annotations: parts.annotations }),
       };
       tools.push({ exposed, server: server.server, definition });
       byServer[server.server] = (byServer[server.server] ?? 0) + tokens;

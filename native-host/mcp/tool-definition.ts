@@ -36,6 +36,10 @@ export interface ToolHints {
   readonly openWorldHint: Hint;
 }
 
+/**
+ * One validated tool. Never modified once parsed: a new listing makes new objects, so caches may
+ * key on the object (the tool gate caches each definition's pin hash).
+ */
 export interface ToolDefinition {
   readonly name: string;
   readonly title: string | undefined;

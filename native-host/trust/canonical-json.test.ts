@@ -16,6 +16,14 @@ describe('canonicalJson', () => {
     expect(canonicalJson(value)).toBe(expected);
   });
 
+  it.each([
+    [{ a: [1, 'two', { b: false, c: [] }], d: { e: {} }, f: -0.5e-7 }],
+    [[[], {}, [null], 'é\u2028\ud800']],
+    [{ '': 1, ' ': 2, A: 3, a: 4, é: 5 }],
+  ])('writes what JSON.stringify writes for key-sorted %j', (value) => {
+    expect(canonicalJson(value)).toBe(JSON.stringify(value));
+  });
+
   it('keeps a "__proto__" key that JSON.parse created', () => {
     expect(canonicalJson(JSON.parse('{"__proto__": 1}'))).toBe('{"__proto__":1}');
   });

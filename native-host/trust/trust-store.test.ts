@@ -162,6 +162,58 @@ describe('round trip', () => {
   });
 });
 
+describe('snapshot', () => {
+  it('answers every launch and pin question from one read', async () => {
+    const seed = await open();
+    await seed.approveLaunch('user', 'one', definition);
+    await seed.approveLaunch(WORKSPACE, 'two', definition);
+    await seed.pinTool(WORKSPACE, 'two', tool);
+    let reads = 0;
+    const counting: TrustFileSystem = {
+      ...nodeTrustFileSystem,
+      readFile: (target, maxBytes) => {
+        reads += 1;
+        return nodeTrustFileSystem.readFile(target, maxBytes);
+      },
+    };
+    const store = await open({ fs: counting });
+    reads = 0;
+    const snapshot = await store.snapshot();
+    expect(snapshot.launchStatus('user', 'one', definition).state).toBe('approved');
+    expect(snapshot.launchStatus(WORKSPACE, 'two', definition).state).toBe('approved');
+    const changed = { ...definition, args: ['/opt/mcp/other.js'] };
+    expect(snapshot.launchStatus('user', 'one', changed)).toMatchObject({
+      state: 'changed',
+      changes: [{ field: 'args' }],
+    });
+    expect(snapshot.launchStatus(OTHER_WORKSPACE, 'two', definition).state).toBe('unapproved');
+    expect([...snapshot.pinsOf(WORKSPACE, 'two').keys()]).toEqual(['search_issues']);
+    expect(snapshot.pinsOf('user', 'one').size).toBe(0);
+    expect(reads).toBe(1);
+  });
+
+  it('is the file as read: a later revocation is in the next snapshot, not this one', async () => {
+    const store = await open();
+    await store.approveLaunch('user', 'one', definition);
+    const before = await store.snapshot();
+    await (await open()).revokeLaunch('user', 'one');
+    expect(before.launchApproval('user', 'one')).toBeDefined();
+    expect((await store.snapshot()).launchApproval('user', 'one')).toBeUndefined();
+  });
+
+  it('grants nothing from a file that cannot be trusted', async () => {
+    await plant('{ not json');
+    const snapshot = await (await open()).snapshot();
+    expect(snapshot.launchStatus('user', 'one', definition).state).toBe('unapproved');
+  });
+
+  it('refuses a relative scope and empty names, as the store does', async () => {
+    const snapshot = await (await open()).snapshot();
+    expect(() => snapshot.launchApproval('relative/path', 'one')).toThrow(TypeError);
+    expect(() => snapshot.pinsOf('user', '')).toThrow(TypeError);
+  });
+});
+
 describe('file and folder permissions', () => {
   posixOnly('creates the folder 0o700 and the file 0o600, leaving no temporary file', async () => {
     const store = await open();

@@ -4,7 +4,14 @@ import type { LaunchChange, LaunchDefinition } from './fingerprint';
 import { diffToolDefinition, toolDefinitionHash } from './tool-pin';
 import type { PinnableTool, ToolChange } from './tool-pin';
 import { definitionProblem, isTrustScope, launchKey, pinKey, storableTool } from './trust-file';
-import type { LaunchApproval, LaunchRecord, PinRecord, ToolPin, TrustScope } from './trust-file';
+import type {
+  LaunchApproval,
+  LaunchRecord,
+  PinRecord,
+  ToolPin,
+  TrustScope,
+  TrustState,
+} from './trust-file';
 import { TrustFileIo, TrustStoreError } from './trust-file-io';
 import type { TrustFileOptions, TrustWarning } from './trust-file-io';
 
@@ -24,8 +31,10 @@ export type {
  * exactly: pass the workspace root spelled as in LaunchDefinition.workspaceRoot.
  *
  * Every call reads the file (another host may have revoked something since); a file that cannot
- * be trusted grants nothing and is never overwritten (trust-file-io.ts). Changes throw
- * TrustStoreError when they cannot be saved safely and TypeError for invalid arguments.
+ * be trusted grants nothing and is never overwritten (trust-file-io.ts). `snapshot()` reads it
+ * once to answer many questions asked at the same moment (the host's start-up checks every
+ * server's launch and loads every pin from one read). Changes throw TrustStoreError when they
+ * cannot be saved safely and TypeError for invalid arguments.
  */
 
 export type TrustStoreOptions = TrustFileOptions;
@@ -82,12 +91,18 @@ export class TrustStore {
     return this.io.takeWarnings();
   }
 
+  /**
+   * The file as it is now, read once: later changes (by this host or another) are not in it, so
+   * use it for questions asked together and then drop it. Empty when the file cannot be trusted.
+   */
+  async snapshot(): Promise<TrustSnapshot> {
+    return new TrustSnapshot(await this.io.read());
+  }
+
   /** The approval of `server` in `scope`, or undefined (also when the file cannot be trusted). */
   async launchApproval(scope: TrustScope, server: string): Promise<LaunchApproval | undefined> {
     checkKey(scope, server);
-    const state = await this.io.read();
-    const record = state.launches.get(launchKey(scope, server));
-    return record && approvalOf(record);
+    return (await this.snapshot()).launchApproval(scope, server);
   }
 
   /** Compares `definition` with the approval of `server` in `scope`. */
@@ -96,12 +111,8 @@ export class TrustStore {
     server: string,
     definition: LaunchDefinition,
   ): Promise<LaunchStatus> {
-    const approval = await this.launchApproval(scope, server);
-    if (approval === undefined) return { state: 'unapproved' };
-    if (approval.fingerprint === launchFingerprint(definition)) {
-      return { state: 'approved', approval };
-    }
-    return { state: 'changed', approval, changes: diffLaunch(approval.definition, definition) };
+    checkKey(scope, server);
+    return (await this.snapshot()).launchStatus(scope, server, definition);
   }
 
   /**
@@ -163,13 +174,7 @@ export class TrustStore {
   /** Every pin of `server` in `scope`, by raw tool name: one read for a whole `tools/list`. */
   async pinsOf(scope: TrustScope, server: string): Promise<Map<string, ToolPin>> {
     checkKey(scope, server);
-    const state = await this.io.read();
-    const pins = new Map<string, ToolPin>();
-    for (const record of state.pins.values()) {
-      if (record.scope !== scope || record.server !== server) continue;
-      pins.set(record.tool.name, pinOfRecord(record));
-    }
-    return pins;
+    return (await this.snapshot()).pinsOf(scope, server);
   }
 
   /** Compares `tool` with its pin. */
@@ -217,6 +222,42 @@ export class TrustStore {
       'too-large',
       `${this.file} already holds ${this.io.maxEntries} ${what}; revoke some you no longer need`,
     );
+  }
+}
+
+/**
+ * trust.json as one read found it (see `TrustStore.snapshot`): launch approvals and pins, answered
+ * without touching the disk again. Arguments are checked as by the store.
+ */
+export class TrustSnapshot {
+  constructor(private readonly state: TrustState) {}
+
+  /** The approval of `server` in `scope`, or undefined. */
+  launchApproval(scope: TrustScope, server: string): LaunchApproval | undefined {
+    checkKey(scope, server);
+    const record = this.state.launches.get(launchKey(scope, server));
+    return record && approvalOf(record);
+  }
+
+  /** Compares `definition` with the approval of `server` in `scope`. */
+  launchStatus(scope: TrustScope, server: string, definition: LaunchDefinition): LaunchStatus {
+    const approval = this.launchApproval(scope, server);
+    if (approval === undefined) return { state: 'unapproved' };
+    if (approval.fingerprint === launchFingerprint(definition)) {
+      return { state: 'approved', approval };
+    }
+    return { state: 'changed', approval, changes: diffLaunch(approval.definition, definition) };
+  }
+
+  /** Every pin of `server` in `scope`, by raw tool name. */
+  pinsOf(scope: TrustScope, server: string): Map<string, ToolPin> {
+    checkKey(scope, server);
+    const pins = new Map<string, ToolPin>();
+    for (const record of this.state.pins.values()) {
+      if (record.scope !== scope || record.server !== server) continue;
+      pins.set(record.tool.name, pinOfRecord(record));
+    }
+    return pins;
   }
 }
 

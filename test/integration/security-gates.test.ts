@@ -353,6 +353,15 @@ describe('tool policy and approvals', () => {
     expect(ran.error).toBeUndefined();
   });
 
+  it('refuses to ask about arguments too large to show on a card', async () => {
+    const reply = await host.request('tools/call', {
+      name: 's__ok',
+      arguments: { blob: 'x'.repeat(300_000) },
+    });
+    expect(reply.error?.data?.reason).toBe('invalid-params');
+    expect(reply.error?.message).toContain('too large to show for approval');
+  });
+
   it('refuses an approval the user denied', async () => {
     const first = await host.request('tools/call', { name: 's__ok', arguments: {} });
     const approval = approvalOf(first);

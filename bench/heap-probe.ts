@@ -1,0 +1,126 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FramesClient } from './frames-client';
+import { startTrustedHost } from './trusted-host';
+
+/**
+ * Leak or slack? A host's resident size after a burst of calls says little: V8 grows its young
+ * generation to the maximum under load and leaves garbage in the old one until the next full
+ * collection. This probe runs a second host with `--expose-gc` and a preload that, on SIGUSR2,
+ * collects everything and records the live heap: heap after GC at W, W + N and W + 2N calls.
+ * Steady growth across the two rounds is a leak; a flat line means the RSS growth is heap slack.
+ * The flag and the preload change nothing else in the host (the browser starts it without them).
+ */
+
+export interface HeapProbeSample {
+  /** tools/call requests relayed before this sample. */
+  readonly calls: number;
+  /** V8 heap in use after forced full collections, in bytes. */
+  readonly heapUsed: number;
+  /** Memory held outside the V8 heap for JavaScript objects (Buffers), in bytes. */
+  readonly external: number;
+  readonly rss: number;
+}
+
+export interface HeapProbeResult {
+  readonly samples: readonly HeapProbeSample[];
+  /** (heap at W + 2N - heap at W + N) / N: the live heap added per call, in bytes. */
+  readonly bytesPerCall: number;
+}
+
+export interface HeapProbeOptions {
+  readonly bundle: string;
+  readonly home: string;
+  readonly origin: string;
+  /** One relayed call (the same one the relay figures time). */
+  readonly call: (host: FramesClient) => Promise<unknown>;
+  /** Gets the host ready for `call` (allow-lists the tool). */
+  readonly prepare: (host: FramesClient) => Promise<unknown>;
+  readonly warmupCalls: number;
+  readonly roundCalls: number;
+}
+
+/** Runs in the probed host: full collections on SIGUSR2, then one JSON line to the out file. */
+const PRELOAD = `
+const { appendFileSync } = require('node:fs');
+process.on('SIGUSR2', () => {
+  // Several passes: weak callbacks and finalizers free more on the next one.
+  for (let i = 0; i < 4; i += 1) globalThis.gc();
+  const m = process.memoryUsage();
+  appendFileSync(process.env.SWITCHYARD_HEAP_PROBE_OUT, JSON.stringify({ heapUsed: m.heapUsed, external: m.external, rss: m.rss }) + '\\n');
+});
+`;
+
+const SAMPLE_TIMEOUT_MS = 10_000;
+const SAMPLE_POLL_MS = 20;
+
+export async function probeHeap(options: HeapProbeOptions): Promise<HeapProbeResult> {
+  if (process.platform === 'win32')
+    throw new Error('the heap probe needs SIGUSR2 (not on Windows)');
+  const dir = mkdtempSync(join(tmpdir(), 'switchyard-heap-probe-'));
+  const preload = join(dir, 'preload.cjs');
+  const out = join(dir, 'samples.jsonl');
+  writeFileSync(preload, PRELOAD);
+  writeFileSync(out, '');
+  let host: FramesClient | undefined;
+  try {
+    host = (
+      await startTrustedHost({
+        bundle: options.bundle,
+        home: options.home,
+        origin: options.origin,
+        nodeArgs: ['--expose-gc', '--require', preload],
+        env: { SWITCHYARD_HEAP_PROBE_OUT: out },
+      })
+    ).host;
+    const probed = host;
+    await options.prepare(probed);
+    const samples: HeapProbeSample[] = [];
+    const sample = async (calls: number): Promise<void> => {
+      const before = readLines(out).length;
+      if (probed.pid === undefined) throw new Error('the probed host has no pid');
+      process.kill(probed.pid, 'SIGUSR2');
+      const deadline = performance.now() + SAMPLE_TIMEOUT_MS;
+      while (readLines(out).length === before) {
+        if (performance.now() > deadline) throw new Error('the probed host wrote no heap sample');
+        await new Promise((resolve) => setTimeout(resolve, SAMPLE_POLL_MS));
+      }
+      const line = readLines(out)[before];
+      samples.push({ calls, ...parseSample(line ?? '') });
+    };
+    const run = async (n: number): Promise<void> => {
+      for (let i = 0; i < n; i += 1) await options.call(probed);
+    };
+    await run(options.warmupCalls);
+    await sample(options.warmupCalls);
+    await run(options.roundCalls);
+    await sample(options.warmupCalls + options.roundCalls);
+    await run(options.roundCalls);
+    await sample(options.warmupCalls + 2 * options.roundCalls);
+    const [, second, third] = samples;
+    return {
+      samples,
+      bytesPerCall:
+        second && third ? (third.heapUsed - second.heapUsed) / options.roundCalls : Number.NaN,
+    };
+  } finally {
+    await host?.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function readLines(file: string): string[] {
+  return readFileSync(file, 'utf8').split('\n').filter(Boolean);
+}
+
+function parseSample(line: string): Omit<HeapProbeSample, 'calls'> {
+  const value: unknown = JSON.parse(line);
+  const field = (name: string): number => {
+    const v: unknown =
+      typeof value === 'object' && value !== null ? Reflect.get(value, name) : undefined;
+    if (typeof v !== 'number') throw new Error(`heap sample without '${name}': ${line}`);
+    return v;
+  };
+  return { heapUsed: field('heapUsed'), external: field('external'), rss: field('rss') };
+}
