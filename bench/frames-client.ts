@@ -9,6 +9,7 @@ import {
   type RequestMethod,
   type ResultOf,
 } from '../protocol/methods';
+import { HOST_NODE_FLAGS } from '../native-host/node-flags';
 
 /**
  * A lean native-messaging client for the bench: spawns the bundled host the way the browser does
@@ -103,7 +104,14 @@ export class FramesClient {
 
   /** Spawns `node <bundle> host <origin>` with its own SWITCHYARD_HOME. */
   static spawn(options: SpawnHostOptions): FramesClient {
-    const args = [...(options.nodeArgs ?? []), options.bundle, 'host', options.origin];
+    // The flags the launcher uses, so the bench measures the host as browsers run it.
+    const args = [
+      ...HOST_NODE_FLAGS,
+      ...(options.nodeArgs ?? []),
+      options.bundle,
+      'host',
+      options.origin,
+    ];
     const child = spawn(process.execPath, args, {
       env: { ...process.env, ...options.env, SWITCHYARD_HOME: options.home },
       stdio: ['pipe', 'pipe', 'pipe'],
