@@ -208,19 +208,27 @@ export async function readFileBounded(
 ): Promise<Uint8Array> {
   const handle = await fs.promises.open(path, 'r');
   try {
-    const chunks: Uint8Array[] = [];
-    let total = 0;
-    while (total <= maxBytes) {
-      const buffer = new Uint8Array(Math.min(65_536, maxBytes + 1 - total));
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
-      if (bytesRead === 0) break;
-      chunks.push(buffer.subarray(0, bytesRead));
-      total += bytesRead;
-    }
-    return Buffer.concat(chunks);
+    return await readHandleBounded(handle, maxBytes);
   } finally {
     await handle.close();
   }
+}
+
+/** Reads at most `maxBytes + 1` bytes from an open file, in 64 KiB chunks joined once. */
+export async function readHandleBounded(
+  handle: fs.promises.FileHandle,
+  maxBytes: number,
+): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  while (total <= maxBytes) {
+    const buffer = new Uint8Array(Math.min(65_536, maxBytes + 1 - total));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+    if (bytesRead === 0) break;
+    chunks.push(buffer.subarray(0, bytesRead));
+    total += bytesRead;
+  }
+  return Buffer.concat(chunks);
 }
 
 const ErrnoSchema = z.object({ code: z.string() });

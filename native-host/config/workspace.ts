@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { JsonSyntaxError, formatJsonPath, lineColumn, scanJson } from './json-scan';
 import type { JsonPath, ScannedJson } from './json-scan';
-import { MAX_CONFIG_FILE_BYTES } from './load';
+import { MAX_CONFIG_FILE_BYTES, readHandleBounded } from './load';
 import type { ConfigWarning, ConfigWarningKind, ReadConfigFile } from './load';
 import {
   DEFAULT_HANDSHAKE_TIMEOUT_MS,
@@ -109,16 +109,7 @@ export async function readWorkspaceFile(
   const handle = await fs.promises.open(file, fs.constants.O_RDONLY | nonBlocking);
   try {
     if (!(await handle.stat()).isFile()) throw new NotARegularFileError(file);
-    const chunks: Uint8Array[] = [];
-    let total = 0;
-    while (total <= maxBytes) {
-      const buffer = new Uint8Array(Math.min(65_536, maxBytes + 1 - total));
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
-      if (bytesRead === 0) break;
-      chunks.push(buffer.subarray(0, bytesRead));
-      total += bytesRead;
-    }
-    return Buffer.concat(chunks);
+    return await readHandleBounded(handle, maxBytes);
   } finally {
     await handle.close();
   }
