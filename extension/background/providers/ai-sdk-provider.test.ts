@@ -1,0 +1,502 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  sse,
+  startLoopbackServer,
+  type LoopbackReply,
+  type LoopbackServer,
+} from '../../../test/support/loopback-server';
+import type { ChatMessage } from '../conversation';
+import { createAiSdkProvider } from './ai-sdk-provider';
+import type { ModelProvider, ProviderEvent, ProviderTool } from './provider';
+import { ProviderSettingsSchema } from './provider-settings';
+
+const READ_FILE: ProviderTool = {
+  name: 'fs__read_file',
+  description: 'Reads a file.',
+  inputSchema: {
+    type: 'object',
+    properties: { path: { type: 'string', description: 'Absolute path' } },
+    required: ['path'],
+    additionalProperties: false,
+  },
+};
+
+const USER: ChatMessage = { role: 'user', content: 'What is in /tmp/a?' };
+const ROUND: ChatMessage[] = [
+  USER,
+  {
+    role: 'assistant',
+    content: [
+      { type: 'text', text: 'Let me look.' },
+      { type: 'tool-call', id: 'call_1', name: 'fs__read_file', arguments: { path: '/tmp/a' } },
+    ],
+  },
+  {
+    role: 'tool',
+    results: [
+      {
+        type: 'tool-result',
+        callId: 'call_1',
+        name: 'fs__read_file',
+        status: 'ok',
+        content: 'hello',
+      },
+    ],
+  },
+];
+
+let server: LoopbackServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function serve(reply: (index: number) => LoopbackReply): Promise<LoopbackServer> {
+  server = await startLoopbackServer((_, index) => reply(index));
+  return server;
+}
+
+async function collect(
+  provider: ModelProvider,
+  messages: readonly ChatMessage[] = [USER],
+  signal: AbortSignal = new AbortController().signal,
+): Promise<ProviderEvent[]> {
+  const events: ProviderEvent[] = [];
+  for await (const event of provider.stream({
+    system: 'Be brief.',
+    messages,
+    tools: [READ_FILE],
+    signal,
+  })) {
+    events.push(event);
+  }
+  return events;
+}
+
+// OpenAI chat-completions streaming wire format.
+function chunk(delta: Record<string, unknown>, finishReason: string | null = null): string {
+  return sse({
+    id: 'chatcmpl-1',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'test-model',
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+  });
+}
+function usageChunk(prompt: number, completion: number): string {
+  return sse({
+    id: 'chatcmpl-1',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'test-model',
+    choices: [],
+    usage: {
+      prompt_tokens: prompt,
+      completion_tokens: completion,
+      total_tokens: prompt + completion,
+    },
+  });
+}
+const DONE = sse('[DONE]');
+
+const OPENAI_TEXT: LoopbackReply = {
+  kind: 'sse',
+  events: [
+    chunk({ role: 'assistant', content: '' }),
+    chunk({ content: 'Hel' }),
+    chunk({ content: 'lo, ' }),
+    chunk({ content: 'world' }),
+    chunk({}, 'stop'),
+    usageChunk(12, 3),
+    DONE,
+  ],
+};
+
+const OPENAI_TOOL_CALL: LoopbackReply = {
+  kind: 'sse',
+  events: [
+    chunk({ role: 'assistant', content: null }),
+    chunk({
+      tool_calls: [
+        {
+          index: 0,
+          id: 'call_abc',
+          type: 'function',
+          function: { name: 'fs__read_file', arguments: '' },
+        },
+      ],
+    }),
+    chunk({ tool_calls: [{ index: 0, function: { arguments: '{"pa' } }] }),
+    chunk({ tool_calls: [{ index: 0, function: { arguments: 'th": "/tm' } }] }),
+    chunk({ tool_calls: [{ index: 0, function: { arguments: 'p/a"}' } }] }),
+    chunk({}, 'tool_calls'),
+    usageChunk(40, 9),
+    DONE,
+  ],
+};
+
+describe('createAiSdkProvider over OpenAI chat completions', () => {
+  it('streams text deltas in order and finishes with usage (openai-compatible)', async () => {
+    const { baseURL, requests } = await serve(() => OPENAI_TEXT);
+    const provider = createAiSdkProvider(
+      { kind: 'openai-compatible', name: 'ollama', baseURL, model: 'llama3.2' },
+      { maxRetries: 0 },
+    );
+
+    const events = await collect(provider);
+
+    expect(events).toEqual([
+      { type: 'text-delta', text: 'Hel' },
+      { type: 'text-delta', text: 'lo, ' },
+      { type: 'text-delta', text: 'world' },
+      { type: 'finish', reason: 'stop', usage: { inputTokens: 12, outputTokens: 3 } },
+    ]);
+    expect(requests[0]?.url).toBe('/v1/chat/completions');
+    expect(requests[0]?.body).toMatchObject({
+      model: 'llama3.2',
+      stream: true,
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'What is in /tmp/a?' },
+      ],
+    });
+  });
+
+  it('assembles a tool call split across chunks and sends the tool with its JSON schema', async () => {
+    const { baseURL, requests } = await serve(() => OPENAI_TOOL_CALL);
+    const provider = createAiSdkProvider(
+      { kind: 'openai', apiKey: 'sk-test', model: 'gpt-test', baseURL },
+      { maxRetries: 0 },
+    );
+
+    const events = await collect(provider);
+
+    expect(events).toEqual([
+      { type: 'tool-call', id: 'call_abc', name: 'fs__read_file', arguments: { path: '/tmp/a' } },
+      { type: 'finish', reason: 'tool-calls', usage: { inputTokens: 40, outputTokens: 9 } },
+    ]);
+    expect(requests).toHaveLength(1); // one step: no execute, so the SDK does not loop
+    expect(requests[0]?.url).toBe('/v1/chat/completions');
+    expect(requests[0]?.headers.authorization).toBe('Bearer sk-test');
+    expect(requests[0]?.body).toMatchObject({
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'fs__read_file',
+            description: 'Reads a file.',
+            parameters: READ_FILE.inputSchema,
+          },
+        },
+      ],
+    });
+  });
+
+  it('sends the assistant tool call and its result after a round', async () => {
+    const { baseURL, requests } = await serve(() => OPENAI_TEXT);
+    const provider = createAiSdkProvider(
+      { kind: 'openai', apiKey: 'sk-test', model: 'gpt-test', baseURL },
+      { maxRetries: 0 },
+    );
+
+    await collect(provider, ROUND);
+
+    expect(requests[0]?.body).toMatchObject({
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'What is in /tmp/a?' },
+        {
+          role: 'assistant',
+          content: 'Let me look.',
+          tool_calls: [
+            {
+              id: 'call_1',
+              type: 'function',
+              function: { name: 'fs__read_file', arguments: '{"path":"/tmp/a"}' },
+            },
+          ],
+        },
+        { role: 'tool', tool_call_id: 'call_1', content: 'hello' },
+      ],
+    });
+  });
+
+  it('ends the iteration when aborted mid-stream, and closes the connection', async () => {
+    const live = await serve(() => ({
+      kind: 'sse',
+      events: [chunk({ content: 'Thinking' })],
+      hang: true,
+    }));
+    const provider = createAiSdkProvider(
+      { kind: 'openai-compatible', name: 'lmstudio', baseURL: live.baseURL, model: 'qwen' },
+      { maxRetries: 0 },
+    );
+    const controller = new AbortController();
+    const events: ProviderEvent[] = [];
+
+    for await (const event of provider.stream({
+      system: '',
+      messages: [USER],
+      tools: [],
+      signal: controller.signal,
+    })) {
+      events.push(event);
+      controller.abort();
+    }
+
+    expect(events).toEqual([{ type: 'text-delta', text: 'Thinking' }]);
+    await live.clientClosed(0);
+  });
+
+  it('turns a 401 into an error event instead of throwing', async () => {
+    const { baseURL } = await serve(() => ({
+      kind: 'json',
+      status: 401,
+      body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } },
+    }));
+    const provider = createAiSdkProvider(
+      { kind: 'openai', apiKey: 'sk-wrong', model: 'gpt-test', baseURL },
+      { maxRetries: 0 },
+    );
+
+    const events = await collect(provider);
+
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: 'error' });
+    expect(events[0]?.type === 'error' && events[0].message).toContain('The API key was refused');
+  });
+
+  it('says which URL it cannot reach when the connection is refused', async () => {
+    const dead = await startLoopbackServer(() => OPENAI_TEXT);
+    await dead.close();
+    const provider = createAiSdkProvider(
+      { kind: 'openai-compatible', name: 'vllm', baseURL: dead.baseURL, model: 'm' },
+      { maxRetries: 0 },
+    );
+
+    const events = await collect(provider);
+
+    expect(events).toHaveLength(1);
+    expect(events[0]?.type === 'error' && events[0].message).toContain(
+      `Cannot reach ${dead.baseURL}`,
+    );
+  });
+
+  it('uses the injected fetch', async () => {
+    const { baseURL } = await serve(() => OPENAI_TEXT);
+    const seen: string[] = [];
+    const provider = createAiSdkProvider(
+      { kind: 'openai-compatible', name: 'openrouter', baseURL, apiKey: 'or-key', model: 'm' },
+      {
+        maxRetries: 0,
+        fetch: (input, init) => {
+          seen.push(input instanceof Request ? input.url : String(input));
+          return fetch(input, init);
+        },
+      },
+    );
+
+    await collect(provider);
+
+    expect(seen).toEqual([`${baseURL}/chat/completions`]);
+  });
+});
+
+describe('createAiSdkProvider over Anthropic messages', () => {
+  const ANTHROPIC_TOOL_TURN: LoopbackReply = {
+    kind: 'sse',
+    events: [
+      sse(
+        {
+          type: 'message_start',
+          message: {
+            id: 'msg_1',
+            type: 'message',
+            role: 'assistant',
+            model: 'claude-test',
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: { input_tokens: 25, output_tokens: 1 },
+          },
+        },
+        'message_start',
+      ),
+      sse(
+        { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+        'content_block_start',
+      ),
+      sse(
+        { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Let me ' } },
+        'content_block_delta',
+      ),
+      sse(
+        { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'look.' } },
+        'content_block_delta',
+      ),
+      sse({ type: 'content_block_stop', index: 0 }, 'content_block_stop'),
+      sse(
+        {
+          type: 'content_block_start',
+          index: 1,
+          content_block: { type: 'tool_use', id: 'toolu_01', name: 'fs__read_file', input: {} },
+        },
+        'content_block_start',
+      ),
+      sse(
+        {
+          type: 'content_block_delta',
+          index: 1,
+          delta: { type: 'input_json_delta', partial_json: '{"path":' },
+        },
+        'content_block_delta',
+      ),
+      sse(
+        {
+          type: 'content_block_delta',
+          index: 1,
+          delta: { type: 'input_json_delta', partial_json: ' "/tmp/a"}' },
+        },
+        'content_block_delta',
+      ),
+      sse({ type: 'content_block_stop', index: 1 }, 'content_block_stop'),
+      sse(
+        {
+          type: 'message_delta',
+          delta: { stop_reason: 'tool_use', stop_sequence: null },
+          usage: { output_tokens: 17 },
+        },
+        'message_delta',
+      ),
+      sse({ type: 'message_stop' }, 'message_stop'),
+    ],
+  };
+
+  it('streams text, one tool call and the finish, then sends the tool result next round', async () => {
+    const { baseURL, requests } = await serve(() => ANTHROPIC_TOOL_TURN);
+    const provider = createAiSdkProvider(
+      { kind: 'anthropic', apiKey: 'sk-ant-test', model: 'claude-test', baseURL },
+      { maxRetries: 0 },
+    );
+
+    const first = await collect(provider);
+
+    expect(first).toEqual([
+      { type: 'text-delta', text: 'Let me ' },
+      { type: 'text-delta', text: 'look.' },
+      { type: 'tool-call', id: 'toolu_01', name: 'fs__read_file', arguments: { path: '/tmp/a' } },
+      { type: 'finish', reason: 'tool-calls', usage: { inputTokens: 25, outputTokens: 17 } },
+    ]);
+    expect(requests[0]?.url).toBe('/v1/messages');
+    expect(requests[0]?.headers['x-api-key']).toBe('sk-ant-test');
+    expect(requests[0]?.headers['anthropic-dangerous-direct-browser-access']).toBe('true');
+    expect(requests[0]?.body).toMatchObject({
+      model: 'claude-test',
+      stream: true,
+      system: [{ type: 'text', text: 'Be brief.' }],
+      tools: [
+        {
+          name: 'fs__read_file',
+          description: 'Reads a file.',
+          input_schema: READ_FILE.inputSchema,
+        },
+      ],
+    });
+
+    const denied: ChatMessage[] = [
+      ...ROUND.slice(0, 2),
+      {
+        role: 'tool',
+        results: [
+          {
+            type: 'tool-result',
+            callId: 'call_1',
+            name: 'fs__read_file',
+            status: 'denied',
+            content: 'The user denied this call.',
+          },
+        ],
+      },
+    ];
+    await collect(provider, denied);
+
+    expect(requests[1]?.body).toMatchObject({
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'What is in /tmp/a?' }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'Let me look.' },
+            { type: 'tool_use', id: 'call_1', name: 'fs__read_file', input: { path: '/tmp/a' } },
+          ],
+        },
+        {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              tool_use_id: 'call_1',
+              is_error: true,
+              content: 'The user denied this call.',
+            },
+          ],
+        },
+      ],
+    });
+  });
+
+  it('turns a 401 into an error event', async () => {
+    const { baseURL } = await serve(() => ({
+      kind: 'json',
+      status: 401,
+      body: {
+        type: 'error',
+        error: { type: 'authentication_error', message: 'invalid x-api-key' },
+      },
+    }));
+    const provider = createAiSdkProvider(
+      { kind: 'anthropic', apiKey: 'bad', model: 'claude-test', baseURL },
+      { maxRetries: 0 },
+    );
+
+    const events = await collect(provider);
+
+    expect(events).toEqual([
+      {
+        type: 'error',
+        message: expect.stringContaining('The API key was refused by Anthropic') as unknown,
+      },
+    ]);
+  });
+});
+
+describe('ProviderSettingsSchema', () => {
+  it.each([
+    [{ kind: 'openai', apiKey: 'sk', model: 'gpt-4.1' }, true],
+    [
+      {
+        kind: 'anthropic',
+        apiKey: 'sk-ant',
+        model: 'claude-sonnet-4-5',
+        baseURL: 'https://proxy.example/v1',
+      },
+      true,
+    ],
+    [
+      {
+        kind: 'openai-compatible',
+        name: 'ollama',
+        baseURL: 'http://127.0.0.1:11434/v1',
+        model: 'llama3.2',
+      },
+      true,
+    ],
+    [{ kind: 'openai', apiKey: '', model: 'gpt-4.1' }, false],
+    [{ kind: 'anthropic', apiKey: 'sk-ant', model: ' ' }, false],
+    [{ kind: 'openai-compatible', name: 'x', model: 'm' }, false],
+    [{ kind: 'openai-compatible', name: 'x', baseURL: 'file:///etc/passwd', model: 'm' }, false],
+    [{ kind: 'gemini', apiKey: 'k', model: 'm' }, false],
+  ])('%j valid: %s', (input, valid) => {
+    expect(ProviderSettingsSchema.safeParse(input).success).toBe(valid);
+  });
+});

@@ -1,0 +1,204 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import {
+  APICallError,
+  RetryError,
+  stepCountIs,
+  streamText,
+  type FinishReason as SdkFinishReason,
+  type LanguageModel,
+} from 'ai';
+import { toModelMessages, toToolSet } from './ai-sdk-messages';
+import type { FinishReason, ModelProvider, ProviderEvent, ProviderRequest } from './provider';
+import {
+  ProviderSettingsSchema,
+  effectiveBaseUrl,
+  providerLabel,
+  type ProviderSettings,
+} from './provider-settings';
+
+/**
+ * A ModelProvider over the AI SDK's `streamText`, for OpenAI, Anthropic and any
+ * OpenAI-compatible server. One `stream` call is one model step: tools carry no `execute`, so
+ * the SDK reports the calls and the agent loop runs them. Failures become an `error` event with
+ * a message saying what to do next; the stream never throws.
+ */
+
+export interface AiSdkProviderOptions {
+  /** Injected in tests; defaults to the global `fetch`. */
+  readonly fetch?: typeof globalThis.fetch;
+  /** Retries of rate limits, 5xx and network errors (the SDK's backoff). Default 2. */
+  readonly maxRetries?: number;
+}
+
+function languageModel(settings: ProviderSettings, fetch?: typeof globalThis.fetch): LanguageModel {
+  const injected = fetch === undefined ? {} : { fetch };
+  switch (settings.kind) {
+    case 'openai':
+      // Chat completions rather than the Responses API: the same wire format as every
+      // OpenAI-compatible server, and stateless (the transcript is re-sent each turn).
+      return createOpenAI({
+        apiKey: settings.apiKey,
+        ...(settings.baseURL === undefined ? {} : { baseURL: settings.baseURL }),
+        ...injected,
+      }).chat(settings.model);
+    case 'anthropic':
+      return createAnthropic({
+        apiKey: settings.apiKey,
+        ...(settings.baseURL === undefined ? {} : { baseURL: settings.baseURL }),
+        // The extension calls the API from the browser with the user's own key; Anthropic
+        // refuses browser-origin requests (CORS) without this opt-in.
+        headers: { 'anthropic-dangerous-direct-browser-access': 'true' },
+        ...injected,
+      })(settings.model);
+    case 'openai-compatible':
+      return createOpenAICompatible({
+        name: settings.name,
+        baseURL: settings.baseURL,
+        ...(settings.apiKey === undefined ? {} : { apiKey: settings.apiKey }),
+        // Asks for `usage` in the last chunk (stream_options.include_usage).
+        includeUsage: true,
+        ...injected,
+      }).chatModel(settings.model);
+  }
+}
+
+function finishReason(reason: SdkFinishReason): FinishReason {
+  switch (reason) {
+    case 'stop':
+    case 'length':
+    case 'content-filter':
+    case 'tool-calls':
+    case 'other':
+      return reason;
+    case 'error':
+      return 'other';
+  }
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
+}
+
+/** Turns an SDK error into a sentence for the user; exported for table tests. */
+export function describeError(error: unknown, settings: ProviderSettings): string {
+  const cause = RetryError.isInstance(error) ? error.lastError : error;
+  const label = providerLabel(settings);
+  if (APICallError.isInstance(cause)) {
+    const status = cause.statusCode;
+    if (status === undefined) {
+      return `Cannot reach ${effectiveBaseUrl(settings)}: check the base URL and that the server is running.`;
+    }
+    if (status === 401) {
+      return `The API key was refused by ${label} (HTTP 401): check it in the provider settings.`;
+    }
+    if (status === 403) {
+      return `${label} refused the request (HTTP 403): the API key may lack access to model '${settings.model}'.`;
+    }
+    if (status === 404) {
+      return `${label} does not know model '${settings.model}' or the endpoint (HTTP 404): check the model name and base URL.`;
+    }
+    if (status === 429) {
+      return `${label} is rate-limiting requests (HTTP 429): wait a moment and try again.`;
+    }
+    return `${label} answered HTTP ${status}: ${cause.message}`;
+  }
+  const message = cause instanceof Error ? cause.message : String(cause);
+  return `The request to ${label} failed: ${message}`;
+}
+
+/**
+ * Builds a provider from settings (parsed again here, so unvalidated settings fail at once rather
+ * than on the first request).
+ */
+export function createAiSdkProvider(
+  settings: ProviderSettings,
+  options: AiSdkProviderOptions = {},
+): ModelProvider {
+  const parsed = ProviderSettingsSchema.parse(settings);
+  const model = languageModel(parsed, options.fetch);
+  const maxRetries = options.maxRetries ?? 2;
+
+  return {
+    async *stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
+      let result;
+      try {
+        result = streamText({
+          model,
+          system: request.system,
+          messages: toModelMessages(request.messages),
+          tools: toToolSet(request.tools),
+          stopWhen: stepCountIs(1),
+          maxRetries,
+          abortSignal: request.signal,
+          // Errors arrive as `error` parts below; the default handler would also log them.
+          onError: () => undefined,
+        });
+      } catch (error) {
+        yield { type: 'error', message: describeError(error, parsed) };
+        return;
+      }
+      try {
+        for await (const part of result.fullStream) {
+          switch (part.type) {
+            case 'text-delta':
+              if (part.text !== '') yield { type: 'text-delta', text: part.text };
+              break;
+            case 'tool-call':
+              // Invalid calls (unknown tool, unparsable input) are passed on too: the loop
+              // answers them with a result that tells the model what was wrong.
+              yield {
+                type: 'tool-call',
+                id: part.toolCallId,
+                name: part.toolName,
+                arguments: part.input,
+              };
+              break;
+            case 'finish':
+              yield {
+                type: 'finish',
+                reason: finishReason(part.finishReason),
+                usage: {
+                  inputTokens: part.totalUsage.inputTokens ?? 0,
+                  outputTokens: part.totalUsage.outputTokens ?? 0,
+                },
+              };
+              return;
+            case 'error':
+              if (request.signal.aborted || isAbort(part.error)) return;
+              yield { type: 'error', message: describeError(part.error, parsed) };
+              return;
+            case 'abort':
+              return;
+            // Listed so a part type added by an SDK update is a lint error, not silently dropped.
+            // Tool results, errors and approvals come only from tools with `execute` or
+            // approval; ours have neither.
+            case 'start':
+            case 'start-step':
+            case 'finish-step':
+            case 'text-start':
+            case 'text-end':
+            case 'reasoning-start':
+            case 'reasoning-delta':
+            case 'reasoning-end':
+            case 'tool-input-start':
+            case 'tool-input-delta':
+            case 'tool-input-end':
+            case 'tool-result':
+            case 'tool-error':
+            case 'tool-output-denied':
+            case 'tool-approval-request':
+            case 'source':
+            case 'file':
+            case 'raw':
+              break;
+          }
+        }
+      } catch (error) {
+        if (request.signal.aborted || isAbort(error)) return;
+        yield { type: 'error', message: describeError(error, parsed) };
+      }
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+
+/**
+ * Which model the agent talks to, as the user configured it. Parsed once at the boundary (storage,
+ * options form) with `ProviderSettingsSchema`; everything downstream trusts the type.
+ */
+
+const ModelSchema = z.string().trim().min(1, 'Choose a model.');
+const BaseUrlSchema = z.url({
+  protocol: /^https?$/,
+  error: 'The base URL must be an http(s) URL.',
+});
+
+export const OpenAiSettingsSchema = z.object({
+  kind: z.literal('openai'),
+  apiKey: z.string().trim().min(1, 'Enter an OpenAI API key.'),
+  model: ModelSchema,
+  baseURL: BaseUrlSchema.optional(),
+});
+
+export const AnthropicSettingsSchema = z.object({
+  kind: z.literal('anthropic'),
+  apiKey: z.string().trim().min(1, 'Enter an Anthropic API key.'),
+  model: ModelSchema,
+  baseURL: BaseUrlSchema.optional(),
+});
+
+/** Any server speaking OpenAI chat completions: Ollama, LM Studio, OpenRouter, vLLM. */
+export const OpenAiCompatibleSettingsSchema = z.object({
+  kind: z.literal('openai-compatible'),
+  /** Shown in messages and used as the SDK's provider id. */
+  name: z.string().trim().min(1, 'Name this provider.'),
+  baseURL: BaseUrlSchema,
+  /** Local servers (Ollama, LM Studio) need none. */
+  apiKey: z.string().trim().min(1).optional(),
+  model: ModelSchema,
+});
+
+export const ProviderSettingsSchema = z.discriminatedUnion('kind', [
+  OpenAiSettingsSchema,
+  AnthropicSettingsSchema,
+  OpenAiCompatibleSettingsSchema,
+]);
+export type ProviderSettings = z.infer<typeof ProviderSettingsSchema>;
+
+export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
+export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com/v1';
+
+/** The URL requests go to, for messages such as "Cannot reach …". */
+export function effectiveBaseUrl(settings: ProviderSettings): string {
+  switch (settings.kind) {
+    case 'openai':
+      return settings.baseURL ?? DEFAULT_OPENAI_BASE_URL;
+    case 'anthropic':
+      return settings.baseURL ?? DEFAULT_ANTHROPIC_BASE_URL;
+    case 'openai-compatible':
+      return settings.baseURL;
+  }
+}
+
+/** A human name for the provider, for messages. */
+export function providerLabel(settings: ProviderSettings): string {
+  switch (settings.kind) {
+    case 'openai':
+      return 'OpenAI';
+    case 'anthropic':
+      return 'Anthropic';
+    case 'openai-compatible':
+      return settings.name;
+  }
+}
