@@ -181,9 +181,10 @@ export class HostCore {
    * without starting anything (for the CLI's `trust` command).
    */
   async unapprovedLaunches(): Promise<ConsentRequest[]> {
+    const snapshot = await this.options.trust.snapshot();
     const requests: ConsentRequest[] = [];
     for (const spec of this.specs.values()) {
-      const consent = await this.consentFor(spec);
+      const consent = await this.consentFor(spec, snapshot);
       if (consent) requests.push(consent);
     }
     return requests;
@@ -272,15 +273,10 @@ export class HostCore {
       .filter((t) => server === undefined || t.server === server)
       .filter((t) => options.includeDenied === true || t.exposed.policy !== 'deny')
       .map((t) => t.exposed);
-    const byServer: Record<string, number> = {};
-    for (const name of server === undefined ? this.runtimes.keys() : [server]) byServer[name] = 0;
-    let total = 0;
-    for (const tool of tools) {
-      if (tool.policy === 'deny') continue;
-      byServer[tool.server] = (byServer[tool.server] ?? 0) + tool.tokens;
-      total += tool.tokens;
-    }
-    return { tools, tokens: { total, byServer } };
+    if (server === undefined)
+      return { tools, tokens: { ...listing.tokens, byServer: { ...listing.tokens.byServer } } };
+    const own = listing.tokens.byServer[server] ?? 0;
+    return { tools, tokens: { total: own, byServer: { [server]: own } } };
   }
 
   /** Sets (or, with null, removes) a policy rule for an exposed name or glob. */
@@ -496,13 +492,7 @@ export class HostCore {
 
   private summarize(runtime: ServerRuntime): ServerSummary {
     const spec = this.spec(runtime.name);
-    const listing = this.currentListing();
     const running = runtime.state.state === 'running';
-    let tokens = 0;
-    for (const tool of listing.tools) {
-      if (tool.server === runtime.name && tool.exposed.policy !== 'deny')
-        tokens += tool.exposed.tokens;
-    }
     return {
       name: runtime.name,
       provenance: spec.provenance,
@@ -515,7 +505,7 @@ export class HostCore {
       envKeys: [...spec.envKeys],
       status: runtime.state,
       toolCount: running ? runtime.tools.length : 0,
-      tokens,
+      tokens: this.currentListing().tokens.byServer[runtime.name] ?? 0,
     };
   }
 }

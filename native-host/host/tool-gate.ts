@@ -98,7 +98,7 @@ export class ToolGate {
   }
 
   async pin(scope: string, server: string, definition: ToolDefinition): Promise<void> {
-    const stored = await this.trust.pinTool(scope, server, pinnable(definition));
+    const stored = await this.trust.pinTool(scope, server, pinnedForm(definition).tool);
     const key = pinKey(scope, server);
     const map = this.pins.get(key) ?? new Map<string, ToolPin>();
     map.set(definition.name, stored);
@@ -122,7 +122,7 @@ export class ToolGate {
         // Suspended: allowed, until the definition changed under the grant (D7).
         return pin.state === 'changed' &&
           decision.rule !== null &&
-          this.allowedIfPinned(exposedName, definition)
+          this.decideWith(exposedName, definition, 'match').kind === 'allow'
           ? 'suspended'
           : 'ask';
     }
@@ -252,33 +252,27 @@ export class ToolGate {
     exposedName: string,
   ): { decision: PolicyDecision; pin: PinState } {
     const pin = this.pinState(scope, server, definition);
-    const decision = decideToolPolicy({
+    const pinInput =
+      pin.state === 'unpinned' ? 'unpinned' : pin.state === 'pinned' ? 'match' : 'changed';
+    return { decision: this.decideWith(exposedName, definition, pinInput), pin };
+  }
+
+  private decideWith(
+    exposedName: string,
+    definition: ToolDefinition,
+    pin: 'unpinned' | 'match' | 'changed',
+  ): PolicyDecision {
+    return decideToolPolicy({
       exposedName,
       rules: this.rules,
       hints: {
         destructiveHint: definition.hints.destructiveHint,
         readOnlyHint: definition.hints.readOnlyHint,
       },
-      pin: pin.state === 'unpinned' ? 'unpinned' : pin.state === 'pinned' ? 'match' : 'changed',
+      pin,
       // Autopilot never grants an MCP call (D8): the extension's toggle covers built-in tools only.
       autopilot: false,
     });
-    return { decision, pin };
-  }
-
-  private allowedIfPinned(exposedName: string, definition: ToolDefinition): boolean {
-    return (
-      decideToolPolicy({
-        exposedName,
-        rules: this.rules,
-        hints: {
-          destructiveHint: definition.hints.destructiveHint,
-          readOnlyHint: definition.hints.readOnlyHint,
-        },
-        pin: 'match',
-        autopilot: false,
-      }).kind === 'allow'
-    );
   }
 
   private pinState(scope: string, server: string, definition: ToolDefinition): PinState {

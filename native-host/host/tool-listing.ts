@@ -31,6 +31,7 @@ export interface ListedTool {
 export interface ToolListing {
   readonly tools: readonly ListedTool[];
   readonly byName: ReadonlyMap<string, ListedTool>;
+  /** What the model is sent, in total and per server: denied tools are never sent, so cost 0. */
   readonly tokens: { readonly total: number; readonly byServer: Readonly<Record<string, number>> };
   /** Tools the name table refused (e.g. a server listed the same name twice). */
   readonly rejected: ReadonlyArray<{
@@ -145,6 +146,7 @@ export function buildToolListing(
         ...(parts.annotations === undefined ? {} : { annotations: parts.annotations }),
       };
       tools.push({ exposed, server: server.server, definition });
+      if (exposed.policy === 'deny') continue;
       byServer[server.server] = (byServer[server.server] ?? 0) + tokens;
       total += tokens;
     }

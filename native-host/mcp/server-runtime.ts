@@ -94,9 +94,6 @@ export interface CallOptions {
   readonly onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
 }
 
-/** Reason attached to an abort that the caller asked for (as opposed to a shutdown). */
-export const CANCELLED_BY_CALLER = 'cancelled-by-caller';
-
 const STDERR_LINES_IN_ERRORS = 10;
 /** Longest server-supplied name, version or error message the host relays. */
 const MAX_INFO_CHARS = 200;
@@ -341,11 +338,6 @@ export class ServerRuntime {
     return [this.connection, this.attempting]
       .map((c) => (c && !c.process.exitInfo ? c.process.pid : undefined))
       .filter((pid): pid is number => pid !== undefined && pid > 0);
-  }
-
-  /** Plain data for logs and tests. */
-  describe(): string {
-    return `${this.name} (${this.stateValue.state})`;
   }
 
   private callFailure(
