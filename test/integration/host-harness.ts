@@ -269,13 +269,26 @@ export class HostHarness {
 
 /** Pids of live processes whose command line contains `marker` (from `ps`, not from the host). */
 export function processesMatching(marker: string): Array<{ pid: number; args: string }> {
-  const out = execFileSync('ps', ['-eo', 'pid=,stat=,args='], { encoding: 'utf8' });
+  return liveProcesses()
+    .filter((p) => p.args.includes(marker) && !p.args.startsWith('ps '))
+    .map(({ pid, args }) => ({ pid, args }));
+}
+
+/** Command lines of the live direct children of `pid`, from `ps`: what a host really spawned. */
+export function childrenOf(pid: number): string[] {
+  return liveProcesses()
+    .filter((p) => p.ppid === pid)
+    .map((p) => p.args);
+}
+
+/** Every live process (zombies left out), as `ps` reports it. */
+function liveProcesses(): Array<{ pid: number; ppid: number; args: string }> {
+  const out = execFileSync('ps', ['-eo', 'pid=,ppid=,stat=,args='], { encoding: 'utf8' });
   return out
     .split('\n')
-    .map((line) => line.trim().match(/^(\d+)\s+(\S+)\s+(.*)$/))
-    .filter((m): m is RegExpMatchArray => m !== null)
-    .filter((m) => !m[2]!.startsWith('Z') && m[3]!.includes(marker) && !m[3]!.startsWith('ps '))
-    .map((m) => ({ pid: Number(m[1]), args: m[3]! }));
+    .map((line) => line.trim().match(/^(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/))
+    .filter((m): m is RegExpMatchArray => m !== null && !m[3]!.startsWith('Z'))
+    .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), args: m[4]! }));
 }
 
 /** Whether `pid` is a live process (a zombie awaiting its reaper counts as gone). */

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +6,7 @@ import {
   HOSTILE_USER_CONFIG,
   HOSTILE_WORKSPACES,
 } from '../../native-host/config/fixtures/hostile-workspaces';
-import { FIXTURE_SERVER, HostHarness, makeHome, unwrap } from './host-harness';
+import { FIXTURE_SERVER, HostHarness, childrenOf, makeHome, unwrap } from './host-harness';
 
 // The four gates through the real host (design D6-D9). Banner: a gate that lets something run
 // unasked is the dangerous direction; an extra prompt only costs a click.
@@ -35,18 +34,6 @@ interface ApprovalView {
   argumentsHash: string;
   warnings: string[];
   changes: Array<{ field: string; before: string; after: string }>;
-}
-
-/** Direct children of `pid`, from `ps`: what the host actually spawned. */
-function childrenOf(pid: number): string[] {
-  const out = execFileSync('ps', ['-eo', 'ppid=,stat=,args='], { encoding: 'utf8' });
-  return out
-    .split('\n')
-    .map((l) => l.trim().match(/^(\d+)\s+(\S+)\s+(.*)$/))
-    .filter(
-      (m): m is RegExpMatchArray => m !== null && Number(m[1]) === pid && !m[2]!.startsWith('Z'),
-    )
-    .map((m) => m[3]!);
 }
 
 const approvalOf = (reply: { error?: { data?: Record<string, unknown> } }): ApprovalView =>
