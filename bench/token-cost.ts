@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { estimateTokens } from '../native-host/tokens/estimate';
+import { estimateTokens } from '../protocol/token-estimate';
 import type { ToolListingView } from './host-views';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseToolDefinition, type ToolDefinition } from '../mcp/tool-definition';
-import { estimateToolTokens } from '../tokens/estimate';
+import { estimateToolTokens } from '../../protocol/token-estimate';
 import { MAX_DESCRIPTION_CHARS, buildToolListing, type ServerTools } from './tool-listing';
 
 function tool(raw: Record<string, unknown>): ToolDefinition {

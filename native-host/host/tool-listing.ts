@@ -1,7 +1,7 @@
 import type { ExposedTool, ToolAnnotations, ToolPolicyState } from '../../protocol/tools';
 import type { ToolDefinition, ToolHints } from '../mcp/tool-definition';
 import { buildNameTable } from '../names/namespace';
-import { estimateToolTokens } from '../tokens/estimate';
+import { estimateToolTokens } from '../../protocol/token-estimate';
 import { capText } from '../untrusted/cap';
 import { sanitizeDeep, sanitizeText } from '../untrusted/sanitize';
 

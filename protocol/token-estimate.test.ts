@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { estimateTokens, estimateToolTokens, type ToolTokenInput } from './estimate';
-import { seededRandom as prng } from '../../test/support/seeded-random';
+import { estimateTokens, estimateToolTokens, type ToolTokenInput } from './token-estimate';
+import { seededRandom as prng } from '../test/support/seeded-random';
 
 // Underestimating is the dangerous direction: a profile's budget then admits more tool schemas
 // than fit, and every turn pays for them. Overestimating only shows less headroom than there is.
