@@ -1,0 +1,194 @@
+import { z } from 'zod';
+import type { ParamsOf, RequestMethod, ResultOf } from '../../protocol/methods';
+import type { AgentEvent, PendingApproval } from '../background/agent-session';
+import type { ConnectionState } from '../background/connection-state';
+import type { Conversation } from '../background/conversation';
+import {
+  AnthropicSettingsSchema,
+  OpenAiCompatibleSettingsSchema,
+  OpenAiSettingsSchema,
+  type ProviderSettings,
+} from '../background/providers/provider-settings';
+
+/**
+ * The contract between the extension's pages (side panel, popup, options) and its service
+ * worker, which alone holds the native port and runs the agent (design D12). A page opens one
+ * long-lived `runtime.connect` port named UI_PORT_NAME; over it the page sends requests with ids
+ * and the worker answers them and pushes events. The worker accepts the port only from this
+ * extension's own pages (see sender.ts) and parses every request with the schemas below.
+ */
+
+export const UI_PORT_NAME = 'switchyard-ui';
+
+/** Longest chat message a page may send (about 25k tokens: paste a file, not a book). */
+export const MAX_CHAT_MESSAGE_CHARS = 100_000;
+
+/**
+ * Host methods a page may call through the worker. The agent's own methods stay with the agent:
+ * a page never runs a tool (`tools/call`), answers the handshake, or withdraws an approval the
+ * agent is holding.
+ */
+export const PAGE_BLOCKED_HOST_METHODS = ['host/hello', 'tools/call', 'approvals/deny'] as const;
+export type PageHostMethod = Exclude<RequestMethod, (typeof PAGE_BLOCKED_HOST_METHODS)[number]>;
+
+export function isPageHostMethod(method: RequestMethod): method is PageHostMethod {
+  return !(PAGE_BLOCKED_HOST_METHODS as readonly string[]).includes(method);
+}
+
+/**
+ * Provider settings as the options page sends them: like ProviderSettings, except that an
+ * omitted `apiKey` keeps the stored one. The worker never sends a stored key back to a page.
+ */
+export const ProviderSettingsInputSchema = z.discriminatedUnion('kind', [
+  OpenAiSettingsSchema.extend({ apiKey: OpenAiSettingsSchema.shape.apiKey.optional() }),
+  AnthropicSettingsSchema.extend({ apiKey: AnthropicSettingsSchema.shape.apiKey.optional() }),
+  OpenAiCompatibleSettingsSchema,
+]);
+export type ProviderSettingsInput = z.infer<typeof ProviderSettingsInputSchema>;
+
+/** Provider settings as pages see them: everything but the key. */
+export type ProviderSettingsView =
+  | (Omit<Extract<ProviderSettings, { kind: 'openai' | 'anthropic' }>, 'apiKey'> & {
+      readonly hasApiKey: boolean;
+    })
+  | (Omit<Extract<ProviderSettings, { kind: 'openai-compatible' }>, 'apiKey'> & {
+      readonly hasApiKey: boolean;
+    });
+
+/** The profile the active tab selects (design D10), as the side panel shows it. */
+export interface ActiveProfileView {
+  readonly id: string;
+  readonly name: string;
+  /** The URL pattern that selected it; null for the default profile. */
+  readonly matchedPattern: string | null;
+  /** The active tab's URL the profile was resolved for; null when it has none (a new tab). */
+  readonly url: string | null;
+}
+
+/** Estimated tokens one model turn costs, by part (design D11). */
+export interface ContextMeter {
+  readonly system: number;
+  readonly conversation: number;
+  /** All tool definitions sent to the model: built-in plus MCP. */
+  readonly tools: number;
+  /** The MCP part of `tools`. */
+  readonly mcpTools: number;
+  /** MCP tool tokens per server, largest first. */
+  readonly mcpByServer: readonly { readonly server: string; readonly tokens: number }[];
+  readonly total: number;
+  /** The active profile's tool budget, when it sets one. */
+  readonly budget: { readonly limit: number; readonly used: number } | null;
+}
+
+/** Everything a page needs to draw itself when it opens (or the worker restarted). */
+export interface SessionSnapshot {
+  readonly conversation: Conversation;
+  readonly running: boolean;
+  readonly pendingApprovals: readonly PendingApproval[];
+  readonly connection: ConnectionState;
+  readonly provider: ProviderSettingsView | null;
+  readonly autopilot: boolean;
+  readonly context: ContextMeter | null;
+  readonly profile: ActiveProfileView | null;
+}
+
+const EmptySchema = z.object({}).strict();
+
+/** Every request a page can make: params schema (checked by the worker) and result type. */
+export const pageRequests = {
+  'session/snapshot': { params: EmptySchema },
+  'chat/send': { params: z.object({ text: z.string().trim().min(1).max(MAX_CHAT_MESSAGE_CHARS) }) },
+  'chat/stop': { params: EmptySchema },
+  'chat/new': { params: EmptySchema },
+  'approval/resolve': {
+    params: z.object({
+      approvalId: z.string().min(1).max(128),
+      decision: z.enum(['allow-once', 'always', 'deny']),
+    }),
+  },
+  'autopilot/set': { params: z.object({ on: z.boolean() }) },
+  'settings/get': { params: EmptySchema },
+  'settings/set': { params: z.object({ provider: ProviderSettingsInputSchema }) },
+  /** Any host method but the agent's own (see PAGE_BLOCKED_HOST_METHODS). */
+  'host/request': {
+    params: z.object({ method: z.string().min(1).max(64), params: z.unknown() }),
+  },
+  /** "Retry" on the not-installed, crashed and protocol-mismatch states. */
+  'host/reconnect': { params: EmptySchema },
+} as const satisfies Record<string, { params: z.ZodType }>;
+
+export type PageMethod = keyof typeof pageRequests;
+export type PageParamsOf<M extends PageMethod> = z.infer<(typeof pageRequests)[M]['params']>;
+
+export interface PageResults {
+  'session/snapshot': SessionSnapshot;
+  /** Accepted; the run's progress arrives as `agent` events. */
+  'chat/send': { readonly runId: string };
+  'chat/stop': Record<string, never>;
+  'chat/new': { readonly conversation: Conversation };
+  /** False when that approval was no longer waiting (the run stopped). */
+  'approval/resolve': { readonly resolved: boolean };
+  'autopilot/set': { readonly autopilot: boolean };
+  'settings/get': { readonly provider: ProviderSettingsView | null };
+  'settings/set': { readonly provider: ProviderSettingsView };
+  'host/request': unknown;
+  'host/reconnect': Record<string, never>;
+}
+export type PageResultOf<M extends PageMethod> = PageResults[M];
+
+/** Typed view of `host/request` for a page. */
+export type HostRequestFn = <M extends PageHostMethod>(
+  method: M,
+  params: ParamsOf<M>,
+) => Promise<ResultOf<M>>;
+
+/** What the worker pushes to every connected page. */
+export type PageEvent =
+  | { readonly type: 'agent'; readonly event: AgentEvent }
+  | { readonly type: 'connection'; readonly state: ConnectionState }
+  /** A host notification the pages care about; they re-read what changed. */
+  | {
+      readonly type: 'host';
+      readonly method: 'notifications/servers/changed' | 'notifications/tools/changed';
+      readonly server: string;
+    }
+  | { readonly type: 'context'; readonly context: ContextMeter | null }
+  | { readonly type: 'profile'; readonly profile: ActiveProfileView | null }
+  | {
+      readonly type: 'settings';
+      readonly provider: ProviderSettingsView | null;
+      readonly autopilot: boolean;
+    };
+
+/** Page -> worker. */
+export const PageRequestMessageSchema = z.object({
+  kind: z.literal('request'),
+  id: z.number().int().nonnegative(),
+  method: z.string().min(1).max(64),
+  params: z.unknown(),
+});
+export type PageRequestMessage = z.infer<typeof PageRequestMessageSchema>;
+
+/** Worker -> page. */
+export type WorkerMessage =
+  | { readonly kind: 'response'; readonly id: number; readonly ok: true; readonly result: unknown }
+  | {
+      readonly kind: 'response';
+      readonly id: number;
+      readonly ok: false;
+      /** A sentence for the user: what went wrong and what to do. */
+      readonly error: string;
+      /** The host's error reason when the error came from the host. */
+      readonly reason?: string;
+    }
+  | { readonly kind: 'event'; readonly event: PageEvent };
+
+export function isPageMethod(method: string): method is PageMethod {
+  return Object.hasOwn(pageRequests, method);
+}
+
+/** Strips the key for pages. */
+export function viewOfProviderSettings(settings: ProviderSettings): ProviderSettingsView {
+  const { apiKey, ...rest } = settings;
+  return { ...rest, hasApiKey: apiKey !== undefined && apiKey.length > 0 };
+}
