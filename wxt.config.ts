@@ -13,6 +13,17 @@ export default defineConfig({
     description:
       'Use the MCP servers on your own machine from an AI agent in your browser, safely.',
     permissions: ['nativeMessaging', 'storage', 'tabs', 'activeTab', 'scripting', 'contextMenus'],
+    // Reading a page without a click on the toolbar button (activeTab) needs the site's
+    // permission, which the side panel asks for per site when the user wants it.
+    optional_host_permissions: ['http://*/*', 'https://*/*'],
+    commands: {
+      'open-chat': {
+        suggested_key: { default: 'Alt+Shift+Y' },
+        description: 'Open the Switchyard chat',
+      },
+    },
+    // No externally_connectable, no web_accessible_resources, the default MV3 CSP: web pages
+    // cannot message the extension or load its pages (docs/security.md).
     ...(browser === 'firefox'
       ? {
           browser_specific_settings: {

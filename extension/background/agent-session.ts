@@ -92,6 +92,11 @@ export class AgentSession {
     return this.run !== undefined;
   }
 
+  /** The id of the run in progress, if any. */
+  get runId(): string | undefined {
+    return this.run?.id;
+  }
+
   /** Approvals the current run waits for (for a side panel that opens mid-run). */
   pendingApprovals(): PendingApproval[] {
     return [...this.approvals.values()].map(({ approvalId, runId, callId, prompt }) => ({

@@ -1,7 +1,12 @@
 import { browser } from 'wxt/browser';
 import { defineBackground } from 'wxt/utils/define-background';
+import { createBuiltinTools } from '../background/builtin-tools';
 import { describeConnection } from '../background/connection-state';
 import { HostClient } from '../background/host-client';
+import { createAiSdkProvider } from '../background/providers/ai-sdk-provider';
+import { installChatOpeners } from '../background/open-chat';
+import { browserLocalStorage, restrictToExtensionPages } from '../background/stores/key-value';
+import { startWorker } from '../background/worker';
 
 // WXT evaluates this file's top level at build time: runtime code stays inside main().
 export default defineBackground(() => {
@@ -12,7 +17,23 @@ export default defineBackground(() => {
   host.onStateChange((state) => {
     console.info(`[switchyard] ${describeConnection(state)}`);
   });
+
+  // Listeners are registered synchronously, so an event that woke the worker is not missed;
+  // pages that connect before the stores have loaded wait for them.
+  const worker = restrictToExtensionPages().then(() =>
+    startWorker({
+      host,
+      storage: browserLocalStorage(),
+      builtins: createBuiltinTools(),
+      createProvider: (settings) => createAiSdkProvider(settings),
+      extensionId: browser.runtime.id,
+      // `chrome-extension://<id>` (Firefox: `moz-extension://<uuid>`), without the slash.
+      extensionOrigin: browser.runtime.getURL('/').replace(/\/$/, ''),
+    }),
+  );
+  browser.runtime.onConnect.addListener((port) => {
+    void worker.then((w) => w.acceptPort(port));
+  });
+  installChatOpeners();
   host.connect();
-  // Next (issue 4): the AgentSession with an AI SDK provider, the tool router
-  // (createToolRouter + createBuiltinTools), conversation storage, and the side panel's messages.
 });

@@ -1,0 +1,125 @@
+import { isRequestMethod, paramsSchemaOf, type RequestMethod } from '../../protocol/methods';
+import {
+  isPageHostMethod,
+  viewOfProviderSettings,
+  type ActiveProfileView,
+  type ContextMeter,
+  type PageEvent,
+  type SessionSnapshot,
+} from '../messaging/ui-protocol';
+import { RunInProgressError, type AgentSession } from './agent-session';
+import type { HostClient } from './host-client';
+import { NO_PROVIDER_MESSAGE } from './providers/settings-provider';
+import type { SettingsStore } from './stores/settings-store';
+import type { PageHandlers } from './ui-server';
+
+/**
+ * What each page request does in the worker: the chat goes to the AgentSession, settings to the
+ * SettingsStore, and host requests to the HostClient after two checks (the method is not one of
+ * the agent's own, and its params parse against the protocol's schema).
+ */
+
+export class PageRequestRefused extends Error {
+  constructor(
+    message: string,
+    readonly reason: string,
+  ) {
+    super(message);
+    this.name = 'PageRequestRefused';
+  }
+}
+
+export interface PageHandlerDeps {
+  readonly session: AgentSession;
+  readonly settings: SettingsStore;
+  readonly host: Pick<HostClient, 'state' | 'request' | 'connect'>;
+  /** The meter as of now (recomputed from the last tool listing). */
+  readonly context: () => Promise<ContextMeter | null>;
+  readonly profile: () => ActiveProfileView | null;
+  readonly broadcast: (event: PageEvent) => void;
+}
+
+export function settingsEvent(settings: SettingsStore): PageEvent {
+  const { provider } = settings;
+  return {
+    type: 'settings',
+    provider: provider === null ? null : viewOfProviderSettings(provider),
+    autopilot: settings.autopilot(),
+  };
+}
+
+export function createPageHandlers(deps: PageHandlerDeps): PageHandlers {
+  const { session, settings, host } = deps;
+  return {
+    'session/snapshot': async (): Promise<SessionSnapshot> => {
+      const { provider } = settings;
+      return {
+        conversation: session.conversation,
+        running: session.running,
+        pendingApprovals: session.pendingApprovals(),
+        connection: host.state,
+        provider: provider === null ? null : viewOfProviderSettings(provider),
+        autopilot: settings.autopilot(),
+        context: await deps.context(),
+        profile: deps.profile(),
+      };
+    },
+    'chat/send': ({ text }) => {
+      if (settings.provider === null) {
+        return Promise.reject(new PageRequestRefused(NO_PROVIDER_MESSAGE, 'no-provider'));
+      }
+      if (session.running) return Promise.reject(new RunInProgressError());
+      const done = session.send(text);
+      const runId = session.runId;
+      // The run reports its end as events; a failure to start is the only thing to answer here.
+      done.catch((error: unknown) => {
+        console.error('[switchyard] the agent run failed', error);
+      });
+      return runId === undefined ? done.then(() => ({ runId: '' })) : Promise.resolve({ runId });
+    },
+    'chat/stop': async () => {
+      await session.stop();
+      return {};
+    },
+    'chat/new': () => Promise.resolve({ conversation: session.newChat() }),
+    'approval/resolve': ({ approvalId, decision }) =>
+      Promise.resolve({ resolved: session.resolveApproval(approvalId, decision) }),
+    'autopilot/set': async ({ on }) => {
+      await settings.setAutopilot(on);
+      deps.broadcast(settingsEvent(settings));
+      return { autopilot: settings.autopilot() };
+    },
+    'settings/get': () => {
+      const { provider } = settings;
+      return Promise.resolve({
+        provider: provider === null ? null : viewOfProviderSettings(provider),
+      });
+    },
+    'settings/set': async ({ provider }) => {
+      const saved = await settings.setProvider(provider);
+      deps.broadcast(settingsEvent(settings));
+      return { provider: viewOfProviderSettings(saved) };
+    },
+    'host/request': async ({ method, params }) => {
+      if (!isRequestMethod(method) || !isPageHostMethod(method)) {
+        throw new PageRequestRefused(
+          `'${method}' cannot be requested from a page.`,
+          'unknown-method',
+        );
+      }
+      return relay(host, method, params);
+    },
+    'host/reconnect': () => {
+      host.connect();
+      return Promise.resolve({});
+    },
+  };
+}
+
+function relay(
+  host: Pick<HostClient, 'request'>,
+  method: RequestMethod,
+  raw: unknown,
+): Promise<unknown> {
+  return host.request(method, paramsSchemaOf(method).parse(raw));
+}

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from '../../../protocol/builtin-tools';
+import type { ProviderSettingsInput } from '../../messaging/ui-protocol';
+import { ProviderSettingsSchema, type ProviderSettings } from '../providers/provider-settings';
+import type { BuiltinApprovals } from '../tool-router';
+import type { KeyValueStorage } from './key-value';
+
+/**
+ * The user's settings the worker keeps: the model provider (with its API key, which never leaves
+ * the worker), autopilot, and the built-in tools the user allowed "always". Stored values are
+ * parsed on load; one that does not parse is dropped with a warning, never trusted.
+ */
+
+const SETTINGS_KEY = 'settings.v1';
+
+const StoredSettingsSchema = z.object({
+  provider: ProviderSettingsSchema.nullable().catch(null),
+  autopilot: z.boolean().catch(false),
+  alwaysAllowedBuiltins: z.array(z.enum(BUILTIN_TOOL_NAMES)).catch([]),
+});
+type StoredSettings = z.infer<typeof StoredSettingsSchema>;
+
+const EMPTY: StoredSettings = { provider: null, autopilot: false, alwaysAllowedBuiltins: [] };
+
+export class SettingsError extends Error {
+  override name = 'SettingsError';
+}
+
+export class SettingsStore implements BuiltinApprovals {
+  private constructor(
+    private readonly storage: KeyValueStorage,
+    private current: StoredSettings,
+  ) {}
+
+  static async open(storage: KeyValueStorage): Promise<SettingsStore> {
+    const raw = await storage.get(SETTINGS_KEY);
+    const parsed = raw === undefined ? EMPTY : StoredSettingsSchema.safeParse(raw).data;
+    if (parsed === undefined) {
+      console.warn('[switchyard] stored settings were unreadable and have been reset');
+    }
+    return new SettingsStore(storage, parsed ?? EMPTY);
+  }
+
+  get provider(): ProviderSettings | null {
+    return this.current.provider;
+  }
+
+  autopilot(): boolean {
+    return this.current.autopilot;
+  }
+
+  isAlwaysAllowed(name: BuiltinToolName): boolean {
+    return this.current.alwaysAllowedBuiltins.includes(name);
+  }
+
+  allowAlways(name: BuiltinToolName): void {
+    if (this.isAlwaysAllowed(name)) return;
+    void this.save({
+      ...this.current,
+      alwaysAllowedBuiltins: [...this.current.alwaysAllowedBuiltins, name],
+    });
+  }
+
+  async setAutopilot(on: boolean): Promise<void> {
+    await this.save({ ...this.current, autopilot: on });
+  }
+
+  /**
+   * Saves provider settings from the options page. An omitted key keeps the stored one, but only
+   * for the same kind of provider at the same base URL: a key is never sent to another server
+   * than the one it was saved for.
+   */
+  async setProvider(input: ProviderSettingsInput): Promise<ProviderSettings> {
+    const previous = this.current.provider;
+    const sameServer =
+      previous !== null &&
+      previous.kind === input.kind &&
+      (previous.baseURL ?? '') === (input.baseURL ?? '');
+    const keptKey = input.apiKey === undefined && sameServer ? previous.apiKey : undefined;
+    const parsed = ProviderSettingsSchema.safeParse({ ...input, apiKey: input.apiKey ?? keptKey });
+    if (!parsed.success) {
+      throw new SettingsError(parsed.error.issues.map((issue) => issue.message).join(' '));
+    }
+    await this.save({ ...this.current, provider: parsed.data });
+    return parsed.data;
+  }
+
+  private async save(next: StoredSettings): Promise<void> {
+    this.current = next;
+    await this.storage.set(SETTINGS_KEY, next);
+  }
+}

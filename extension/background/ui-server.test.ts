@@ -1,0 +1,167 @@
+import { describe, expect, test } from 'vitest';
+import { newConversation } from './conversation';
+import { HostRequestError } from './host-errors';
+import { UiServer, type PageHandlers, type WorkerPort } from './ui-server';
+import { UI_PORT_NAME, type WorkerMessage } from '../messaging/ui-protocol';
+import type { SenderInfo } from '../messaging/sender';
+
+const ID = 'ddbjoamfefamboaogaeefgfijojophel';
+const ORIGIN = `chrome-extension://${ID}`;
+const PANEL: SenderInfo = { id: ID, url: `${ORIGIN}/sidepanel.html`, origin: ORIGIN };
+
+class FakePort implements WorkerPort {
+  readonly posted: WorkerMessage[] = [];
+  disconnected = false;
+  private messageListeners: ((message: unknown) => void)[] = [];
+  private disconnectListeners: (() => void)[] = [];
+  readonly onMessage = {
+    addListener: (listener: (message: unknown) => void) => this.messageListeners.push(listener),
+  };
+  readonly onDisconnect = {
+    addListener: (listener: () => void) => this.disconnectListeners.push(listener),
+  };
+
+  constructor(
+    readonly sender: SenderInfo | undefined,
+    readonly name = UI_PORT_NAME,
+  ) {}
+
+  postMessage(message: WorkerMessage): void {
+    this.posted.push(message);
+  }
+
+  disconnect(): void {
+    this.disconnected = true;
+  }
+
+  /** The page sends a message and the worker's handlers run. */
+  async send(message: unknown): Promise<void> {
+    for (const listener of this.messageListeners) listener(message);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+
+  close(): void {
+    for (const listener of this.disconnectListeners) listener();
+  }
+}
+
+function fail(): never {
+  throw new Error('not in this test');
+}
+
+function handlers(overrides: Partial<PageHandlers> = {}): PageHandlers {
+  const conversation = newConversation('c1', 0);
+  return {
+    'session/snapshot': fail,
+    'chat/send': ({ text }) => Promise.resolve({ runId: `run for ${text}` }),
+    'chat/stop': () => Promise.resolve({}),
+    'chat/new': () => Promise.resolve({ conversation }),
+    'approval/resolve': () => Promise.resolve({ resolved: true }),
+    'autopilot/set': ({ on }) => Promise.resolve({ autopilot: on }),
+    'settings/get': () => Promise.resolve({ provider: null }),
+    'settings/set': fail,
+    'host/request': fail,
+    'host/reconnect': () => Promise.resolve({}),
+    ...overrides,
+  };
+}
+
+function server(overrides: Partial<PageHandlers> = {}): UiServer {
+  return new UiServer({ extensionId: ID, extensionOrigin: ORIGIN, handlers: handlers(overrides) });
+}
+
+describe('UiServer', () => {
+  test.each<[string, SenderInfo | undefined, string]>([
+    ['a content script', { id: ID, url: 'https://evil.example/' }, UI_PORT_NAME],
+    [
+      'another extension',
+      { id: 'b'.repeat(32), url: `chrome-extension://${'b'.repeat(32)}/` },
+      UI_PORT_NAME,
+    ],
+    ['no sender', undefined, UI_PORT_NAME],
+    ['our page on a port with another name', PANEL, 'something-else'],
+  ])('refuses %s: the port is closed and gets nothing', (_label, sender, name) => {
+    const ui = server();
+    const port = new FakePort(sender, name);
+    expect(ui.accept(port)).toBe(false);
+    expect(port.disconnected).toBe(true);
+    ui.broadcast({ type: 'context', context: null });
+    expect(port.posted).toEqual([]);
+  });
+
+  test('answers a request with its id and result', async () => {
+    const ui = server();
+    const port = new FakePort(PANEL);
+    ui.accept(port);
+    await port.send({ kind: 'request', id: 7, method: 'chat/send', params: { text: 'hi' } });
+    expect(port.posted).toEqual([
+      { kind: 'response', id: 7, ok: true, result: { runId: 'run for hi' } },
+    ]);
+  });
+
+  test('params are parsed before the handler runs', async () => {
+    const ui = server();
+    const port = new FakePort(PANEL);
+    ui.accept(port);
+    await port.send({ kind: 'request', id: 1, method: 'chat/send', params: { text: '   ' } });
+    await port.send({ kind: 'request', id: 2, method: 'autopilot/set', params: { on: 'yes' } });
+    expect(port.posted.map((m) => m.kind === 'response' && !m.ok && m.reason)).toEqual([
+      'invalid-request',
+      'invalid-request',
+    ]);
+  });
+
+  test('an unknown method is answered, a malformed message is dropped', async () => {
+    const ui = server();
+    const port = new FakePort(PANEL);
+    ui.accept(port);
+    await port.send({ kind: 'request', id: 3, method: 'tools/call', params: {} });
+    await port.send({ kind: 'request', id: 'x', method: 'chat/stop' });
+    await port.send('hello');
+    expect(port.posted).toEqual([
+      {
+        kind: 'response',
+        id: 3,
+        ok: false,
+        error: "Unknown request 'tools/call'.",
+        reason: 'unknown-method',
+      },
+    ]);
+  });
+
+  test("a handler's error answers the request with its message and the host's reason", async () => {
+    const ui = server({
+      'host/request': () =>
+        Promise.reject(
+          new HostRequestError('servers/start', 'unknown-server', -32000, 'No server "x".', {
+            reason: 'unknown-server',
+          }),
+        ),
+    });
+    const port = new FakePort(PANEL);
+    ui.accept(port);
+    await port.send({
+      kind: 'request',
+      id: 4,
+      method: 'host/request',
+      params: { method: 'servers/start', params: { server: 'x' } },
+    });
+    expect(port.posted).toEqual([
+      { kind: 'response', id: 4, ok: false, error: 'No server "x".', reason: 'unknown-server' },
+    ]);
+  });
+
+  test('events reach every open page and stop after a page closes', () => {
+    const ui = server();
+    const a = new FakePort(PANEL);
+    const b = new FakePort({ id: ID, url: `${ORIGIN}/popup.html` });
+    ui.accept(a);
+    ui.accept(b);
+    ui.broadcast({ type: 'context', context: null });
+    b.close();
+    ui.broadcast({ type: 'profile', profile: null });
+    expect(a.posted).toHaveLength(2);
+    expect(b.posted).toHaveLength(1);
+    expect(ui.pageCount).toBe(1);
+  });
+});

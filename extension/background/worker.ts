@@ -1,0 +1,126 @@
+import type { ContextMeter, PageEvent } from '../messaging/ui-protocol';
+import { AgentSession, DEFAULT_SYSTEM_PROMPT } from './agent-session';
+import type { BuiltinTools } from './builtin-tools';
+import { contextMeter } from './context-meter';
+import type { HostClient } from './host-client';
+import { createPageHandlers, settingsEvent } from './page-handlers';
+import type { ModelProvider } from './providers/provider';
+import type { ProviderSettings } from './providers/provider-settings';
+import { settingsProvider } from './providers/settings-provider';
+import { ConversationStore } from './stores/conversation-store';
+import type { KeyValueStorage } from './stores/key-value';
+import { SettingsStore } from './stores/settings-store';
+import type { ToolRouter, ToolSpec } from './tool-outcome';
+import { createToolRouter } from './tool-router';
+import { UiServer, type WorkerPort } from './ui-server';
+
+/**
+ * The service worker's parts wired together, with every browser API injected so the whole can
+ * run in a unit test: host client, settings and conversation stores, the tool router, the agent
+ * session, and the page server that relays it all to the side panel, popup and options page.
+ */
+
+export interface WorkerDeps {
+  readonly host: HostClient;
+  readonly storage: KeyValueStorage;
+  readonly builtins: BuiltinTools;
+  readonly createProvider: (settings: ProviderSettings) => ModelProvider;
+  readonly extensionId: string;
+  readonly extensionOrigin: string;
+}
+
+export interface Worker {
+  readonly session: AgentSession;
+  readonly settings: SettingsStore;
+  /** Hands a newly connected page port to the page server (it checks the sender). */
+  acceptPort(port: WorkerPort): boolean;
+}
+
+export async function startWorker(deps: WorkerDeps): Promise<Worker> {
+  const { host } = deps;
+  const settings = await SettingsStore.open(deps.storage);
+  const conversations = new ConversationStore(deps.storage);
+  const restored = await conversations.load();
+
+  const router = createToolRouter({ builtins: deps.builtins, host, approvals: settings });
+  // The meter is computed from the tools the last run (or snapshot) listed.
+  let lastTools: readonly ToolSpec[] = deps.builtins.specs;
+  const tools: ToolRouter = {
+    list: async () => {
+      lastTools = await router.list();
+      return lastTools;
+    },
+    call: (name, args, signal, prompt) => router.call(name, args, signal, prompt),
+  };
+
+  const session = new AgentSession({
+    provider: settingsProvider(() => settings.provider, deps.createProvider),
+    tools,
+    system: DEFAULT_SYSTEM_PROMPT,
+    ...(restored === undefined ? {} : { conversation: restored }),
+  });
+
+  // Declared before the server that uses it; called only once the server exists.
+  const broadcast = (event: PageEvent): void => {
+    ui.broadcast(event);
+  };
+  const meterNow = (): ContextMeter =>
+    contextMeter({
+      system: DEFAULT_SYSTEM_PROMPT,
+      messages: session.conversation.messages,
+      tools: lastTools,
+    });
+  const refreshTools = async (): Promise<ContextMeter> => {
+    await tools.list();
+    return meterNow();
+  };
+  const pushMeter = (meter: ContextMeter): void => {
+    broadcast({ type: 'context', context: meter });
+  };
+
+  const ui: UiServer = new UiServer({
+    extensionId: deps.extensionId,
+    extensionOrigin: deps.extensionOrigin,
+    handlers: createPageHandlers({
+      session,
+      settings,
+      host,
+      context: refreshTools,
+      profile: () => null,
+      broadcast,
+    }),
+  });
+
+  session.subscribe((event) => {
+    broadcast({ type: 'agent', event });
+    if (event.type === 'conversation-changed') {
+      void conversations.save(event.conversation);
+      pushMeter(meterNow());
+    }
+  });
+  host.onStateChange((state) => {
+    broadcast({ type: 'connection', state });
+    if (state.state === 'connected') void refreshTools().then(pushMeter);
+  });
+  const onHostChange =
+    (method: 'notifications/servers/changed' | 'notifications/tools/changed') =>
+    (server: string): void => {
+      broadcast({ type: 'host', method, server });
+      if (ui.pageCount > 0) void refreshTools().then(pushMeter);
+    };
+  const serversChanged = onHostChange('notifications/servers/changed');
+  const toolsChanged = onHostChange('notifications/tools/changed');
+  host.on('notifications/servers/changed', ({ server }) => {
+    serversChanged(server.name);
+  });
+  host.on('notifications/tools/changed', ({ server }) => {
+    toolsChanged(server);
+  });
+  broadcast(settingsEvent(settings));
+
+  return {
+    session,
+    settings,
+    acceptPort: (port) => ui.accept(port),
+  };
+}
