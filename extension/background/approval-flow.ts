@@ -38,6 +38,8 @@ export interface CallToolOptions {
   ) => Promise<ApprovalDecision>;
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: ProgressParams) => void;
+  /** The active profile (design D10); the host refuses a tool it hides. Omitted: default. */
+  readonly profile?: string;
 }
 
 export type HostToolCallOutcome =
@@ -69,6 +71,7 @@ export async function callToolWithApproval(
   const params: ParamsOf<'tools/call'> = {
     name,
     ...(args === undefined ? {} : { arguments: args }),
+    ...(options.profile === undefined ? {} : { profile: options.profile }),
   };
   let request: ApprovalRequest;
   try {

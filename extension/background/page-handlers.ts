@@ -37,6 +37,8 @@ export interface PageHandlerDeps {
   readonly context: () => Promise<ContextMeter | null>;
   readonly profile: () => ActiveProfileView | null;
   readonly broadcast: (event: PageEvent) => void;
+  /** Called after a page's host request succeeded (e.g. profiles changed: resolve again). */
+  readonly afterHostRequest?: (method: RequestMethod) => void;
 }
 
 export function settingsEvent(settings: SettingsStore): PageEvent {
@@ -107,7 +109,9 @@ export function createPageHandlers(deps: PageHandlerDeps): PageHandlers {
           'unknown-method',
         );
       }
-      return relay(host, method, params);
+      const result = await relay(host, method, params);
+      deps.afterHostRequest?.(method);
+      return result;
     },
     'host/reconnect': () => {
       host.connect();

@@ -1,5 +1,6 @@
 import type { BuiltinToolName } from '../../protocol/builtin-tools';
 import type { ParamsOf, ResultOf } from '../../protocol/methods';
+import type { TokenBudget } from '../../protocol/profiles';
 import type { CallToolOptions, HostToolCallOutcome } from './approval-flow';
 import type { BuiltinTools } from './builtin-tools';
 import type { ConnectionState } from './connection-state';
@@ -70,14 +71,27 @@ export interface ToolRouterOptions {
   readonly approvals?: BuiltinApprovals;
   readonly log?: Log;
   readonly random?: RandomBytes;
+  /** The active profile's id (design D10), read at every listing and call. */
+  readonly profile?: () => string | undefined;
 }
 
-export function createToolRouter(options: ToolRouterOptions): ToolRouter {
+/** The production router also reports the token budget of its last MCP listing. */
+export interface HostToolRouter extends ToolRouter {
+  /** The active profile's budget as of the last listing; null when it sets none. */
+  budget(): TokenBudget | null;
+}
+
+export function createToolRouter(options: ToolRouterOptions): HostToolRouter {
   const { builtins, host } = options;
   const approvals = options.approvals ?? memoryBuiltinApprovals();
   const log = options.log ?? (() => undefined);
   /** Exposed name -> (server, tool), from the last listing: labels for wrapping results. */
   let sources = new Map<string, UntrustedSource>();
+  let lastBudget: TokenBudget | null = null;
+  const profileParam = (): { profile?: string } => {
+    const profile = options.profile?.();
+    return profile === undefined ? {} : { profile };
+  };
 
   const wrapServerText = (text: string, name: string): string =>
     wrapUntrusted(
@@ -111,6 +125,7 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
         case 'approval-required':
         case 'approval-invalid':
         case 'unknown-tool':
+        case 'unknown-profile':
         case 'server-unavailable':
           return { status: 'error', content: `Not run (${error.reason}): ${error.message}` };
         case 'result-too-large':
@@ -126,6 +141,8 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
         case 'config-invalid':
         case 'fingerprint-mismatch':
         case 'not-pending':
+        case 'already-exists':
+        case 'workspace-server':
         case 'internal':
           return {
             status: 'error',
@@ -188,7 +205,11 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
       const outcome = await host.callTool(
         name,
         { ...args },
-        { signal, onApprovalRequired: (request) => prompt({ kind: 'mcp', request }) },
+        {
+          signal,
+          onApprovalRequired: (request) => prompt({ kind: 'mcp', request }),
+          ...profileParam(),
+        },
       );
       switch (outcome.status) {
         case 'denied-by-user':
@@ -211,7 +232,7 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
       if (state !== 'connected' && state !== 'connecting') return specs;
       let listing: ResultOf<'tools/list'>;
       try {
-        listing = await host.request('tools/list', {});
+        listing = await host.request('tools/list', profileParam());
       } catch (error) {
         log('warn', `tools/list failed; this run has the built-in tools only (${String(error)})`);
         return specs;
@@ -235,8 +256,11 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
         });
       }
       sources = next;
+      lastBudget = listing.budget ?? null;
       return specs;
     },
+
+    budget: () => lastBudget,
 
     call(name, args, signal, prompt) {
       return builtins.has(name)

@@ -1,4 +1,4 @@
-import type { ContextMeter, PageEvent } from '../messaging/ui-protocol';
+import type { ActiveProfileView, ContextMeter, PageEvent } from '../messaging/ui-protocol';
 import { AgentSession, DEFAULT_SYSTEM_PROMPT } from './agent-session';
 import type { BuiltinTools } from './builtin-tools';
 import { contextMeter } from './context-meter';
@@ -12,6 +12,7 @@ import type { KeyValueStorage } from './stores/key-value';
 import { SettingsStore } from './stores/settings-store';
 import type { ToolRouter, ToolSpec } from './tool-outcome';
 import { createToolRouter } from './tool-router';
+import { ProfileTracker } from './profile-tracker';
 import { UiServer, type WorkerPort } from './ui-server';
 
 /**
@@ -27,6 +28,8 @@ export interface WorkerDeps {
   readonly createProvider: (settings: ProviderSettings) => ModelProvider;
   readonly extensionId: string;
   readonly extensionOrigin: string;
+  /** Calls back with the active tab's URL now and whenever it changes (see active-tab.ts). */
+  readonly watchActiveTab?: (listener: (url: string | null) => void) => void;
 }
 
 export interface Worker {
@@ -42,7 +45,15 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   const conversations = new ConversationStore(deps.storage);
   const restored = await conversations.load();
 
-  const router = createToolRouter({ builtins: deps.builtins, host, approvals: settings });
+  const tracker = new ProfileTracker(host, (profile) => {
+    onProfileChange(profile);
+  });
+  const router = createToolRouter({
+    builtins: deps.builtins,
+    host,
+    approvals: settings,
+    profile: () => tracker.profileId(),
+  });
   // The meter is computed from the tools the last run (or snapshot) listed.
   let lastTools: readonly ToolSpec[] = deps.builtins.specs;
   const tools: ToolRouter = {
@@ -69,6 +80,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
       system: DEFAULT_SYSTEM_PROMPT,
       messages: session.conversation.messages,
       tools: lastTools,
+      budget: router.budget(),
     });
   const refreshTools = async (): Promise<ContextMeter> => {
     await tools.list();
@@ -86,9 +98,21 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
       settings,
       host,
       context: refreshTools,
-      profile: () => null,
+      profile: () => tracker.current(),
       broadcast,
+      afterHostRequest: (method) => {
+        if (method.startsWith('profiles/')) void tracker.refresh();
+      },
     }),
+  });
+
+  function onProfileChange(profile: ActiveProfileView | null): void {
+    broadcast({ type: 'profile', profile });
+    // Another profile offers other tools: the meter follows.
+    if (ui.pageCount > 0) void refreshTools().then(pushMeter);
+  }
+  deps.watchActiveTab?.((url) => {
+    void tracker.setUrl(url);
   });
 
   session.subscribe((event) => {
@@ -100,7 +124,9 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   });
   host.onStateChange((state) => {
     broadcast({ type: 'connection', state });
-    if (state.state === 'connected') void refreshTools().then(pushMeter);
+    if (state.state === 'connected') {
+      void tracker.refresh().then(refreshTools).then(pushMeter);
+    }
   });
   const onHostChange =
     (method: 'notifications/servers/changed' | 'notifications/tools/changed') =>

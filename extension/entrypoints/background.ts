@@ -1,5 +1,6 @@
 import { browser } from 'wxt/browser';
 import { defineBackground } from 'wxt/utils/define-background';
+import { watchActiveTab } from '../background/active-tab';
 import { createBuiltinTools } from '../background/builtin-tools';
 import { describeConnection } from '../background/connection-state';
 import { HostClient } from '../background/host-client';
@@ -29,6 +30,7 @@ export default defineBackground(() => {
       extensionId: browser.runtime.id,
       // `chrome-extension://<id>` (Firefox: `moz-extension://<uuid>`), without the slash.
       extensionOrigin: browser.runtime.getURL('/').replace(/\/$/, ''),
+      watchActiveTab,
     }),
   );
   browser.runtime.onConnect.addListener((port) => {

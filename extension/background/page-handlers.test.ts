@@ -1,0 +1,231 @@
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { z } from 'zod';
+import serversLogs from '../../protocol/fixtures/servers-logs.json';
+import type { SenderInfo } from '../messaging/sender';
+import type { PageEvent } from '../messaging/ui-protocol';
+import { AgentSession, RunInProgressError, type AgentEvent } from './agent-session';
+import { HostClient } from './host-client';
+import { PageRequestRefused, createPageHandlers } from './page-handlers';
+import { ScriptedProvider, textTurn, type ScriptedTurn } from './providers/scripted-provider';
+import { NO_PROVIDER_MESSAGE } from './providers/settings-provider';
+import { memoryStorage } from './stores/key-value';
+import { SettingsStore } from './stores/settings-store';
+import { FakeClock } from './testing/fake-clock';
+import { FakePagePort } from './testing/fake-page-port';
+import { FakeNative } from './testing/fake-port';
+import { FakeTools } from './testing/fake-tools';
+import { UiServer } from './ui-server';
+
+/*
+ * What each page request does in the worker. Dangerous direction: a page that reaches the agent's
+ * own host methods (runs a tool past the approval card, withdraws an approval), or an API key that
+ * leaves the worker in an answer or an event.
+ */
+
+const ID = 'ddbjoamfefamboaogaeefgfijojophel';
+const ORIGIN = `chrome-extension://${ID}`;
+const OPTIONS_PAGE: SenderInfo = { id: ID, url: `${ORIGIN}/options.html`, origin: ORIGIN };
+const KEY = 'sk-proj-SECRET-6f1e0c9a4b';
+
+const flush = (): Promise<void> =>
+  new Promise((resolve) => {
+    setTimeout(resolve, 0);
+  });
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+async function setup(turns: readonly ScriptedTurn[] = []) {
+  const native = new FakeNative();
+  const host = new HostClient({
+    connect: native.connect,
+    clock: new FakeClock(),
+    log: () => undefined,
+  });
+  host.connect();
+  native.port.answerHello();
+  await flush();
+  const settings = await SettingsStore.open(memoryStorage());
+  const provider = new ScriptedProvider(turns);
+  const session = new AgentSession({ provider, tools: new FakeTools({}) });
+  const agentEvents: AgentEvent[] = [];
+  session.subscribe((event) => agentEvents.push(event));
+  const broadcasts: PageEvent[] = [];
+  const handlers = createPageHandlers({
+    session,
+    settings,
+    host,
+    context: () => Promise.resolve(null),
+    profile: () => null,
+    broadcast: (event) => broadcasts.push(event),
+  });
+  /** Host methods the worker sent after the handshake. */
+  const hostMethods = (): string[] =>
+    native.port
+      .requests()
+      .map((r) => r.method)
+      .filter((m) => m !== 'host/hello');
+  return {
+    native,
+    host,
+    settings,
+    provider,
+    session,
+    agentEvents,
+    broadcasts,
+    handlers,
+    hostMethods,
+  };
+}
+
+describe("host/request: a page reaches the host, but not the agent's own methods", () => {
+  test.each([
+    'tools/call',
+    'host/hello',
+    'approvals/deny',
+    'no/such-method',
+    'chat/send',
+    '__proto__',
+    'constructor',
+  ])("'%s' is refused as unknown-method and never reaches the host", async (method) => {
+    const { handlers, hostMethods } = await setup();
+    const attempt = handlers['host/request']({
+      method,
+      params: { name: 'shop-db__refund_order', arguments: {}, requestId: 'r' },
+    });
+    await expect(attempt).rejects.toBeInstanceOf(PageRequestRefused);
+    await expect(attempt).rejects.toMatchObject({
+      reason: 'unknown-method',
+      message: `'${method}' cannot be requested from a page.`,
+    });
+    expect(hostMethods()).toEqual([]);
+  });
+
+  test('bad params for an allowed method fail the zod parse and are not sent', async () => {
+    const { handlers, hostMethods } = await setup();
+    await expect(
+      handlers['host/request']({ method: 'servers/start', params: { server: '' } }),
+    ).rejects.toBeInstanceOf(z.ZodError);
+    await expect(
+      handlers['host/request']({ method: 'servers/logs', params: undefined }),
+    ).rejects.toBeInstanceOf(z.ZodError);
+    expect(hostMethods()).toEqual([]);
+  });
+
+  test('the page server answers bad params as invalid-request', async () => {
+    const { handlers } = await setup();
+    const ui = new UiServer({ extensionId: ID, extensionOrigin: ORIGIN, handlers });
+    const page = new FakePagePort(OPTIONS_PAGE);
+    ui.accept(page);
+    const answer = await page.request('host/request', {
+      method: 'servers/start',
+      params: { server: 42 },
+    });
+    expect(answer).toMatchObject({ ok: false, reason: 'invalid-request' });
+    expect(answer.ok ? '' : answer.error).toMatch(/^Invalid request: .*server/s);
+  });
+
+  test("an allowed method is relayed with its parsed params, and the host's answer comes back", async () => {
+    const { native, handlers, hostMethods } = await setup();
+    native.port.onRequest = (request) => {
+      if (request.method === 'servers/logs') native.port.respond(request.id, serversLogs.result);
+    };
+    const result = await handlers['host/request']({
+      method: 'servers/logs',
+      // Keys the schema does not know are dropped before the host sees them.
+      params: { server: 'shop-db', limit: 3, shell: 'rm -rf ~' },
+    });
+    expect(result).toEqual(serversLogs.result);
+    expect(hostMethods()).toEqual(['servers/logs']);
+    expect(native.port.lastRequest('servers/logs').params).toEqual({ server: 'shop-db', limit: 3 });
+  });
+});
+
+describe('settings: the API key never leaves the worker', () => {
+  test('settings/set and settings/get answer (and broadcast) the settings without the key', async () => {
+    const { handlers, broadcasts, settings } = await setup();
+    const set = await handlers['settings/set']({
+      provider: { kind: 'openai', apiKey: KEY, model: 'gpt-4o-mini' },
+    });
+    // The key was saved: a test that never stored it would pass trivially below.
+    expect(settings.provider?.apiKey).toBe(KEY);
+    const kept = await handlers['settings/set']({
+      provider: { kind: 'openai', model: 'gpt-4o' },
+    });
+    const got = await handlers['settings/get']({});
+    const autopilot = await handlers['autopilot/set']({ on: true });
+
+    expect(set.provider).toEqual({ kind: 'openai', model: 'gpt-4o-mini', hasApiKey: true });
+    expect(kept.provider).toEqual({ kind: 'openai', model: 'gpt-4o', hasApiKey: true });
+    expect(got.provider).toEqual(kept.provider);
+    expect(broadcasts).toHaveLength(3);
+    const everything = JSON.stringify([set, kept, got, autopilot, broadcasts]);
+    expect(everything).not.toContain(KEY);
+    expect(everything).not.toContain('apiKey');
+  });
+
+  test('a refused settings/set answers with the sentence and broadcasts nothing', async () => {
+    const { handlers, broadcasts } = await setup();
+    await expect(
+      handlers['settings/set']({ provider: { kind: 'anthropic', model: 'claude' } }),
+    ).rejects.toThrow('Enter an Anthropic API key.');
+    expect(broadcasts).toEqual([]);
+  });
+});
+
+describe('chat', () => {
+  test('without a provider, chat/send is refused with no-provider and nothing runs', async () => {
+    const { handlers, provider, session } = await setup([textTurn('never')]);
+    const attempt = handlers['chat/send']({ text: 'hello' });
+    await expect(attempt).rejects.toBeInstanceOf(PageRequestRefused);
+    await expect(attempt).rejects.toMatchObject({
+      reason: 'no-provider',
+      message: NO_PROVIDER_MESSAGE,
+    });
+    expect(provider.requests).toEqual([]);
+    expect(session.conversation.messages).toEqual([]);
+  });
+
+  test("chat/send answers with the run's id at once; a second send while it runs is refused", async () => {
+    let release: () => void = () => undefined;
+    const { handlers, settings, session, agentEvents } = await setup([
+      {
+        steps: [
+          { type: 'wait', until: new Promise<void>((resolve) => (release = resolve)) },
+          { type: 'text-delta', text: 'Hello!' },
+          { type: 'finish', reason: 'stop' },
+        ],
+      },
+    ]);
+    await settings.setProvider({ kind: 'openai', apiKey: KEY, model: 'gpt-4o' });
+    const { runId } = await handlers['chat/send']({ text: 'hi' });
+    expect(agentEvents).toContainEqual({ type: 'run-started', runId });
+    expect(session.running).toBe(true);
+
+    await expect(handlers['chat/send']({ text: 'again' })).rejects.toBeInstanceOf(
+      RunInProgressError,
+    );
+
+    release();
+    await vi.waitFor(() => {
+      expect(session.running).toBe(false);
+    });
+    expect(agentEvents).toContainEqual(expect.objectContaining({ type: 'done', runId }));
+    expect(session.conversation.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+  });
+
+  test('chat/new answers with the empty conversation the session now holds', async () => {
+    const { handlers, session } = await setup();
+    const { conversation } = await handlers['chat/new']({});
+    expect(conversation).toBe(session.conversation);
+    expect(conversation.messages).toEqual([]);
+  });
+
+  test('approval/resolve of an approval nobody waits for says so', async () => {
+    const { handlers } = await setup();
+    expect(
+      await handlers['approval/resolve']({ approvalId: 'gone', decision: 'allow-once' }),
+    ).toEqual({ resolved: false });
+  });
+});
