@@ -52,6 +52,8 @@ async function setup(turns: readonly ScriptedTurn[] = []) {
   const agentEvents: AgentEvent[] = [];
   session.subscribe((event) => agentEvents.push(event));
   const broadcasts: PageEvent[] = [];
+  /** Host methods a page's request reached and the host answered. */
+  const relayed: string[] = [];
   const handlers = createPageHandlers({
     session,
     settings,
@@ -59,6 +61,7 @@ async function setup(turns: readonly ScriptedTurn[] = []) {
     context: () => Promise.resolve(null),
     profile: () => null,
     broadcast: (event) => broadcasts.push(event),
+    afterHostRequest: (method) => relayed.push(method),
   });
   /** Host methods the worker sent after the handshake. */
   const hostMethods = (): string[] =>
@@ -74,6 +77,7 @@ async function setup(turns: readonly ScriptedTurn[] = []) {
     session,
     agentEvents,
     broadcasts,
+    relayed,
     handlers,
     hostMethods,
   };
@@ -89,7 +93,7 @@ describe("host/request: a page reaches the host, but not the agent's own methods
     '__proto__',
     'constructor',
   ])("'%s' is refused as unknown-method and never reaches the host", async (method) => {
-    const { handlers, hostMethods } = await setup();
+    const { handlers, hostMethods, relayed } = await setup();
     const attempt = handlers['host/request']({
       method,
       params: { name: 'shop-db__refund_order', arguments: {}, requestId: 'r' },
@@ -100,10 +104,11 @@ describe("host/request: a page reaches the host, but not the agent's own methods
       message: `'${method}' cannot be requested from a page.`,
     });
     expect(hostMethods()).toEqual([]);
+    expect(relayed).toEqual([]);
   });
 
   test('bad params for an allowed method fail the zod parse and are not sent', async () => {
-    const { handlers, hostMethods } = await setup();
+    const { handlers, hostMethods, relayed } = await setup();
     await expect(
       handlers['host/request']({ method: 'servers/start', params: { server: '' } }),
     ).rejects.toBeInstanceOf(z.ZodError);
@@ -111,6 +116,7 @@ describe("host/request: a page reaches the host, but not the agent's own methods
       handlers['host/request']({ method: 'servers/logs', params: undefined }),
     ).rejects.toBeInstanceOf(z.ZodError);
     expect(hostMethods()).toEqual([]);
+    expect(relayed).toEqual([]);
   });
 
   test('the page server answers bad params as invalid-request', async () => {
@@ -127,7 +133,7 @@ describe("host/request: a page reaches the host, but not the agent's own methods
   });
 
   test("an allowed method is relayed with its parsed params, and the host's answer comes back", async () => {
-    const { native, handlers, hostMethods } = await setup();
+    const { native, handlers, hostMethods, relayed } = await setup();
     native.port.onRequest = (request) => {
       if (request.method === 'servers/logs') native.port.respond(request.id, serversLogs.result);
     };
@@ -138,7 +144,22 @@ describe("host/request: a page reaches the host, but not the agent's own methods
     });
     expect(result).toEqual(serversLogs.result);
     expect(hostMethods()).toEqual(['servers/logs']);
+    expect(relayed).toEqual(['servers/logs']);
     expect(native.port.lastRequest('servers/logs').params).toEqual({ server: 'shop-db', limit: 3 });
+  });
+
+  test('a host error reaches the page, and afterHostRequest hears only of successes', async () => {
+    const { native, handlers, relayed } = await setup();
+    native.port.onRequest = (request) => {
+      native.port.fail(request.id, {
+        message: 'No server "x".',
+        data: { reason: 'unknown-server' },
+      });
+    };
+    await expect(
+      handlers['host/request']({ method: 'servers/start', params: { server: 'x' } }),
+    ).rejects.toMatchObject({ reason: 'unknown-server', message: 'No server "x".' });
+    expect(relayed).toEqual([]);
   });
 });
 

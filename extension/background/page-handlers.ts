@@ -97,8 +97,11 @@ export function createPageHandlers(deps: PageHandlerDeps): PageHandlers {
         provider: provider === null ? null : viewOfProviderSettings(provider),
       });
     },
-    'settings/set': async ({ provider }) => {
-      const saved = await settings.setProvider(provider);
+    'settings/set': async ({ provider, forgetApiKey }) => {
+      const saved = await settings.setProvider(
+        provider,
+        forgetApiKey === undefined ? {} : { forgetApiKey },
+      );
       deps.broadcast(settingsEvent(settings));
       return { provider: viewOfProviderSettings(saved) };
     },

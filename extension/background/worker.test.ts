@@ -3,6 +3,7 @@ import { z } from 'zod';
 import approvalRequired from '../../protocol/fixtures/errors/approval-required.json';
 import toolsList from '../../protocol/fixtures/tools-list.json';
 import type { JsonRpcRequest } from '../../protocol/jsonrpc';
+import { builtinDefaultProfile } from '../../protocol/profiles';
 import type { SenderInfo } from '../messaging/sender';
 import type { PageEvent } from '../messaging/ui-protocol';
 import { createBuiltinTools, type TabInfo, type TabsApi } from './builtin-tools';
@@ -103,6 +104,8 @@ async function boot(
   });
   const provider = new ScriptedProvider(turns);
   const providerSettings: ProviderSettings[] = [];
+  /** Plays the browser's tab events: the active tab now shows this URL. */
+  let showTab: (url: string | null) => void = () => undefined;
   const worker = await startWorker({
     host,
     storage,
@@ -113,6 +116,9 @@ async function boot(
     },
     extensionId: ID,
     extensionOrigin: ORIGIN,
+    watchActiveTab: (listener) => {
+      showTab = listener;
+    },
   });
   host.connect();
   const port = native.port;
@@ -127,6 +133,12 @@ async function boot(
       case 'approvals/deny':
         port.respond(request.id, { denied: true });
         return;
+      case 'profiles/resolve':
+        port.respond(request.id, { profile: builtinDefaultProfile(), matchedPattern: null });
+        return;
+      case 'profiles/remove':
+        port.respond(request.id, { removed: true });
+        return;
       default:
         port.fail(request.id, { message: `unexpected ${request.method}` });
     }
@@ -138,7 +150,7 @@ async function boot(
     expect(worker.acceptPort(page)).toBe(true);
     return page;
   };
-  return { worker, native, provider, providerSettings, open };
+  return { worker, native, provider, providerSettings, open, showTab };
 }
 
 function agentEvents(page: FakePagePort) {
@@ -183,13 +195,13 @@ describe('startWorker', () => {
         conversation: 0,
         mcpByServer: [{ server: 'shop-db', tokens: expect.any(Number) as unknown }],
       },
-      profile: null,
+      profile: { id: 'default', name: 'Default', matchedPattern: null, url: null },
     });
   });
 
   test('chat/send streams the run to the page and the conversation is stored', async () => {
     const storage = await configuredStorage();
-    const { open, worker } = await boot(
+    const { open, worker, native } = await boot(
       storage,
       [
         toolTurn([{ id: 'c1', name: 'shop-db__query_orders', arguments: { sql: 'SELECT 1' } }]),
@@ -226,6 +238,8 @@ describe('startWorker', () => {
       'tool',
       'assistant',
     ]);
+    // The call went out under the active tab's profile.
+    expect(native.port.lastRequest('tools/call').params).toMatchObject({ profile: 'default' });
     expect(conversationsShown(panel).at(-1)).toEqual(conversation);
     expect(await stored(storage)).toEqual(conversation);
     for (const shown of conversationsShown(panel)) {
@@ -366,6 +380,36 @@ describe('startWorker', () => {
       expect(page.posted.length).toBeGreaterThan(0);
       expect(JSON.stringify(page.posted)).not.toContain(KEY);
     }
+  });
+
+  test("the pages follow the active tab's profile, resolved again when a page changes the profiles", async () => {
+    const { open, native, showTab } = await boot(await configuredStorage(), []);
+    const panel = open(PANEL);
+    const resolved = () =>
+      native.port
+        .requests()
+        .filter((r) => r.method === 'profiles/resolve')
+        .map((r) => r.params);
+
+    showTab('https://shop.example/orders');
+    await vi.waitFor(() => {
+      expect(panel.events()).toContainEqual<PageEvent>({
+        type: 'profile',
+        profile: {
+          id: 'default',
+          name: 'Default',
+          matchedPattern: null,
+          url: 'https://shop.example/orders',
+        },
+      });
+    });
+    expect(resolved().at(-1)).toEqual({ url: 'https://shop.example/orders' });
+
+    const asked = resolved().length;
+    await panel.call('host/request', { method: 'profiles/remove', params: { id: 'github' } });
+    await vi.waitFor(() => {
+      expect(resolved()).toHaveLength(asked + 1);
+    });
   });
 
   test('a content script gets nothing: not the port, not an answer, not an event', async () => {

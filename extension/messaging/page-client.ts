@@ -77,7 +77,18 @@ export class PageClient {
         },
         reject,
       });
-      port.postMessage({ kind: 'request', id, method, params });
+      try {
+        port.postMessage({ kind: 'request', id, method, params });
+      } catch (error) {
+        this.waiting.delete(id);
+        reject(
+          new PageRequestError(
+            method,
+            `Switchyard did not take the request: ${String(error)}`,
+            undefined,
+          ),
+        );
+      }
     });
   }
 

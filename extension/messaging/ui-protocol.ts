@@ -108,7 +108,13 @@ export const pageRequests = {
   },
   'autopilot/set': { params: z.object({ on: z.boolean() }) },
   'settings/get': { params: EmptySchema },
-  'settings/set': { params: z.object({ provider: ProviderSettingsInputSchema }) },
+  'settings/set': {
+    params: z.object({
+      provider: ProviderSettingsInputSchema,
+      /** Drop the stored key rather than keep it (e.g. a local server that needs none). */
+      forgetApiKey: z.boolean().optional(),
+    }),
+  },
   /** Any host method but the agent's own (see PAGE_BLOCKED_HOST_METHODS). */
   'host/request': {
     params: z.object({ method: z.string().min(1).max(64), params: z.unknown() }),

@@ -6,6 +6,10 @@ import { z } from 'zod';
  */
 
 const ModelSchema = z.string().trim().min(1, 'Choose a model.');
+/** One message for a blank key and a missing one (a saved key is dropped for another server). */
+function apiKeySchema(message: string) {
+  return z.string({ error: message }).trim().min(1, message);
+}
 const BaseUrlSchema = z.url({
   protocol: /^https?$/,
   error: 'The base URL must be an http(s) URL.',
@@ -13,14 +17,14 @@ const BaseUrlSchema = z.url({
 
 export const OpenAiSettingsSchema = z.object({
   kind: z.literal('openai'),
-  apiKey: z.string().trim().min(1, 'Enter an OpenAI API key.'),
+  apiKey: apiKeySchema('Enter an OpenAI API key.'),
   model: ModelSchema,
   baseURL: BaseUrlSchema.optional(),
 });
 
 export const AnthropicSettingsSchema = z.object({
   kind: z.literal('anthropic'),
-  apiKey: z.string().trim().min(1, 'Enter an Anthropic API key.'),
+  apiKey: apiKeySchema('Enter an Anthropic API key.'),
   model: ModelSchema,
   baseURL: BaseUrlSchema.optional(),
 });

@@ -55,9 +55,13 @@ export class SettingsStore implements BuiltinApprovals {
 
   allowAlways(name: BuiltinToolName): void {
     if (this.isAlwaysAllowed(name)) return;
-    void this.save({
+    // Holds for this session at once, even if it cannot be saved.
+    this.current = {
       ...this.current,
       alwaysAllowedBuiltins: [...this.current.alwaysAllowedBuiltins, name],
+    };
+    this.storage.set(SETTINGS_KEY, this.current).catch((error: unknown) => {
+      console.error('[switchyard] could not save the "always" choice', error);
     });
   }
 
@@ -68,15 +72,22 @@ export class SettingsStore implements BuiltinApprovals {
   /**
    * Saves provider settings from the options page. An omitted key keeps the stored one, but only
    * for the same kind of provider at the same base URL: a key is never sent to another server
-   * than the one it was saved for.
+   * than the one it was saved for. `forgetApiKey` drops the stored key instead (a local server
+   * that needs none).
    */
-  async setProvider(input: ProviderSettingsInput): Promise<ProviderSettings> {
+  async setProvider(
+    input: ProviderSettingsInput,
+    options: { readonly forgetApiKey?: boolean } = {},
+  ): Promise<ProviderSettings> {
     const previous = this.current.provider;
     const sameServer =
       previous !== null &&
       previous.kind === input.kind &&
       (previous.baseURL ?? '') === (input.baseURL ?? '');
-    const keptKey = input.apiKey === undefined && sameServer ? previous.apiKey : undefined;
+    const keptKey =
+      input.apiKey === undefined && sameServer && options.forgetApiKey !== true
+        ? previous.apiKey
+        : undefined;
     const parsed = ProviderSettingsSchema.safeParse({ ...input, apiKey: input.apiKey ?? keptKey });
     if (!parsed.success) {
       throw new SettingsError(parsed.error.issues.map((issue) => issue.message).join(' '));
@@ -85,8 +96,9 @@ export class SettingsStore implements BuiltinApprovals {
     return parsed.data;
   }
 
+  /** Writes, then applies: a change that could not be saved does not take effect. */
   private async save(next: StoredSettings): Promise<void> {
-    this.current = next;
     await this.storage.set(SETTINGS_KEY, next);
+    this.current = next;
   }
 }
