@@ -13,6 +13,7 @@ import { SettingsStore } from './stores/settings-store';
 import type { ToolRouter, ToolSpec } from './tool-outcome';
 import { createToolRouter } from './tool-router';
 import { ProfileTracker } from './profile-tracker';
+import { waitForStartingServers } from './server-readiness';
 import { UiServer, type WorkerPort } from './ui-server';
 
 /**
@@ -30,6 +31,8 @@ export interface WorkerDeps {
   readonly extensionOrigin: string;
   /** Calls back with the active tab's URL now and whenever it changes (see active-tab.ts). */
   readonly watchActiveTab?: (listener: (url: string | null) => void) => void;
+  /** How long a run waits for servers still starting (default SERVER_READY_WAIT_MS). */
+  readonly serverReadyWaitMs?: number;
 }
 
 export interface Worker {
@@ -56,10 +59,15 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   });
   // The meter is computed from the tools the last run (or snapshot) listed.
   let lastTools: readonly ToolSpec[] = deps.builtins.specs;
+  const listTools = async (): Promise<readonly ToolSpec[]> => {
+    lastTools = await router.list();
+    return lastTools;
+  };
   const tools: ToolRouter = {
+    // A run waits (bounded) for servers still starting, so it is offered their tools.
     list: async () => {
-      lastTools = await router.list();
-      return lastTools;
+      await waitForStartingServers(host, deps.serverReadyWaitMs);
+      return listTools();
     },
     call: (name, args, signal, prompt) => router.call(name, args, signal, prompt),
   };
@@ -83,7 +91,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
       budget: router.budget(),
     });
   const refreshTools = async (): Promise<ContextMeter> => {
-    await tools.list();
+    await listTools();
     return meterNow();
   };
   const pushMeter = (meter: ContextMeter): void => {

@@ -1,0 +1,93 @@
+import { describe, expect, test } from 'vitest';
+import type { HostNotificationParams } from '../../protocol/methods';
+import type { ServerState, ServerSummary } from '../../protocol/servers';
+import type { ConnectionState } from './connection-state';
+import { waitForStartingServers, type ReadinessHost } from './server-readiness';
+
+const CONNECTED: ConnectionState = {
+  state: 'connected',
+  hostVersion: '0.1.0',
+  home: '/h',
+  configWarnings: [],
+};
+
+const RUNNING: ServerState = {
+  state: 'running',
+  pid: 1,
+  handshakeMs: 5,
+  protocolVersion: '2025-06-18',
+  serverInfo: { name: 'x', version: '1' },
+};
+
+function summary(name: string, status: ServerState): ServerSummary {
+  return {
+    name,
+    provenance: 'user',
+    workspaceRoot: null,
+    disabled: false,
+    command: 'node',
+    args: [],
+    resolvedCommand: '/usr/bin/node',
+    cwd: null,
+    envKeys: [],
+    status,
+    toolCount: 0,
+    tokens: 0,
+  };
+}
+
+type Listener = (params: HostNotificationParams<'notifications/servers/changed'>) => void;
+
+function fakeHost(servers: ServerSummary[]) {
+  const listeners = new Set<Listener>();
+  const host: ReadinessHost & { emit(server: ServerSummary): void; listeners: Set<Listener> } = {
+    state: CONNECTED,
+    listeners,
+    request: () => Promise.resolve({ servers }),
+    on: (_method, handler) => {
+      listeners.add(handler);
+      return () => listeners.delete(handler);
+    },
+    emit: (server) => {
+      for (const listener of [...listeners]) listener({ server });
+    },
+  };
+  return host;
+}
+
+describe('waitForStartingServers', () => {
+  test('returns at once when nothing is starting, and leaves no listener behind', async () => {
+    const host = fakeHost([summary('a', RUNNING), summary('b', { state: 'stopped' })]);
+    await waitForStartingServers(host, 60_000);
+    expect(host.listeners.size).toBe(0);
+  });
+
+  test('waits until every starting server has finished, however it ended', async () => {
+    const host = fakeHost([
+      summary('a', { state: 'starting', attempt: 0 }),
+      summary('b', { state: 'starting', attempt: 0 }),
+    ]);
+    let done = false;
+    const waiting = waitForStartingServers(host, 60_000).then(() => {
+      done = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    host.emit(summary('a', RUNNING));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(done).toBe(false);
+    host.emit(summary('b', { state: 'failed', reason: 'handshake-timeout', message: 'too slow' }));
+    await waiting;
+    expect(host.listeners.size).toBe(0);
+  });
+
+  test('gives up after the timeout and lets the run go on', async () => {
+    const host = fakeHost([summary('slow', { state: 'starting', attempt: 0 })]);
+    await waitForStartingServers(host, 5);
+    expect(host.listeners.size).toBe(0);
+  });
+
+  test('does nothing while the host is not connected', async () => {
+    const host = { ...fakeHost([]), state: { state: 'connecting', attempt: 1 } as const };
+    await waitForStartingServers(host, 60_000);
+  });
+});
