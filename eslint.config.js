@@ -57,7 +57,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['native-host/**/*.ts'],
+    files: ['native-host/**/*.ts', 'installers/**/*.ts'],
     rules: {
       // stdout of the host is the wire: a stray console.log corrupts a frame.
       'no-console': 'error',

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { BROWSERS } from './browsers';
+import { registryKeyFor } from './locations';
+import {
+  parseRegQueryDefault,
+  regAddArgv,
+  regDeleteArgv,
+  regExePath,
+  regQueryArgv,
+} from './registry';
+
+// Dangerous direction: a key written anywhere but HKCU\Software\<vendor>\NativeMessagingHosts
+// either does nothing or needs admin rights; a value built by string concatenation for a shell
+// would break (or run) on `&`, `^` or `%` in a path. The argv goes to execFile as is.
+
+const MANIFEST =
+  'C:\\Users\\Ann & Bob\\AppData\\Roaming\\Switch^yard %x%\\host\\edge\\com.switchyard.host.json';
+
+describe('reg.exe argv for every browser', () => {
+  const vendor: Record<string, string> = {
+    chrome: 'Google\\Chrome',
+    chromium: 'Chromium',
+    edge: 'Microsoft\\Edge',
+    brave: 'BraveSoftware\\Brave-Browser',
+    vivaldi: 'Vivaldi',
+    firefox: 'Mozilla',
+  };
+  it.each(BROWSERS)('%s', (browser) => {
+    const key = `HKCU\\Software\\${vendor[browser] ?? ''}\\NativeMessagingHosts\\com.switchyard.host`;
+    expect(registryKeyFor(browser)).toBe(key);
+    expect(regAddArgv(key, MANIFEST)).toEqual([
+      'add',
+      key,
+      '/ve',
+      '/t',
+      'REG_SZ',
+      '/d',
+      MANIFEST,
+      '/f',
+    ]);
+    expect(regDeleteArgv(key)).toEqual(['delete', key, '/f']);
+    expect(regQueryArgv(key)).toEqual(['query', key, '/ve']);
+  });
+});
+
+describe('parseRegQueryDefault', () => {
+  const key = 'HKEY_CURRENT_USER\\Software\\Chromium\\NativeMessagingHosts\\com.switchyard.host';
+  it.each<[string, string, string | null]>([
+    [
+      'English',
+      `\r\n${key}\r\n    (Default)    REG_SZ    C:\\a b\\m.json\r\n\r\n`,
+      'C:\\a b\\m.json',
+    ],
+    ['German', `\r\n${key}\r\n    (Standard)    REG_SZ    C:\\x\\m.json\r\n`, 'C:\\x\\m.json'],
+    [
+      'French',
+      `\n${key}\n    (par défaut)    REG_SZ    D:\\m  two  spaces.json\n`,
+      'D:\\m  two  spaces.json',
+    ],
+    [
+      'expandable',
+      `${key}\n    (Default)    REG_EXPAND_SZ    %APPDATA%\\m.json\n`,
+      '%APPDATA%\\m.json',
+    ],
+    ['value not set', `${key}\n    (Default)    REG_SZ\n`, ''],
+    [
+      'no key',
+      'ERROR: The system was unable to find the specified registry key or value.\r\n',
+      null,
+    ],
+    ['a DWORD is not a path', `${key}\n    (Default)    REG_DWORD    0x1\n`, null],
+  ])('%s', (_name, output, expected) => {
+    expect(parseRegQueryDefault(output)).toBe(expected);
+  });
+});
+
+describe('regExePath: never a bare name Windows would look up in the current folder', () => {
+  it.each<[Record<string, string>, string]>([
+    [{ SystemRoot: 'C:\\Windows' }, 'C:\\Windows\\System32\\reg.exe'],
+    [{ SYSTEMROOT: 'D:\\WINNT\\' }, 'D:\\WINNT\\System32\\reg.exe'],
+    [{}, 'C:\\Windows\\System32\\reg.exe'],
+  ])('%j', (env, expected) => {
+    expect(regExePath(env)).toBe(expected);
+  });
+});

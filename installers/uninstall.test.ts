@@ -1,0 +1,144 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { applyInstall } from './install';
+import type { InstallPlan } from './plan';
+import { parseReceipt, receiptText } from './receipt';
+import { fakeRegistry, makeInstallFixture, type InstallFixture } from './test-support';
+import { uninstall } from './uninstall';
+
+// Dangerous direction: deleting something the installer did not write (another host's manifest,
+// the user's config, a file an edited receipt names). Only the receipt's own files go, and only
+// names the installer uses.
+
+let fx: InstallFixture;
+let plan: InstallPlan;
+beforeEach(async () => {
+  fx = makeInstallFixture();
+  plan = fx.plan(['chrome', 'firefox']);
+  const result = await applyInstall(plan, null, {
+    platform: 'linux',
+    bundleSource: fx.bundleSource,
+    dryRun: false,
+    uid: fx.uid,
+    registry: fakeRegistry().run,
+  });
+  if (!result.ok) throw new Error(result.message);
+  // Things that are not the installer's: they must survive.
+  writeFileSync(path.join(fx.home, 'config.json'), '{"mcpServers": {}}');
+  writeFileSync(path.join(fx.home, 'trust.json'), '{}');
+  const chromeDir = path.dirname(plan.manifests[0]!.registration.manifest);
+  writeFileSync(path.join(chromeDir, 'com.other.host.json'), '{}');
+});
+afterEach(() => {
+  fx.cleanup();
+});
+
+const request = (browsers: Parameters<typeof uninstall>[0]['browsers'], dryRun = false) => ({
+  paths: plan.paths,
+  browsers,
+  dryRun,
+  registry: fakeRegistry().run,
+});
+
+describe('uninstall', () => {
+  it('removes every manifest, the launcher, the bundle and the receipt, and nothing else', async () => {
+    const result = await uninstall(request(null));
+    expect(result.ok && result.actions.map((a) => [a.kind, a.status])).toEqual([
+      ['manifest', 'removed'],
+      ['manifest', 'removed'],
+      ['launcher', 'removed'],
+      ['bundle', 'removed'],
+      ['receipt', 'removed'],
+    ]);
+    for (const m of plan.manifests) expect(existsSync(m.registration.manifest)).toBe(false);
+    for (const f of [
+      plan.paths.launcher,
+      plan.paths.bundle,
+      `${plan.paths.bundle}.map`,
+      plan.paths.receipt,
+      plan.paths.hostDir,
+    ]) {
+      expect(existsSync(f)).toBe(false);
+    }
+    const chromeDir = path.dirname(plan.manifests[0]!.registration.manifest);
+    expect(existsSync(path.join(chromeDir, 'com.other.host.json'))).toBe(true);
+    expect(existsSync(path.join(fx.home, 'config.json'))).toBe(true);
+    expect(existsSync(path.join(fx.home, 'trust.json'))).toBe(true);
+    // A second uninstall finds nothing to do.
+    expect(await uninstall(request(null))).toEqual({
+      ok: true,
+      installed: false,
+      actions: [],
+      remaining: [],
+    });
+  });
+
+  it('removes one browser and keeps the rest installed', async () => {
+    const result = await uninstall(request(['firefox']));
+    expect(result.ok && result.actions.map((a) => [a.kind, a.browser, a.status])).toEqual([
+      ['manifest', 'firefox', 'removed'],
+    ]);
+    expect(existsSync(plan.manifests[1]!.registration.manifest)).toBe(false);
+    expect(existsSync(plan.manifests[0]!.registration.manifest)).toBe(true);
+    expect(existsSync(plan.paths.launcher)).toBe(true);
+    const receipt = parseReceipt(readFileSync(plan.paths.receipt, 'utf8'), 'r');
+    expect(receipt.kind === 'ok' && receipt.receipt.registrations.map((r) => r.browser)).toEqual([
+      'chrome',
+    ]);
+  });
+
+  it('reports a manifest already gone, and removes nothing in a dry run', async () => {
+    const dry = await uninstall(request(null, true));
+    expect(dry.ok && dry.actions.every((a) => a.status === 'would-remove')).toBe(true);
+    expect(existsSync(plan.paths.receipt)).toBe(true);
+    expect(existsSync(plan.manifests[0]!.registration.manifest)).toBe(true);
+  });
+
+  it('refuses a receipt edited to name other files, and deletes nothing', async () => {
+    const victim = path.join(fx.homedir, '.bashrc');
+    writeFileSync(victim, 'export PATH');
+    const tampered = {
+      ...plan.receipt,
+      registrations: [{ ...plan.receipt.registrations[0]!, manifest: victim }],
+    };
+    writeFileSync(plan.paths.receipt, receiptText(tampered));
+    const result = await uninstall(request(null));
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.message).toMatch(/not a Switchyard install receipt/);
+    expect(existsSync(victim)).toBe(true);
+    expect(existsSync(plan.paths.launcher)).toBe(true);
+  });
+
+  it('deletes the registry keys it wrote, through reg.exe argv', async () => {
+    const key = 'HKCU\\Software\\Google\\Chrome\\NativeMessagingHosts\\com.switchyard.host';
+    const withKey = {
+      ...plan.receipt,
+      registrations: plan.receipt.registrations.map((r) =>
+        r.browser === 'chrome' ? { ...r, registryKey: key } : r,
+      ),
+    };
+    writeFileSync(plan.paths.receipt, receiptText(withKey));
+    const registry = fakeRegistry();
+    registry.keys.set(key, plan.manifests[0]!.registration.manifest);
+    registry.keys.set('HKCU\\Software\\Other\\NativeMessagingHosts\\x', 'y');
+    const result = await uninstall({ ...request(['chrome']), registry: registry.run });
+    expect(result.ok && result.actions.map((a) => [a.kind, a.status])).toEqual([
+      ['manifest', 'removed'],
+      ['registry', 'removed'],
+    ]);
+    expect(registry.calls).toContainEqual(['delete', key, '/f']);
+    expect([...registry.keys.keys()]).toEqual(['HKCU\\Software\\Other\\NativeMessagingHosts\\x']);
+  });
+
+  it('leaves a folder named like a manifest alone', async () => {
+    const manifest = plan.manifests[1]!.registration.manifest;
+    await uninstall(request(['firefox']));
+    mkdirSync(manifest);
+    const receipt = { ...plan.receipt, registrations: [plan.receipt.registrations[1]!] };
+    writeFileSync(plan.paths.receipt, receiptText(receipt));
+    const result = await uninstall(request(['firefox']));
+    expect(result.ok && result.actions[0]?.status).toBe('absent');
+    expect(existsSync(manifest)).toBe(true);
+  });
+});

@@ -1,0 +1,154 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Browser } from './browsers';
+import type { InstallPaths } from './locations';
+import { FILE_MODES } from './install';
+import {
+  isErrno,
+  readReceipt,
+  receiptText,
+  writeFileAtomic,
+  type Receipt,
+  type Registration,
+} from './receipt';
+import { queryDefault, regDeleteArgv, type RegistryRunner } from './registry';
+
+/**
+ * Removes what the receipt says an install wrote, and nothing else: the manifests and registry
+ * keys of the chosen browsers (all by default). When no registration is left, also the launcher,
+ * the copied bundle and the receipt itself. The user's config, trust store and audit log stay.
+ */
+
+export type RemoveStatus = 'removed' | 'absent' | 'would-remove';
+
+export interface UninstallAction {
+  readonly kind: 'manifest' | 'registry' | 'launcher' | 'bundle' | 'receipt';
+  readonly target: string;
+  readonly status: RemoveStatus;
+  readonly browser?: Browser;
+}
+
+export interface UninstallRequest {
+  readonly paths: InstallPaths;
+  /** The browsers to remove; null for all. */
+  readonly browsers: readonly Browser[] | null;
+  readonly dryRun: boolean;
+  readonly registry: RegistryRunner;
+}
+
+export type UninstallResult =
+  | {
+      readonly ok: true;
+      readonly installed: boolean;
+      readonly actions: readonly UninstallAction[];
+      readonly remaining: readonly Registration[];
+    }
+  | { readonly ok: false; readonly message: string; readonly actions: readonly UninstallAction[] };
+
+/** Splits the receipt's registrations into those to remove and those to keep. Pure. */
+export function selectRegistrations(
+  receipt: Receipt,
+  browsers: readonly Browser[] | null,
+): { remove: Registration[]; keep: Registration[] } {
+  const chosen = (r: Registration) => browsers === null || browsers.includes(r.browser);
+  return {
+    remove: receipt.registrations.filter(chosen),
+    keep: receipt.registrations.filter((r) => !chosen(r)),
+  };
+}
+
+export async function uninstall(request: UninstallRequest): Promise<UninstallResult> {
+  const actions: UninstallAction[] = [];
+  const read = await readReceipt(request.paths.receipt);
+  if (read.kind === 'missing') return { ok: true, installed: false, actions, remaining: [] };
+  if (read.kind === 'invalid') {
+    return {
+      ok: false,
+      actions,
+      message: `${read.message} Until then, uninstall cannot tell what was installed.`,
+    };
+  }
+  const receipt = read.receipt;
+  const { remove, keep } = selectRegistrations(receipt, request.browsers);
+  const { dryRun } = request;
+
+  for (const registration of remove) {
+    actions.push({
+      kind: 'manifest',
+      target: registration.manifest,
+      browser: registration.browser,
+      status: await removeFile(registration.manifest, dryRun),
+    });
+    if (registration.registryKey !== null) {
+      actions.push({
+        kind: 'registry',
+        target: registration.registryKey,
+        browser: registration.browser,
+        status: await removeKey(request.registry, registration.registryKey, dryRun),
+      });
+    }
+    // Windows keeps manifests in Switchyard's own folder: tidy the per-browser folder there.
+    await removeEmptyDirInside(path.dirname(registration.manifest), request.paths.hostDir, dryRun);
+  }
+
+  if (keep.length > 0) {
+    if (!dryRun) {
+      await writeFileAtomic(
+        request.paths.receipt,
+        receiptText({ ...receipt, registrations: keep }),
+        FILE_MODES.receipt,
+      );
+    }
+    return { ok: true, installed: true, actions, remaining: keep };
+  }
+
+  actions.push({
+    kind: 'launcher',
+    target: receipt.launcher,
+    status: await removeFile(receipt.launcher, dryRun),
+  });
+  actions.push({
+    kind: 'bundle',
+    target: receipt.bundle,
+    status: await removeFile(receipt.bundle, dryRun),
+  });
+  await removeFile(`${receipt.bundle}.map`, dryRun);
+  actions.push({
+    kind: 'receipt',
+    target: request.paths.receipt,
+    status: await removeFile(request.paths.receipt, dryRun),
+  });
+  if (!dryRun) await fs.rmdir(request.paths.hostDir).catch(() => undefined);
+  return { ok: true, installed: true, actions, remaining: [] };
+}
+
+async function removeFile(file: string, dryRun: boolean): Promise<RemoveStatus> {
+  try {
+    const stat = await fs.lstat(file);
+    if (stat.isDirectory()) return 'absent';
+  } catch (error) {
+    if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return 'absent';
+    throw error;
+  }
+  if (dryRun) return 'would-remove';
+  await fs.rm(file, { force: true });
+  return 'removed';
+}
+
+async function removeKey(run: RegistryRunner, key: string, dryRun: boolean): Promise<RemoveStatus> {
+  if ((await queryDefault(run, key)) === null) return 'absent';
+  if (dryRun) return 'would-remove';
+  const result = await run(regDeleteArgv(key));
+  if (result.code !== 0) {
+    throw new Error(
+      `reg.exe could not delete ${key} (exit ${result.code}: ${result.stderr.trim()}); delete it with regedit.`,
+    );
+  }
+  return 'removed';
+}
+
+async function removeEmptyDirInside(dir: string, root: string, dryRun: boolean): Promise<void> {
+  const relative = path.relative(root, dir);
+  if (dryRun || relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return;
+  await fs.rmdir(dir).catch(() => undefined);
+}

@@ -1,0 +1,128 @@
+import os from 'node:os';
+import { BROWSER_INFO, installPlatform } from '../../installers/browsers';
+import { diagnoseInstall, type InstallDiagnosis } from '../../installers/diagnose';
+import { installPaths } from '../../installers/locations';
+import { runReg, type RegistryRunner } from '../../installers/registry';
+import { switchyardHome } from '../config/paths';
+import type { CliIo } from './io';
+
+/**
+ * The install section of `switchyard doctor`: text lines, the problems (each with its fix), and
+ * the JSON form. Not being installed is not a problem (the CLI works without it); a broken
+ * install is.
+ */
+
+export interface InstallSection {
+  readonly text: string;
+  readonly problems: readonly string[];
+  readonly json: unknown;
+}
+
+export interface InstallSectionOptions {
+  readonly homedir?: string;
+  readonly uid?: number | null;
+  readonly registry?: RegistryRunner;
+}
+
+export async function installSection(
+  io: CliIo,
+  options: InstallSectionOptions = {},
+): Promise<InstallSection> {
+  const platform = installPlatform(io.platform);
+  let home: string;
+  try {
+    home = switchyardHome(io.env, io.platform, options.homedir ?? os.homedir());
+  } catch {
+    // The config section already reports an unusable home.
+    return { text: '', problems: [], json: null };
+  }
+  if (platform === null) {
+    return {
+      text: `Browser install: not supported on ${io.platform}.\n`,
+      problems: [],
+      json: null,
+    };
+  }
+  const uid =
+    options.uid !== undefined
+      ? options.uid
+      : platform === 'win32' || typeof process.getuid !== 'function'
+        ? null
+        : process.getuid();
+  const diagnosis = await diagnoseInstall({
+    paths: installPaths(home, platform),
+    home,
+    platform,
+    uid,
+    registry: options.registry ?? runReg,
+  });
+  return { text: sectionText(diagnosis), problems: problemsOf(diagnosis), json: jsonOf(diagnosis) };
+}
+
+function problemsOf(diagnosis: InstallDiagnosis): string[] {
+  switch (diagnosis.state) {
+    case 'not-installed':
+      return [];
+    case 'invalid':
+      return [...diagnosis.problems];
+    case 'installed':
+      return [...diagnosis.problems, ...diagnosis.registrations.flatMap((r) => r.problems)];
+  }
+}
+
+function sectionText(diagnosis: InstallDiagnosis): string {
+  switch (diagnosis.state) {
+    case 'not-installed':
+      return "Browser install: not installed. Run 'switchyard install' to let your browser start the host.\n";
+    case 'invalid':
+      return `Browser install: the receipt ${diagnosis.receiptFile} cannot be read.\n`;
+    case 'installed': {
+      const { receipt } = diagnosis;
+      const lines = [
+        `Browser install (${diagnosis.receiptFile}):`,
+        `  launcher   ${receipt.launcher}${diagnosis.problems.length === 0 ? '' : '  [PROBLEM]'}`,
+        `  node       ${receipt.node}`,
+        `  PATH       ${
+          receipt.loginPath === null
+            ? 'as the browser gives it'
+            : `${receipt.loginPath.source === 'login-shell' ? 'login shell' : 'install terminal'}, ${receipt.loginPath.value.split(':').length} folders recorded`
+        }`,
+      ];
+      for (const report of diagnosis.registrations) {
+        const r = report.registration;
+        const state = report.problems.length === 0 ? 'ok' : 'PROBLEM';
+        lines.push(
+          `  ${BROWSER_INFO[r.browser].displayName.padEnd(15)}${state.padEnd(9)}${r.manifest}${r.registryKey === null ? '' : ` (${r.registryKey})`}`,
+        );
+      }
+      if (diagnosis.registrations.length === 0) lines.push('  no browser is registered');
+      return `${lines.join('\n')}\n`;
+    }
+  }
+}
+
+function jsonOf(diagnosis: InstallDiagnosis): unknown {
+  switch (diagnosis.state) {
+    case 'not-installed':
+      return { state: 'not-installed', receipt: diagnosis.receiptFile };
+    case 'invalid':
+      return { state: 'invalid', receipt: diagnosis.receiptFile, problems: diagnosis.problems };
+    case 'installed':
+      return {
+        state: 'installed',
+        receipt: diagnosis.receiptFile,
+        launcher: diagnosis.receipt.launcher,
+        node: diagnosis.receipt.node,
+        loginPath: diagnosis.receipt.loginPath,
+        problems: diagnosis.problems,
+        browsers: diagnosis.registrations.map((r) => ({
+          browser: r.registration.browser,
+          manifest: r.registration.manifest,
+          registryKey: r.registration.registryKey,
+          userDataDir: r.registration.userDataDir,
+          extensionIds: r.registration.extensionIds,
+          problems: r.problems,
+        })),
+      };
+  }
+}

@@ -1,0 +1,186 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEV_EXTENSION_ID } from '../../protocol/identity';
+import {
+  fakeRegistry,
+  makeInstallFixture,
+  type InstallFixture,
+} from '../../installers/test-support';
+import { makeInstallCommand } from './install';
+import type { InstallEnvironment } from './install-environment';
+import { makeUninstallCommand } from './install-uninstall';
+import { installSection } from './install-doctor';
+import type { CliIo } from './io';
+
+// The CLI wiring: facts from the machine in, exactly what was written out. The installer's rules
+// are tested in installers/; here, the commands' choices and messages.
+
+let fx: InstallFixture;
+beforeEach(() => {
+  fx = makeInstallFixture();
+});
+afterEach(() => {
+  fx.cleanup();
+});
+
+function capture(env: NodeJS.ProcessEnv = {}): CliIo & { stdout: string[]; stderr: string[] } {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  return {
+    stdout,
+    stderr,
+    out: (t) => stdout.push(t),
+    err: (t) => stderr.push(t),
+    env: { SWITCHYARD_HOME: fx.home, ...env },
+    platform: 'linux',
+  };
+}
+
+function environment(change: Partial<InstallEnvironment> = {}): InstallEnvironment {
+  return {
+    homedir: () => fx.homedir,
+    uid: () => fx.uid,
+    node: fx.node,
+    bundleSource: () => Promise.resolve(fx.bundleSource),
+    exists: (p) => Promise.resolve(existsSync(p)),
+    recordLoginPath: () =>
+      Promise.resolve({ value: '/opt/n/bin:/usr/bin', source: 'login-shell', shell: '/bin/zsh' }),
+    registry: fakeRegistry().run,
+    cwd: () => fx.root,
+    ...change,
+  };
+}
+
+describe('switchyard install', () => {
+  it('installs for a profile, prints what it wrote, and doctor finds it healthy', async () => {
+    const io = capture();
+    const code = await makeInstallCommand(environment())(io, [
+      '--browser',
+      'chromium',
+      '--user-data-dir',
+      'chromium profile', // relative: resolved against the current folder
+    ]);
+    expect(io.stderr.join('')).toBe('');
+    expect(code).toBe(0);
+    const out = io.stdout.join('');
+    const manifest = path.join(fx.profile, 'NativeMessagingHosts', 'com.switchyard.host.json');
+    expect(out).toContain(`wrote  ${manifest}`);
+    expect(out).toContain(`chrome-extension://${DEV_EXTENSION_ID}/`);
+    expect(out).toMatch(/login shell's PATH \(\/bin\/zsh\).*2 folders/);
+    expect(existsSync(manifest)).toBe(true);
+
+    const section = await installSection(capture(), { homedir: fx.homedir, uid: fx.uid });
+    expect(section.problems).toEqual([]);
+    expect(section.text).toMatch(/Chromium\s+ok\s+/);
+  });
+
+  it('prints JSON, and a dry run writes nothing', async () => {
+    const io = capture();
+    const code = await makeInstallCommand(environment())(io, [
+      '--browser',
+      'firefox',
+      '--dry-run',
+      '--json',
+    ]);
+    expect(code).toBe(0);
+    const report = JSON.parse(io.stdout.join('')) as {
+      dryRun: boolean;
+      browsers: Array<{ manifest: { allowed_extensions: string[] } }>;
+      actions: Array<{ status: string }>;
+    };
+    expect(report.dryRun).toBe(true);
+    expect(report.browsers[0]?.manifest.allowed_extensions).toEqual(['switchyard@switchyard.dev']);
+    expect(report.actions.every((a) => a.status === 'would-write')).toBe(true);
+    expect(existsSync(fx.home)).toBe(false);
+  });
+
+  it('adds a store id with --extension-id', async () => {
+    const io = capture();
+    const store = 'abcdefghijklmnopabcdefghijklmnop';
+    await makeInstallCommand(environment())(io, ['--browser', 'chrome', '--extension-id', store]);
+    const manifest = path.join(
+      fx.homedir,
+      '.config',
+      'google-chrome',
+      'NativeMessagingHosts',
+      'com.switchyard.host.json',
+    );
+    expect(JSON.parse(readFileSync(manifest, 'utf8'))).toMatchObject({
+      allowed_origins: [`chrome-extension://${DEV_EXTENSION_ID}/`, `chrome-extension://${store}/`],
+    });
+  });
+
+  it('installs for the browsers it detects', async () => {
+    const io = capture();
+    const chromeDir = path.join(fx.homedir, '.config', 'google-chrome');
+    const env = environment({ exists: (p) => Promise.resolve(p === chromeDir) });
+    expect(await makeInstallCommand(env)(io, [])).toBe(0);
+    expect(io.stdout.join('')).toMatch(/for Google Chrome\./);
+  });
+
+  it.each<[string, string[], Partial<InstallEnvironment>, number, RegExp]>([
+    [
+      'no browser found',
+      [],
+      { exists: () => Promise.resolve(false) },
+      1,
+      /No supported browser was found.*--browser chrome/,
+    ],
+    [
+      'a profile without its browser',
+      ['--user-data-dir', '/tmp/p'],
+      {},
+      2,
+      /name it, e\.g\. --browser chromium/,
+    ],
+    [
+      'an unknown bundle',
+      ['--browser', 'chrome'],
+      { bundleSource: () => Promise.resolve(null) },
+      1,
+      /node dist\/host\/switchyard\.cjs install/,
+    ],
+    ['a bad argument', ['--browser', 'lynx'], {}, 2, /Unknown browser 'lynx'/],
+    ['sudo', ['--browser', 'chrome'], { uid: () => 0 }, 1, /as ann, without sudo/],
+    [
+      'a Firefox profile',
+      ['--browser', 'firefox', '--user-data-dir', '/tmp/p'],
+      {},
+      1,
+      /Chromium option/,
+    ],
+  ])('refuses %s', async (name, args, change, code, message) => {
+    const io = capture(name === 'sudo' ? { SUDO_USER: 'ann' } : {});
+    expect(await makeInstallCommand(environment(change))(io, args)).toBe(code);
+    expect(io.stderr.join('')).toMatch(message);
+  });
+});
+
+describe('switchyard uninstall', () => {
+  it('says so when nothing is installed', async () => {
+    const io = capture();
+    expect(await makeUninstallCommand(environment())(io, [])).toBe(0);
+    expect(io.stdout.join('')).toMatch(/Nothing to uninstall/);
+  });
+
+  it('removes what install wrote and keeps the user data', async () => {
+    await makeInstallCommand(environment())(capture(), [
+      '--browser',
+      'chrome',
+      '--browser',
+      'firefox',
+    ]);
+    const partial = capture();
+    expect(await makeUninstallCommand(environment())(partial, ['--browser', 'firefox'])).toBe(0);
+    expect(partial.stdout.join('')).toMatch(
+      /removed .*native-messaging-hosts.*\n[\s\S]*Still installed for: Google Chrome/,
+    );
+    const all = capture();
+    expect(await makeUninstallCommand(environment())(all, [])).toBe(0);
+    expect(all.stdout.join('')).toMatch(
+      /Uninstalled\. Your configuration, approvals and audit log/,
+    );
+    expect(existsSync(path.join(fx.home, 'install.json'))).toBe(false);
+  });
+});
