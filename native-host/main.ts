@@ -1,7 +1,12 @@
+import { add } from './cli/add';
 import { call } from './cli/call';
 import { doctor } from './cli/doctor';
 import { hostCommand } from './cli/host-command';
+import { importCommand } from './cli/import';
+import { install } from './cli/install';
+import { uninstall } from './cli/install-uninstall';
 import { processIo, type CliIo } from './cli/io';
+import { remove } from './cli/remove';
 import { tools } from './cli/tools';
 import { revoke, trust } from './cli/trust';
 import { HOST_VERSION } from './version';
@@ -19,6 +24,17 @@ Usage: switchyard <command>
                                    review and approve servers waiting to run (launch trust)
   revoke <server> | --workspace <folder>
                                    withdraw an approval: the server asks before it runs again
+  add <name> [--env K=V]... [--cwd DIR] [--replace] -- <command> [args...]
+                                   add a server to config.json, approved to run as written
+  remove <name>                    remove a server from config.json and forget its approval
+  import [--from CLIENT]... [--file PATH --format CLIENT] [--rename] [--dry-run] [--yes]
+                                   add servers from Claude Desktop, Claude Code, Cursor, VS Code,
+                                   Windsurf, Codex or Zed (preview first; see docs/import.md)
+  install [--browser NAME]... [--user-data-dir DIR] [--extension-id ID]... [--dry-run] [--json]
+                                   register the host with your browsers (chrome, chromium,
+                                   edge, brave, vivaldi, firefox; detected when not named)
+  uninstall [--browser NAME]... [--dry-run] [--json]
+                                   remove exactly what install wrote (all browsers by default)
   host <caller>                    the native-messaging host (started by the browser)
   version                          print the version
 
@@ -35,6 +51,11 @@ const commands: Readonly<Record<string, Command>> = {
   call,
   trust,
   revoke,
+  add,
+  remove,
+  import: importCommand,
+  install,
+  uninstall,
   version: (io) => {
     io.out(`${HOST_VERSION}\n`);
     return Promise.resolve(0);

@@ -40,10 +40,19 @@ export const ErrorReasonSchema = z.enum([
   'approval-invalid',
   /** The tool's policy is `deny`: it never reaches its server. */
   'denied',
-  /** `trust/approve` quoted a fingerprint that is not what would run now: show the new request. */
+  /**
+   * `trust/approve` quoted a fingerprint that is not what would run now: show the new request.
+   * Also `import/apply` quoting a digest that is not what the client's file holds now.
+   */
   'fingerprint-mismatch',
   /** `trust/approve` named a server that is not waiting for approval. */
   'not-pending',
+  /** `servers/add` named a server config.json already has (send `replace` to replace it). */
+  'already-exists',
+  /** `servers/add` or `servers/remove` named a server a workspace file defines: edit that file. */
+  'workspace-server',
+  /** `tools/list` or `tools/call` named a profile id the host does not have (removed?). */
+  'unknown-profile',
   /** The host failed unexpectedly; the message says what to report. */
   'internal',
 ]);

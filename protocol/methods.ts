@@ -1,5 +1,17 @@
 import { z } from 'zod';
+import {
+  ImportClientSchema,
+  ImportSelectionSchema,
+  ImportSourcePreviewSchema,
+  ImportWrittenSchema,
+} from './import';
 import { RequestIdSchema } from './jsonrpc';
+import {
+  MAX_RESOLVE_URL_CHARS,
+  ProfileIdSchema,
+  ProfileSchema,
+  TokenBudgetSchema,
+} from './profiles';
 import { ConsentRequestSchema, ServerSummarySchema } from './servers';
 import {
   ApprovalTokenSchema,
@@ -42,6 +54,24 @@ export const requestMethods = {
   'servers/start': { params: ServerParamsSchema, result: ServerResultSchema },
   'servers/stop': { params: ServerParamsSchema, result: ServerResultSchema },
   'servers/restart': { params: ServerParamsSchema, result: ServerResultSchema },
+  'servers/add': {
+    // The one method that carries a command: the user typed it into the popup. The host writes it
+    // to config.json, approves exactly what would run, then starts it (docs/security.md).
+    params: z.object({
+      name: z.string().min(1).max(256),
+      command: z.string().min(1).max(4096),
+      args: z.array(z.string().max(32_767)).max(256).optional(),
+      env: z.record(z.string().min(1).max(256), z.string().max(32_767)).optional(),
+      cwd: z.string().min(1).max(4096).optional(),
+      /** Replace the launch fields of a config.json entry of that name instead of refusing. */
+      replace: z.boolean().optional(),
+    }),
+    result: ServerResultSchema,
+  },
+  'servers/remove': {
+    params: ServerParamsSchema,
+    result: z.object({ removed: z.literal(true) }),
+  },
   'servers/logs': {
     params: ServerParamsSchema.extend({
       limit: z.number().int().positive().max(10_000).optional(),
@@ -60,6 +90,8 @@ export const requestMethods = {
         server: z.string().min(1).max(256).optional(),
         /** Also list tools whose policy is `deny` (the popup shows them; the model never does). */
         includeDenied: z.boolean().optional(),
+        /** The profile to list for (design D10); omitted: the default profile. */
+        profile: ProfileIdSchema.optional(),
       })
       .optional(),
     result: z.object({
@@ -69,6 +101,8 @@ export const requestMethods = {
         total: z.number().int().nonnegative(),
         byServer: z.record(z.string(), z.number().int().nonnegative()),
       }),
+      /** The profile's whole listing against its `tokenBudget`, when it has one (D11). */
+      budget: TokenBudgetSchema.optional(),
     }),
   },
   'tools/call': {
@@ -77,6 +111,8 @@ export const requestMethods = {
       arguments: z.record(z.string(), z.unknown()).optional(),
       /** The approval the user gave for exactly this call, from an `approval-required` error. */
       approval: ApprovalTokenSchema.optional(),
+      /** The active profile (design D10); omitted: the default. A tool it hides is unknown. */
+      profile: ProfileIdSchema.optional(),
     }),
     result: CallToolResultSchema,
   },
@@ -117,6 +153,74 @@ export const requestMethods = {
     ]),
     result: z.object({ servers: z.array(ServerSummarySchema) }),
   },
+  'trust/forget': {
+    params: z.object({
+      server: z.string().min(1).max(256),
+      /** The approval's scope, a workspace folder; default: the server's own, else the user's. */
+      workspace: z.string().min(1).max(4096).optional(),
+    }),
+    result: z.object({
+      /** Whether a launch approval was forgotten. */
+      launch: z.boolean(),
+      /** How many tool pins were forgotten. */
+      pins: z.number().int().nonnegative(),
+      /** The server afterwards (waiting for approval again) when it is configured, else null. */
+      server: ServerSummarySchema.nullable(),
+    }),
+  },
+  'profiles/list': {
+    params: z.object({}).optional(),
+    result: z.object({
+      /** The user's profiles other than the default, in the order ties are broken in. */
+      profiles: z.array(ProfileSchema),
+      /** The profile of every URL no other profile matches. */
+      defaultProfile: ProfileSchema,
+    }),
+  },
+  'profiles/set': {
+    params: z.object({ profile: ProfileSchema }),
+    result: z.object({
+      profile: ProfileSchema,
+      /** Things worth a second look that did not stop the write (an unknown server name, ...). */
+      warnings: z.array(z.string()),
+    }),
+  },
+  'profiles/remove': {
+    params: z.object({ id: ProfileIdSchema }),
+    result: z.object({ removed: z.boolean() }),
+  },
+  'profiles/resolve': {
+    params: z.object({ url: z.string().max(MAX_RESOLVE_URL_CHARS) }),
+    result: z.object({
+      profile: ProfileSchema,
+      /** The pattern that selected it; null for the default profile. */
+      matchedPattern: z.string().nullable(),
+    }),
+  },
+  'import/preview': {
+    params: z
+      .object({
+        /** Clients whose default configuration files are read; all of them when omitted. */
+        sources: z.array(ImportClientSchema).max(16).optional(),
+      })
+      .optional(),
+    result: z.object({
+      /** The config.json imported servers are written to. */
+      configFile: z.string(),
+      sources: z.array(ImportSourcePreviewSchema),
+    }),
+  },
+  'import/apply': {
+    // Names entries of the preview, never a command: the host reads the source files again.
+    params: z.object({ entries: z.array(ImportSelectionSchema).min(1).max(256) }),
+    result: z.object({
+      written: z.array(ImportWrittenSchema),
+      /** Selected entries config.json already had, the same: nothing was written for them. */
+      unchanged: z.array(ImportWrittenSchema),
+      /** The written servers as they are now (started unless switched off in the source). */
+      servers: z.array(ServerSummarySchema),
+    }),
+  },
 } as const satisfies Record<string, { params: z.ZodType; result: z.ZodType }>;
 
 export type RequestMethod = keyof typeof requestMethods;
@@ -125,7 +229,11 @@ export type ResultOf<M extends RequestMethod> = z.infer<(typeof requestMethods)[
 
 /** Notifications the host sends to the extension. */
 export const hostNotifications = {
-  'notifications/servers/changed': z.object({ server: ServerSummarySchema }),
+  'notifications/servers/changed': z.object({
+    server: ServerSummarySchema,
+    /** The server is no longer configured (config.json changed): drop its row. */
+    removed: z.literal(true).optional(),
+  }),
   'notifications/tools/changed': z.object({ server: z.string() }),
   'notifications/progress': z.object({
     /** The id of the extension's `tools/call` request this progress belongs to. */

@@ -157,6 +157,9 @@ const CODES_OF_REASON: Readonly<Record<ErrorReason, readonly number[]>> = {
   denied: [JsonRpcErrorCode.HostError],
   'fingerprint-mismatch': [JsonRpcErrorCode.HostError],
   'not-pending': [JsonRpcErrorCode.HostError],
+  'unknown-profile': [JsonRpcErrorCode.HostError],
+  'already-exists': [JsonRpcErrorCode.HostError],
+  'workspace-server': [JsonRpcErrorCode.HostError],
 };
 
 describe('error fixtures', () => {
@@ -262,6 +265,23 @@ describe('fixtures of one flow agree with each other', () => {
     for (const server of servers) {
       expectParsesUnchanged(ServerSummarySchema, server, `trust/revoke ${server.name}`);
       expect(server.status.state).toBe('needs-approval');
+    }
+  });
+
+  it('imports entries with the digests and suggested names their preview showed', () => {
+    const preview = requestMethods['import/preview'].result.parse(
+      readFixture('import/preview', ['params', 'result'])['result'],
+    );
+    const { entries } = paramsSchemaOf('import/apply').parse(
+      readFixture('import/apply', ['params', 'result'])['params'],
+    );
+    for (const selection of entries) {
+      const shown = preview.sources
+        .find((source) => source.source === selection.source)
+        ?.entries.find((entry) => entry.name === selection.name);
+      expect(shown?.digest, `${selection.source} ${selection.name}`).toBe(selection.digest);
+      expect(shown?.action).toBe(selection.as === undefined ? 'add' : 'conflict');
+      if (selection.as !== undefined) expect(selection.as).toBe(shown?.suggestedName);
     }
   });
 });
@@ -434,6 +454,23 @@ const rejectedParams: ReadonlyArray<readonly [RequestMethod, string, unknown]> =
   ['trust/revoke', 'an empty server name', { server: '' }],
   ['trust/revoke', 'an empty workspace', { workspace: '' }],
   ['trust/revoke', 'a 4,097-character workspace', { workspace: `/${long(4096)}` }],
+  ['tools/list', 'a profile id with upper case', { profile: 'GitHub' }],
+  ['tools/call', 'an empty profile id', { name: 'everything__echo', profile: '' }],
+  ['profiles/set', 'no profile', {}],
+  ['profiles/set', 'a profile without a mode', { profile: { id: 'x', name: 'X', match: [] } }],
+  [
+    'profiles/set',
+    'a profile with a key the schema does not know',
+    { profile: { id: 'x', name: 'X', match: [], mode: 'full', exlude: ['a__*'] } },
+  ],
+  [
+    'profiles/set',
+    'a match pattern without a scheme',
+    { profile: { id: 'x', name: 'X', match: ['github.com/*'], mode: 'full' } },
+  ],
+  ['profiles/remove', 'an id that is not a slug', { id: '../default' }],
+  ['profiles/resolve', 'no url', {}],
+  ['profiles/resolve', 'a URL over 8,192 characters', { url: `https://x.test/${long(8_192)}` }],
 ];
 
 test.each(rejectedParams)('%s rejects %s', (method, _label, params) => {

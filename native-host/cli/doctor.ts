@@ -1,5 +1,7 @@
 import type { ServerState, ServerSummary } from '../../protocol/servers';
 import { describeExit } from '../mcp/server-runtime';
+import { profileReport } from '../profiles/report';
+import { installSection } from './install-doctor';
 import { table, type CliIo } from './io';
 import { withCore } from './session';
 
@@ -45,16 +47,20 @@ function fixFor(server: ServerSummary): string | undefined {
 
 export async function doctor(io: CliIo, args: readonly string[]): Promise<number> {
   const json = args.includes('--json');
+  const install = await installSection(io);
   return withCore(io, (core, setup) => {
     const servers = core.listServers();
     const { tokens } = core.listTools();
+    const profiles = profileReport(core.profileCosts());
     const problems = [
       ...setup.warnings,
+      ...profiles.problems,
+      ...install.problems,
       ...servers.map(fixFor).filter((p): p is string => p !== undefined),
     ];
     if (json) {
       io.out(
-        `${JSON.stringify({ home: setup.home, configFile: setup.configFile, servers, tokens, problems }, null, 2)}\n`,
+        `${JSON.stringify({ home: setup.home, configFile: setup.configFile, install: install.json, servers, tokens, profiles: profiles.json, problems }, null, 2)}\n`,
       );
       return Promise.resolve(problems.length === 0 ? 0 : 1);
     }
@@ -83,6 +89,8 @@ export async function doctor(io: CliIo, args: readonly string[]): Promise<number
         `${table(rows)}\n\nTool listing: ${tokens.total} tokens sent with every model turn.\n`,
       );
     }
+    if (profiles.text !== '') io.out(`\n${profiles.text}`);
+    io.out(`\n${install.text}`);
     if (problems.length > 0) {
       io.out(`\nProblems (${problems.length}):\n`);
       for (const p of problems) io.out(`  - ${p}\n`);

@@ -1,9 +1,10 @@
 import { createCore } from '../host/create-core';
-import { DEFAULT_ALLOWED_CALLERS } from '../host/origin';
+import { LiveConfig } from '../host/live-config';
 import { runHost } from '../host/run-host';
 import { loadSetup } from '../host/setup';
 import { killProcessGroupNow } from '../supervisor/process-transport';
 import { HOST_VERSION } from '../version';
+import { hostStartContext } from './install-host';
 import type { CliIo } from './io';
 
 /**
@@ -31,10 +32,16 @@ export async function hostCommand(io: CliIo, args: readonly string[]): Promise<n
     }
   };
 
+  // The install receipt: the login-shell PATH recorded by 'switchyard install' (a browser started
+  // from the desktop gives a bare one) and the store extension ids the manifests allow.
+  const context = await hostStartContext(io.env, io.platform);
+  for (const warning of context.warnings) log(warning);
+  io = { ...io, env: context.env };
+
   const setup = await loadSetup({ env: io.env, platform: io.platform });
   const { done } = runHost({
     args,
-    allowedCallers: DEFAULT_ALLOWED_CALLERS,
+    allowedCallers: context.allowedCallers,
     input: process.stdin,
     output: process.stdout,
     home: setup.home ?? '',
@@ -50,6 +57,9 @@ export async function hostCommand(io: CliIo, args: readonly string[]): Promise<n
           onServerChanged: (summary) => {
             emit.serverChanged(summary);
           },
+          onServerRemoved: (summary) => {
+            emit.serverRemoved(summary);
+          },
           onToolsChanged: (server) => {
             emit.toolsChanged(server);
           },
@@ -58,6 +68,19 @@ export async function hostCommand(io: CliIo, args: readonly string[]): Promise<n
           },
         },
       }),
+    liveConfig: async (core, emitLog) => {
+      const { home, configFile } = setup;
+      if (home === null || configFile === null) return undefined;
+      return LiveConfig.open({
+        env: io.env,
+        platform: io.platform,
+        core,
+        initial: { ...setup, home, configFile },
+        log: (level, message) => {
+          emitLog(level, message);
+        },
+      });
+    },
     log,
     exit: (code) => {
       process.exit(code);

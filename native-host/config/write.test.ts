@@ -37,6 +37,20 @@ describe('updateConfigFile', () => {
     expect(readFileSync(file, 'utf8')).toBe('{"mcpServers": {},}');
   });
 
+  it('applies concurrent updates one after the other, losing none', async () => {
+    const file = join(home(), 'config.json');
+    writeFileSync(file, '{"mcpServers": {}}');
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        updateConfigFile(file, (raw) => {
+          raw[`key${i}`] = i;
+        }),
+      ),
+    );
+    const written = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    expect(Object.keys(written)).toHaveLength(21);
+  });
+
   it('refuses a change that would make the file invalid', async () => {
     const file = join(home(), 'config.json');
     writeFileSync(file, '{"mcpServers": {}}');

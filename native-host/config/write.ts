@@ -10,7 +10,32 @@ import { ConfigError, parseConfig, readFileBounded } from './load';
  * text is parsed again before it replaces the old one, and written atomically (temporary file,
  * then rename) with user-only permissions, so a crash mid-write never leaves half a file.
  */
-export async function updateConfigFile(
+export function updateConfigFile(
+  file: string,
+  mutate: (raw: Record<string, unknown>) => void,
+): Promise<Record<string, unknown>> {
+  // One update of a file at a time in this process: `policy/set`, `profiles/set` and
+  // `servers/add` each read, change and replace the whole file, and two interleaved would lose
+  // one change (another process writing meanwhile is still last-writer-wins).
+  const previous = pending.get(file) ?? Promise.resolve();
+  const run = previous.then(
+    () => updateNow(file, mutate),
+    () => updateNow(file, mutate),
+  );
+  const done = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  pending.set(file, done);
+  void done.then(() => {
+    if (pending.get(file) === done) pending.delete(file);
+  });
+  return run;
+}
+
+const pending = new Map<string, Promise<void>>();
+
+async function updateNow(
   file: string,
   mutate: (raw: Record<string, unknown>) => void,
 ): Promise<Record<string, unknown>> {

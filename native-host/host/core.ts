@@ -1,4 +1,10 @@
 import { BUILTIN_TOOL_NAMES } from '../../protocol/builtin-tools';
+import {
+  MAX_PROFILES,
+  type Profile,
+  type ProfileResolution,
+  type TokenBudget,
+} from '../../protocol/profiles';
 import type { ConsentRequest, LaunchChange, ServerSummary } from '../../protocol/servers';
 import type { CallToolResult, ExposedTool, ToolPolicyState } from '../../protocol/tools';
 import type { AuditLog } from '../audit/audit-log';
@@ -12,13 +18,24 @@ import {
 import type { ToolDefinition } from '../mcp/tool-definition';
 import { ApprovalLedger } from '../policy/approvals';
 import type { ToolPolicyRules } from '../policy/tool-policy';
+import { policyOverlay } from '../profiles/policy';
+import {
+  ProfileStore,
+  type McpRoot,
+  type ProfileSetup,
+  type ProfileWriter,
+} from '../profiles/store';
+import { buildProfileListing, type ProfileListing } from '../profiles/view';
+import { canonicalJson } from '../trust/canonical-json';
 import { launchFingerprint, type LaunchDefinition } from '../trust/fingerprint';
 import type { TrustSnapshot, TrustStore } from '../trust/trust-store';
+import { carryOverSkipped, planReload } from './config-reload';
 import { HostError } from './host-error';
 import { consentRequest } from './launch-gate';
 import { gateCallResult } from './result-gate';
 import { ToolGate, type CallDecision } from './tool-gate';
 import { buildToolListing, type ListedTool, type ToolListing } from './tool-listing';
+import type { HostSetup } from './setup';
 
 /**
  * The host's core, shared by the native-messaging host and the CLI: one ServerRuntime per
@@ -52,8 +69,19 @@ export interface ServerSpec extends Omit<
 
 export type LogLevel = 'info' | 'warning' | 'error';
 
+/** What one profile's model-facing listing costs (`switchyard doctor`). */
+export interface ProfileCost {
+  readonly profile: Profile;
+  /** Tools the model is sent under it. */
+  readonly tools: number;
+  readonly tokens: number;
+  readonly budget: TokenBudget | undefined;
+}
+
 export interface HostCoreEvents {
   onServerChanged?(summary: ServerSummary): void;
+  /** The server is no longer configured (a reload dropped it); `summary` is its last state. */
+  onServerRemoved?(summary: ServerSummary): void;
   onToolsChanged?(server: string): void;
   onLog?(level: LogLevel, message: string, server?: string): void;
 }
@@ -76,6 +104,10 @@ export interface HostCoreOptions {
   readonly reservedToolNames?: ReadonlySet<string>;
   /** Wraps model-bound result text in an untrusted-data block (design D9). */
   readonly wrapResult?: (text: string, source: { server: string; tool: string }) => string;
+  /** The profiles in force (design D10); default: the built-in default profile only. */
+  readonly profiles?: ProfileStore;
+  /** Writes `profiles` in config.json (`profiles/set`, `profiles/remove`). */
+  readonly saveProfiles?: ProfileWriter;
 }
 
 export class HostCore {
@@ -87,40 +119,58 @@ export class HostCore {
   private readonly gate: ToolGate;
   private listing: ToolListing | undefined;
   private pinsLoaded: Promise<void> | undefined;
+  /** The `toolPolicy` of the configuration last applied, to tell a reload that changed it. */
+  private appliedPolicy: string;
+  /** Set by `shutdown`: nothing starts any more. */
+  private closed = false;
+  private readonly profiles: ProfileStore;
+  /** Each profile's view of a listing, computed on demand and dropped with the listing. */
+  private readonly views = new WeakMap<ToolListing, Map<string, ProfileListing>>();
 
   constructor(options: HostCoreOptions) {
     this.options = options;
     this.events = options.events ?? {};
+    this.profiles = options.profiles ?? new ProfileStore();
     this.reserved = options.reservedToolNames ?? new Set(BUILTIN_TOOL_NAMES);
     this.gate = new ToolGate({
       trust: options.trust,
       rules: options.toolPolicy,
       ledger: options.ledger ?? new ApprovalLedger(),
     });
+    this.appliedPolicy = canonicalJson(options.toolPolicy);
     for (const spec of options.servers) {
       this.specs.set(spec.name, spec);
-      const runtime = new ServerRuntime({
-        launch: launchOf(spec),
-        spawnServer: options.spawnServer,
-        clientInfo: options.clientInfo,
-        ...(options.restartPolicy ? { restartPolicy: options.restartPolicy } : {}),
-        events: {
-          onStateChange: (r) => {
-            // Only running servers contribute tools, so any transition can change the listing.
-            this.listing = undefined;
-            this.events.onServerChanged?.(this.summarize(r));
-          },
-          onToolsChanged: (r) => {
-            this.listing = undefined;
-            this.events.onToolsChanged?.(r.name);
-          },
-          onLog: (level, message) => {
-            this.events.onLog?.(level, message, spec.name);
-          },
-        },
-      });
-      this.runtimes.set(spec.name, runtime);
+      this.runtimes.set(spec.name, this.createRuntime(spec));
     }
+  }
+
+  private createRuntime(spec: ServerSpec): ServerRuntime {
+    // A runtime a reload replaced or dropped may still report its last transitions: ignore them.
+    const current = (r: ServerRuntime): boolean => this.runtimes.get(r.name) === r;
+    return new ServerRuntime({
+      launch: launchOf(spec),
+      spawnServer: this.options.spawnServer,
+      clientInfo: this.options.clientInfo,
+      // MCP roots: the workspace folders of the profiles that enable the server (design D3, D10).
+      roots: () => this.rootsOf(spec.name),
+      ...(this.options.restartPolicy ? { restartPolicy: this.options.restartPolicy } : {}),
+      events: {
+        onStateChange: (r) => {
+          if (!current(r)) return;
+          // Only running servers contribute tools, so any transition can change the listing.
+          this.listing = undefined;
+          this.events.onServerChanged?.(this.summarize(r));
+        },
+        onToolsChanged: (r) => {
+          if (!current(r)) return;
+          this.listing = undefined;
+          this.events.onToolsChanged?.(r.name);
+        },
+        onLog: (level, message) => {
+          this.events.onLog?.(level, message, spec.name);
+        },
+      },
+    });
   }
 
   /**
@@ -262,21 +312,150 @@ export class HostCore {
     return summaries;
   }
 
-  /** The model-facing listing, optionally of one server; denied tools only when asked for. */
+  /**
+   * Forgets the launch approval and tool pins of `name` in `scope` (default: the server's own
+   * scope, else the user tier): also one left behind by a server that is no longer configured.
+   * A configured server of that scope stops and waits at the launch gate again.
+   */
+  async forgetLaunch(
+    name: string,
+    scope?: string,
+  ): Promise<{ launch: boolean; pins: number; server: ServerSummary | null }> {
+    const spec = this.specs.get(name);
+    const target = scope ?? spec?.scope ?? 'user';
+    const forgotten = await this.options.trust.forgetServer(target, name);
+    this.options.audit?.append({ event: 'trust', server: name, decision: 'forgotten' });
+    if (spec === undefined) return { ...forgotten, server: null };
+    const runtime = this.runtime(name);
+    if (spec.scope === target) {
+      this.gate.loadPins([{ scope: target, server: name }], await this.options.trust.snapshot());
+      this.listing = undefined;
+      await runtime.stop();
+      await this.startGated(runtime);
+    }
+    // A reload may have dropped the server meanwhile.
+    const current = this.runtimes.get(name) === runtime;
+    return { ...forgotten, server: current ? this.summarize(runtime) : null };
+  }
+
+  /** Records a trust decision made outside the core (a server Switchyard wrote and approved). */
+  auditTrust(server: string, decision: string, fingerprint?: string): void {
+    this.options.audit?.append({
+      event: 'trust',
+      server,
+      decision,
+      ...(fingerprint === undefined ? {} : { fingerprint }),
+    });
+  }
+
+  /**
+   * Moves the host to a reloaded configuration (config-reload.ts): dropped servers stop, new and
+   * changed ones go through the launch gate (a changed launch asks again, with what changed),
+   * unchanged ones are not touched. A server whose entry is now invalid keeps its running
+   * version. Resolves once the stops are done; `settled` once the starts are.
+   */
+  async applyConfig(
+    setup: Pick<HostSetup, 'specs' | 'toolPolicy' | 'skippedServers' | 'profiles'>,
+  ): Promise<{ settled: Promise<void> }> {
+    if (this.closed) return { settled: Promise.resolve() };
+    const next = carryOverSkipped(this.specs.values(), setup.specs, setup.skippedServers ?? []);
+    const plan = planReload(this.specs.values(), next);
+    const fresh = new Set([...plan.added, ...plan.replaced]);
+    const old = new Map(this.runtimes);
+    await Promise.all(
+      [...plan.removed, ...plan.replaced].map((name) => old.get(name)?.stop() ?? Promise.resolve()),
+    );
+    const removed = plan.removed.flatMap((name) => {
+      const runtime = old.get(name);
+      return runtime ? [this.summarize(runtime)] : [];
+    });
+    const before = new Map(this.specs);
+    this.specs.clear();
+    this.runtimes.clear();
+    for (const spec of next) {
+      this.specs.set(spec.name, spec);
+      const kept = old.get(spec.name);
+      this.runtimes.set(
+        spec.name,
+        kept === undefined || fresh.has(spec.name) ? this.createRuntime(spec) : kept,
+      );
+    }
+    this.listing = undefined;
+    for (const summary of removed) {
+      this.events.onServerRemoved?.(summary);
+      this.events.onToolsChanged?.(summary.name);
+    }
+    const policy = canonicalJson(setup.toolPolicy);
+    if (policy !== this.appliedPolicy) {
+      this.appliedPolicy = policy;
+      this.gate.setRules(setup.toolPolicy);
+      this.invalidateAllTools();
+    }
+    if (setup.profiles !== undefined) this.applyProfiles(setup.profiles);
+
+    const snapshot = await this.options.trust.snapshot();
+    this.gate.loadPins(
+      next.filter((s) => fresh.has(s.name)).map((s) => ({ scope: s.scope, server: s.name })),
+      snapshot,
+    );
+    const starts: ServerRuntime[] = [];
+    for (const spec of next) {
+      const runtime = this.runtime(spec.name);
+      const state = runtime.state.state;
+      if (fresh.has(spec.name)) {
+        if (!spec.disabled) starts.push(runtime);
+      } else if (plan.retuned.includes(spec.name)) {
+        const was = before.get(spec.name);
+        if (was?.prefix !== spec.prefix) this.events.onToolsChanged?.(spec.name);
+        if (spec.disabled && state !== 'stopped') await runtime.stop();
+        else if (!spec.disabled && was?.disabled === true && state === 'stopped') {
+          starts.push(runtime);
+        } else this.events.onServerChanged?.(this.summarize(runtime));
+      } else if (state === 'needs-approval' && !(await this.consentFor(spec, snapshot))) {
+        // Approved meanwhile by another process (`switchyard trust`): start it now.
+        starts.push(runtime);
+      }
+    }
+    for (const runtime of starts) runtime.markStarting();
+    // Never rejects: a reload is started from a file watcher, with nobody to catch it.
+    const settled = Promise.all(starts.map((r) => this.startGated(r, snapshot))).then(
+      () => undefined,
+      (error: unknown) => {
+        this.events.onLog?.(
+          'error',
+          `starting the reloaded servers failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      },
+    );
+    return { settled };
+  }
+
+  /**
+   * The model-facing listing under a profile (default: the default profile), optionally of one
+   * server; denied tools only when asked for. A tool the profile hides is not in it (D10).
+   */
   listTools(
     server?: string,
-    options: { includeDenied?: boolean } = {},
-  ): { tools: ExposedTool[]; tokens: { total: number; byServer: Record<string, number> } } {
+    options: { includeDenied?: boolean; profile?: string } = {},
+  ): {
+    tools: ExposedTool[];
+    tokens: { total: number; byServer: Record<string, number> };
+    budget?: TokenBudget;
+  } {
     if (server !== undefined) this.runtime(server);
-    const listing = this.currentListing();
-    const tools = listing.tools
+    const view = this.profileListing(options.profile);
+    const tools = view.tools
       .filter((t) => server === undefined || t.server === server)
       .filter((t) => options.includeDenied === true || t.exposed.policy !== 'deny')
       .map((t) => t.exposed);
-    if (server === undefined)
-      return { tools, tokens: { ...listing.tokens, byServer: { ...listing.tokens.byServer } } };
-    const own = listing.tokens.byServer[server] ?? 0;
-    return { tools, tokens: { total: own, byServer: { [server]: own } } };
+    // The budget is the whole profile's, whichever server was asked for.
+    const budget = view.budget === undefined ? {} : { budget: view.budget };
+    if (server === undefined) {
+      const tokens = { total: view.tokens.total, byServer: { ...view.tokens.byServer } };
+      return { tools, tokens, ...budget };
+    }
+    const own = view.tokens.byServer[server] ?? 0;
+    return { tools, tokens: { total: own, byServer: { [server]: own } }, ...budget };
   }
 
   /** Sets (or, with null, removes) a policy rule for an exposed name or glob. */
@@ -321,10 +500,17 @@ export class HostCore {
   async callTool(
     name: string,
     args: Record<string, unknown> | undefined,
-    options: CallOptions & { approval?: { requestId: string; nonce: string } } = {},
+    options: CallOptions & {
+      approval?: { requestId: string; nonce: string };
+      profile?: string;
+    } = {},
   ): Promise<CallToolResult> {
+    const profile = this.profiles.get(options.profile);
     const listed = this.currentListing().byName.get(name);
-    if (!listed) {
+    // A tool the active profile hides does not exist for this call (design D10): the same answer
+    // as an unknown name, before any policy or approval is looked at, so an approval issued
+    // under another profile cannot be redeemed where the tool is hidden.
+    if (!listed || !this.profileShows(profile, listed)) {
       throw new HostError(
         'unknown-tool',
         `No tool is exposed as '${name}'. List tools again: the server may have stopped, changed its tools, or be waiting for approval.`,
@@ -354,6 +540,7 @@ export class HostCore {
       listed,
       args,
       options.approval,
+      policyOverlay(profile),
     );
     if (decision.kind !== 'run') {
       audit(decision.kind, decision.error.reason);
@@ -379,8 +566,84 @@ export class HostCore {
     }
   }
 
+  /** The user's profiles and the default profile (design D10). */
+  listProfiles(): { profiles: Profile[]; defaultProfile: Profile } {
+    return this.profiles.list();
+  }
+
+  /** The profile a tab's URL selects, and the pattern that selected it. */
+  resolveProfile(url: string): ProfileResolution {
+    return this.profiles.resolve(url);
+  }
+
+  /**
+   * Creates or replaces a profile in config.json and puts it in force. Its `allow` overrides pin
+   * the definitions of the tools they cover now, as `policy/set` does (D7). A new workspace
+   * folder's servers join when the host reloads config.json (its file watch does so at once).
+   */
+  async setProfile(profile: Profile): Promise<{ profile: Profile; warnings: string[] }> {
+    const save = this.writer();
+    const written = this.profiles.setup().profiles;
+    if (!written.some((p) => p.id === profile.id) && written.length >= MAX_PROFILES) {
+      // One more would be written, then loaded as a stand-in that shows nothing.
+      throw new HostError(
+        'invalid-params',
+        `config.json holds at most ${MAX_PROFILES} profiles; remove one before adding another.`,
+      );
+    }
+    const warnings = this.profileWarnings(profile);
+    const profiles = await save.set(profile);
+    this.applyProfiles({ ...this.profiles.setup(), profiles });
+    const stored = this.profiles.get(profile.id);
+    const overlay = policyOverlay(stored);
+    const allows = overlay?.rules.filter((rule) => rule.value === 'allow') ?? [];
+    if (allows.length > 0) {
+      for (const listed of this.profileListing(stored.id).tools) {
+        if (allows.some((rule) => this.gate.matchesRule(rule.glob, listed.exposed.name))) {
+          await this.pin(listed);
+        }
+      }
+    }
+    this.options.audit?.append({ event: 'policy', tool: `profile:${stored.id}`, decision: 'set' });
+    return { profile: stored, warnings };
+  }
+
+  /** Removes a profile from config.json; false when there was none. `default` goes back to built-in. */
+  async removeProfile(id: string): Promise<boolean> {
+    const { removed, profiles } = await this.writer().remove(id);
+    this.applyProfiles({ ...this.profiles.setup(), profiles });
+    if (removed) {
+      this.options.audit?.append({ event: 'policy', tool: `profile:${id}`, decision: 'removed' });
+    }
+    return removed;
+  }
+
+  /**
+   * Puts profiles in force (a write, or a reload of config.json): listings are rebuilt, every
+   * server's tools may have changed under some profile, and a running server whose roots changed
+   * is told so (MCP `notifications/roots/list_changed`; it asks `roots/list` again).
+   */
+  applyProfiles(setup: ProfileSetup): void {
+    const before = new Map([...this.specs.keys()].map((name) => [name, this.rootsText(name)]));
+    if (!this.profiles.replace(setup)) return;
+    for (const [name, runtime] of this.runtimes) {
+      if (before.get(name) !== this.rootsText(name)) runtime.rootsChanged();
+    }
+    this.invalidateAllTools();
+  }
+
+  /** Each profile, the default first, with what its listing costs and its budget (for doctor). */
+  profileCosts(): ProfileCost[] {
+    return this.profiles.all().map((profile) => {
+      const view = this.profileListing(profile.id);
+      const tools = view.tools.filter((t) => t.exposed.policy !== 'deny').length;
+      return { profile, tools, tokens: view.tokens.total, budget: view.budget };
+    });
+  }
+
   /** Stops every server at once (each kills its process group) and waits for all of them. */
   async shutdown(): Promise<void> {
+    this.closed = true;
     this.gate.denyAll();
     await Promise.all([...this.runtimes.values()].map((r) => r.stop()));
     await this.options.audit?.flush();
@@ -416,7 +679,12 @@ export class HostCore {
   }
 
   private async startGated(runtime: ServerRuntime, snapshot?: TrustSnapshot): Promise<void> {
+    // A runtime that a reload replaced or dropped, or one of a host shutting down, must never
+    // spawn: nothing would stop it.
+    const current = (): boolean => !this.closed && this.runtimes.get(runtime.name) === runtime;
+    if (!current()) return;
     const consent = await this.consentFor(this.spec(runtime.name), snapshot);
+    if (!current()) return;
     if (consent) {
       // Fail closed (D6): nothing is spawned until the user approves this exact definition.
       runtime.awaitApproval(consent);
@@ -453,6 +721,93 @@ export class HostCore {
   private invalidateAllTools(): void {
     this.listing = undefined;
     for (const name of this.runtimes.keys()) this.events.onToolsChanged?.(name);
+  }
+
+  private writer(): ProfileWriter {
+    const save = this.options.saveProfiles;
+    if (!save) {
+      throw new HostError(
+        'internal',
+        'This host cannot write its configuration (SWITCHYARD_HOME cannot be determined); see host/hello.',
+      );
+    }
+    return save;
+  }
+
+  /** What is worth a second look in a profile about to be written (it is written anyway). */
+  private profileWarnings(profile: Profile): string[] {
+    const warnings: string[] = [];
+    for (const server of profile.servers ?? []) {
+      if (!this.specs.has(server)) {
+        warnings.push(
+          `No server named '${server}' is configured; the profile enables it once it is.`,
+        );
+      }
+    }
+    if (profile.mode === 'read-only' && Object.values(profile.policy ?? {}).includes('allow')) {
+      warnings.push(
+        'A read-only profile asks before every call, so its "allow" overrides have no effect.',
+      );
+    }
+    return warnings;
+  }
+
+  /** One profile's view of the current listing (cached until the listing or the profiles change). */
+  private profileListing(id: string | undefined): ProfileListing {
+    const profile = this.profiles.get(id);
+    const listing = this.currentListing();
+    let cache = this.views.get(listing);
+    if (cache === undefined) {
+      cache = new Map();
+      this.views.set(listing, cache);
+    }
+    const key = `${this.profiles.version}\u0000${profile.id}`;
+    let view = cache.get(key);
+    if (view === undefined) {
+      const overlay = policyOverlay(profile);
+      view = buildProfileListing({
+        listing,
+        servers: [...this.specs.values()]
+          .filter((spec) => this.profiles.enables(profile, spec))
+          .map((spec) => spec.name),
+        shows: (listed) => this.profileShows(profile, listed),
+        policyOf:
+          overlay === undefined
+            ? undefined
+            : (listed) =>
+                this.gate.policyState(
+                  this.spec(listed.server).scope,
+                  listed.server,
+                  listed.definition,
+                  listed.exposed.name,
+                  overlay,
+                ),
+        tokenBudget: profile.tokenBudget,
+      });
+      cache.set(key, view);
+    }
+    return view;
+  }
+
+  /** Whether `profile` shows a listed tool: its server, its filters, its mode (D10). */
+  private profileShows(profile: Profile, listed: ListedTool): boolean {
+    const spec = this.specs.get(listed.server);
+    if (spec === undefined) return false;
+    return this.profiles.shows(profile, {
+      server: spec,
+      exposedName: listed.exposed.name,
+      claims: listed.definition.hints,
+    });
+  }
+
+  /** The MCP roots offered to a server now. */
+  private rootsOf(name: string): McpRoot[] {
+    const spec = this.specs.get(name);
+    return spec === undefined ? [] : this.profiles.rootsOf(spec);
+  }
+
+  private rootsText(name: string): string {
+    return JSON.stringify(this.rootsOf(name));
   }
 
   private currentListing(): ToolListing {

@@ -7,6 +7,8 @@ import { AuditLog } from '../audit/audit-log';
 import { ConfigError } from '../config/load';
 import { updateConfigFile } from '../config/write';
 import { ToolGlobSchema, parseToolPolicy, type ToolPolicyRules } from '../policy/tool-policy';
+import { ProfileStore } from '../profiles/store';
+import { deleteProfile, writeProfile } from '../profiles/write';
 import { TrustStore } from '../trust/trust-store';
 import { wrapUntrusted } from '../untrusted/wrap';
 import { HostCore, type HostCoreEvents } from './core';
@@ -60,11 +62,16 @@ export async function createCore(
     audit,
     wrapResult: (text, source) => wrapUntrusted(text, source, pooledRandom),
     ...(environment.events ? { events: environment.events } : {}),
+    ...(setup.profiles === undefined ? {} : { profiles: new ProfileStore(setup.profiles) }),
     ...(configFile === null
       ? {}
       : {
           savePolicy: (tool: string, policy: 'allow' | 'ask' | 'deny' | null) =>
             savePolicy(configFile, tool, policy),
+          saveProfiles: {
+            set: (profile) => writeProfile(configFile, profile),
+            remove: (id) => deleteProfile(configFile, id),
+          },
         }),
   });
 }

@@ -19,6 +19,8 @@ function handlers(overrides: Partial<Handlers> = {}): Handlers {
     'servers/start': ({ server }) => Promise.reject(new HostError('unknown-server', server)),
     'servers/stop': ({ server }) => Promise.reject(new HostError('unknown-server', server)),
     'servers/restart': ({ server }) => Promise.reject(new HostError('unknown-server', server)),
+    'servers/add': ({ name }) => Promise.reject(new HostError('already-exists', name)),
+    'servers/remove': () => Promise.resolve({ removed: true }),
     'servers/logs': ({ server }) => Promise.resolve({ server, lines: [], dropped: 0 }),
     'tools/list': () => Promise.resolve(emptyListing),
     'tools/call': () => Promise.resolve({ content: [{ type: 'text', text: 'ok' }] }),
@@ -27,6 +29,21 @@ function handlers(overrides: Partial<Handlers> = {}): Handlers {
     'trust/pending': () => Promise.resolve({ requests: [] }),
     'trust/approve': ({ server }) => Promise.reject(new HostError('not-pending', server)),
     'trust/revoke': () => Promise.resolve({ servers: [] }),
+    'trust/forget': () => Promise.resolve({ launch: false, pins: 0, server: null }),
+    'profiles/list': () =>
+      Promise.resolve({
+        profiles: [],
+        defaultProfile: { id: 'default', name: 'Default', match: [], mode: 'full' },
+      }),
+    'profiles/set': ({ profile }) => Promise.resolve({ profile, warnings: [] }),
+    'profiles/remove': () => Promise.resolve({ removed: false }),
+    'profiles/resolve': () =>
+      Promise.resolve({
+        profile: { id: 'default', name: 'Default', match: [], mode: 'full' },
+        matchedPattern: null,
+      }),
+    'import/preview': () => Promise.resolve({ configFile: '/tmp/config.json', sources: [] }),
+    'import/apply': () => Promise.resolve({ written: [], unchanged: [], servers: [] }),
   };
   return { ...base, ...overrides };
 }

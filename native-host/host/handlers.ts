@@ -3,6 +3,8 @@ import { PROTOCOL_VERSION } from '../../protocol/methods';
 import { CANCEL_REASON, type Handlers } from './dispatcher';
 import type { HostCore } from './core';
 import { HostError } from './host-error';
+import type { LiveConfig } from './live-config';
+import { importHandlers } from '../import/host-import';
 
 /**
  * The protocol's request methods, each a thin adapter from validated params to the core.
@@ -15,9 +17,24 @@ export interface HandlerContext {
   readonly version: string;
   /** Problems found while loading configuration, reported by `host/hello`. */
   readonly configWarnings: () => readonly string[];
+  /** Writes and reloads config.json; absent when the host has no configuration file. */
+  readonly liveConfig?: LiveConfig;
 }
 
-export function createHandlers({ core, home, version, configWarnings }: HandlerContext): Handlers {
+export function createHandlers({
+  core,
+  home,
+  version,
+  configWarnings,
+  liveConfig,
+}: HandlerContext): Handlers {
+  const live = (): LiveConfig => {
+    if (liveConfig) return liveConfig;
+    throw new HostError(
+      'config-invalid',
+      'This host has no configuration file to write (SWITCHYARD_HOME cannot be determined); see host/hello for why.',
+    );
+  };
   return {
     'host/hello': (params) => {
       if (params.protocolVersion !== PROTOCOL_VERSION) {
@@ -40,18 +57,27 @@ export function createHandlers({ core, home, version, configWarnings }: HandlerC
     'servers/start': async ({ server }) => ({ server: await core.start(server) }),
     'servers/stop': async ({ server }) => ({ server: await core.stop(server) }),
     'servers/restart': async ({ server }) => ({ server: await core.restart(server) }),
+    'servers/add': async (params) => ({ server: await live().addServer(params) }),
+    'servers/remove': async ({ server }) => {
+      await live().removeServer(server);
+      return { removed: true };
+    },
     'servers/logs': ({ server, limit }) => {
       const { lines, dropped } = core.logs(server, limit);
       return Promise.resolve({ server, lines, dropped });
     },
     'tools/list': (params) =>
       Promise.resolve(
-        core.listTools(params?.server, { includeDenied: params?.includeDenied === true }),
+        core.listTools(params?.server, {
+          includeDenied: params?.includeDenied === true,
+          ...(params?.profile === undefined ? {} : { profile: params.profile }),
+        }),
       ),
-    'tools/call': ({ name, arguments: args, approval }, context) =>
+    'tools/call': ({ name, arguments: args, approval, profile }, context) =>
       core
         .callTool(name, args, {
           ...(approval === undefined ? {} : { approval }),
+          ...(profile === undefined ? {} : { profile }),
           signal: context.signal,
           onprogress: (progress) => {
             context.notify('notifications/progress', { requestId: context.id, ...progress });
@@ -64,7 +90,15 @@ export function createHandlers({ core, home, version, configWarnings }: HandlerC
           throw error;
         }),
     'approvals/deny': ({ requestId }) => Promise.resolve({ denied: core.denyApproval(requestId) }),
-    'policy/set': ({ tool, policy }) => core.setPolicy(tool, policy),
+    // The write and its effect happen with no reload in between (one could apply older rules).
+    'policy/set': ({ tool, policy }) =>
+      liveConfig
+        ? liveConfig.exclusive(() => core.setPolicy(tool, policy))
+        : core.setPolicy(tool, policy),
+    'profiles/list': () => Promise.resolve(core.listProfiles()),
+    'profiles/set': ({ profile }) => core.setProfile(profile),
+    'profiles/remove': async ({ id }) => ({ removed: await core.removeProfile(id) }),
+    'profiles/resolve': ({ url }) => Promise.resolve(core.resolveProfile(url)),
     'trust/pending': () => Promise.resolve({ requests: core.pendingConsents() }),
     'trust/approve': async ({ server, fingerprint }) => ({
       server: await core.approveLaunch(server, fingerprint),
@@ -78,5 +112,15 @@ export function createHandlers({ core, home, version, configWarnings }: HandlerC
       }
       return { servers: await core.revokeLaunch(params) };
     },
+    'trust/forget': async ({ server, workspace }) => {
+      if (workspace !== undefined && !path.isAbsolute(workspace)) {
+        throw new HostError(
+          'invalid-params',
+          `'${workspace}' is not a workspace folder: give the absolute path listed in "workspaces".`,
+        );
+      }
+      return await core.forgetLaunch(server, workspace);
+    },
+    ...importHandlers({ home, live }),
   };
 }

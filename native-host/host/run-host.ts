@@ -9,6 +9,7 @@ import { sanitizeText } from '../untrusted/sanitize';
 import type { HostCore, LogLevel } from './core';
 import { Dispatcher } from './dispatcher';
 import { createHandlers } from './handlers';
+import type { LiveConfig } from './live-config';
 import { checkCaller, type AllowedCallers } from './origin';
 
 /**
@@ -32,6 +33,11 @@ export interface RunHostOptions {
   /** Builds the core; `emit` forwards its events to the extension. */
   readonly createCore: (emit: CoreEventSink) => Promise<HostCore>;
   readonly configWarnings: readonly string[];
+  /** Keeps config.json live (watched, reloaded, written by `servers/add`); none without a file. */
+  readonly liveConfig?: (
+    core: HostCore,
+    log: CoreEventSink['log'],
+  ) => Promise<LiveConfig | undefined>;
   /** Writes one diagnostic line (stderr in production: never stdout, which is the wire). */
   readonly log: (line: string) => void;
   readonly exit: (code: number) => void;
@@ -41,6 +47,7 @@ export interface RunHostOptions {
 
 export interface CoreEventSink {
   serverChanged(summary: ServerSummary): void;
+  serverRemoved(summary: ServerSummary): void;
   toolsChanged(server: string): void;
   log(level: LogLevel, message: string, server?: string): void;
 }
@@ -78,9 +85,16 @@ async function serve(options: RunHostOptions): Promise<number> {
     });
   };
 
-  const core = await options.createCore({
+  const sink: CoreEventSink = {
     serverChanged: (server) => {
       notify({ jsonrpc: '2.0', method: 'notifications/servers/changed', params: { server } });
+    },
+    serverRemoved: (server) => {
+      notify({
+        jsonrpc: '2.0',
+        method: 'notifications/servers/changed',
+        params: { server, removed: true },
+      });
     },
     toolsChanged: (server) => {
       notify({ jsonrpc: '2.0', method: 'notifications/tools/changed', params: { server } });
@@ -94,6 +108,10 @@ async function serve(options: RunHostOptions): Promise<number> {
         params: { level, message: clean, ...(server === undefined ? {} : { server }) },
       });
     },
+  };
+  const core = await options.createCore(sink);
+  const live = await options.liveConfig?.(core, (level, message, server) => {
+    sink.log(level, message, server);
   });
 
   const dispatcher = new Dispatcher({
@@ -101,7 +119,8 @@ async function serve(options: RunHostOptions): Promise<number> {
       core,
       home: options.home,
       version: options.version,
-      configWarnings: () => options.configWarnings,
+      configWarnings: () => live?.warnings() ?? options.configWarnings,
+      ...(live === undefined ? {} : { liveConfig: live }),
     }),
     send,
     log: (level, message) => {
@@ -119,6 +138,7 @@ async function serve(options: RunHostOptions): Promise<number> {
     shuttingDown = true;
     options.log(`switchyard host: shutting down (${why})`);
     dispatcher.abortAll('host-shutdown');
+    live?.close();
     const deadline = new Promise<void>((resolve) => {
       setTimeout(resolve, SHUTDOWN_DEADLINE_MS).unref();
     });
@@ -162,5 +182,6 @@ async function serve(options: RunHostOptions): Promise<number> {
   channel.start();
   for (const warning of options.configWarnings) options.log(`[warning] ${warning}`);
   void core.startAll();
+  live?.start();
   return done;
 }

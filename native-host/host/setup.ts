@@ -5,15 +5,19 @@ import { ConfigError, loadConfigFile } from '../config/load';
 import { configPath, switchyardHome } from '../config/paths';
 import { loadWorkspace, mergeTiers, type MergedServer } from '../config/workspace';
 import { parseToolPolicy, type ToolPolicyRules } from '../policy/tool-policy';
+import { normalizeFolder } from '../profiles/filters';
+import { loadProfiles } from '../profiles/load';
+import type { ProfileSetup } from '../profiles/store';
 import { resolveCommand } from '../supervisor/resolve-command';
 import type { LaunchDefinition } from '../trust/fingerprint';
 import type { ServerSpec } from './core';
 
 /**
  * Everything the host and the CLI need before starting servers: the state directory, the merged
- * server specs (user tier, then the workspace tiers of the folders config.json lists), each with
- * the exact launch definition the trust gate fingerprints and the launcher spawns, the tool
- * policy, and the problems found on the way. A broken config never stops the host: it starts with
+ * server specs (user tier, then the workspace tiers of the folders config.json lists in
+ * `workspaces` and as profiles' workspace folders), each with the exact launch definition the
+ * trust gate fingerprints and the launcher spawns, the tool policy, the profiles, and the
+ * problems found on the way. A broken config never stops the host: it starts with
  * no servers and reports why through `host/hello` and `doctor`.
  */
 
@@ -27,6 +31,10 @@ export interface HostSetup {
   readonly warnings: readonly string[];
   /** True when the config file was rejected whole. */
   readonly configRejected: boolean;
+  /** User-tier servers skipped for an invalid entry (a reload keeps their running version). */
+  readonly skippedServers?: readonly string[];
+  /** `profiles` in config.json and the shared `workspaces` (design D10); absent: none. */
+  readonly profiles?: ProfileSetup;
 }
 
 export interface SetupEnvironment {
@@ -64,8 +72,20 @@ export async function loadSetup({
   if (!roots.success) {
     warnings.push(`${file}: "workspaces" must be a list of absolute folder paths; it was ignored`);
   }
+  const profiles = await loadProfiles(file, loaded.raw);
+  warnings.push(...profiles.warnings);
+  // The shared folders first (a server name two folders define comes from the first), then each
+  // profile's own workspace folder: its files join the workspace tier, behind the same gate.
+  const shared = (roots.data ?? []).map((root) => normalizeFolder(root));
+  const profileFolders = profiles.profiles.flatMap((p) =>
+    p.workspace === undefined ? [] : [normalizeFolder(p.workspace)],
+  );
+  const folders: string[] = [];
+  for (const folder of [...(roots.data ?? []), ...profileFolders]) {
+    if (!folders.some((f) => normalizeFolder(f) === normalizeFolder(folder))) folders.push(folder);
+  }
   const workspaces = await Promise.all(
-    (roots.data ?? []).map((root) => loadWorkspace(root, undefined, { homedir })),
+    folders.map((root) => loadWorkspace(root, undefined, { homedir })),
   );
   for (const workspace of workspaces) warnings.push(...workspace.warnings.map((w) => w.message));
   const merged = mergeTiers(loaded.servers, workspaces);
@@ -85,10 +105,19 @@ export async function loadSetup({
     toolPolicy: policy.rules,
     warnings,
     configRejected: false,
+    skippedServers: loaded.warnings.flatMap((w) =>
+      w.kind === 'invalid-entry' && w.server !== undefined ? [w.server] : [],
+    ),
+    profiles: { profiles: profiles.profiles, sharedWorkspaces: shared },
   };
 }
 
-async function toSpec(
+/**
+ * The spec of one merged server: its command resolved once and the launch definition built from
+ * it. Exported so that a server Switchyard writes to config.json is approved with exactly the
+ * definition a (re)load of that file will produce.
+ */
+export async function toSpec(
   server: MergedServer,
   searchPath: string | undefined,
   platform: NodeJS.Platform,

@@ -60,6 +60,16 @@ export function pinnable(definition: ToolDefinition): PinnableTool {
   };
 }
 
+/**
+ * What a profile adds to the user's policy (design D10): its rules join `toolPolicy` with the
+ * same precedence (deny, then ask, then allow), and a read-only profile asks about every call.
+ */
+export interface PolicyOverlay {
+  readonly rules: ToolPolicyRules;
+  /** An `allow` still asks (read-only profiles: a read-only claim is only the server's word). */
+  readonly askOnly: boolean;
+}
+
 export interface ToolGateOptions {
   readonly trust: TrustStore;
   readonly rules: ToolPolicyRules;
@@ -111,8 +121,9 @@ export class ToolGate {
     server: string,
     definition: ToolDefinition,
     exposedName: string,
+    overlay?: PolicyOverlay,
   ): ToolPolicyState {
-    const { decision, pin } = this.decide(scope, server, definition, exposedName);
+    const { decision, pin } = this.decide(scope, server, definition, exposedName, overlay);
     switch (decision.kind) {
       case 'allow':
         return 'allow';
@@ -122,7 +133,7 @@ export class ToolGate {
         // Suspended: allowed, until the definition changed under the grant (D7).
         return pin.state === 'changed' &&
           decision.rule !== null &&
-          this.decideWith(exposedName, definition, 'match').kind === 'allow'
+          this.decideWith(exposedName, definition, 'match', overlay).kind === 'allow'
           ? 'suspended'
           : 'ask';
     }
@@ -134,9 +145,10 @@ export class ToolGate {
     listed: ListedTool,
     args: Record<string, unknown> | undefined,
     approval: { requestId: string; nonce: string } | undefined,
+    overlay?: PolicyOverlay,
   ): CallDecision {
     const { exposed, server, definition } = listed;
-    const { decision, pin } = this.decide(scope, server, definition, exposed.name);
+    const { decision, pin } = this.decide(scope, server, definition, exposed.name, overlay);
     switch (decision.kind) {
       case 'deny':
         return {
@@ -250,21 +262,26 @@ export class ToolGate {
     server: string,
     definition: ToolDefinition,
     exposedName: string,
+    overlay: PolicyOverlay | undefined,
   ): { decision: PolicyDecision; pin: PinState } {
     const pin = this.pinState(scope, server, definition);
     const pinInput =
       pin.state === 'unpinned' ? 'unpinned' : pin.state === 'pinned' ? 'match' : 'changed';
-    return { decision: this.decideWith(exposedName, definition, pinInput), pin };
+    return { decision: this.decideWith(exposedName, definition, pinInput, overlay), pin };
   }
 
   private decideWith(
     exposedName: string,
     definition: ToolDefinition,
     pin: 'unpinned' | 'match' | 'changed',
+    overlay?: PolicyOverlay,
   ): PolicyDecision {
-    return decideToolPolicy({
+    const decision = decideToolPolicy({
       exposedName,
-      rules: this.rules,
+      rules:
+        overlay === undefined || overlay.rules.length === 0
+          ? this.rules
+          : [...this.rules, ...overlay.rules],
       hints: {
         destructiveHint: definition.hints.destructiveHint,
         readOnlyHint: definition.hints.readOnlyHint,
@@ -273,6 +290,10 @@ export class ToolGate {
       // Autopilot never grants an MCP call (D8): the extension's toggle covers built-in tools only.
       autopilot: false,
     });
+    if (overlay?.askOnly === true && decision.kind === 'allow') {
+      return { kind: 'ask', warnings: [], rule: decision.rule };
+    }
+    return decision;
   }
 
   private pinState(scope: string, server: string, definition: ToolDefinition): PinState {

@@ -1,5 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ListRootsRequestSchema,
+  McpError,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { ConsentRequest, ExitInfo, ServerState } from '../../protocol/servers';
 import { HostError } from '../host/host-error';
 import {
@@ -83,6 +87,11 @@ export interface ServerRuntimeOptions {
   readonly spawnServer: LaunchFn;
   readonly events: ServerRuntimeEvents;
   readonly clientInfo: { readonly name: string; readonly version: string };
+  /**
+   * The MCP roots offered to the server (file:// URIs), read on every `roots/list`. With it the
+   * client declares the `roots` capability; without it, none.
+   */
+  readonly roots?: () => ReadonlyArray<{ readonly uri: string; readonly name?: string }>;
   readonly restartPolicy?: RestartPolicy;
   readonly now?: () => number;
   /** Schedules `fn` after `ms`; returns a cancel function. Tests inject a manual clock. */
@@ -333,6 +342,16 @@ export class ServerRuntime {
     }
   }
 
+  /** Tells a running server its roots changed (`notifications/roots/list_changed`). */
+  rootsChanged(): void {
+    const connection = this.connection;
+    if (connection === undefined || this.options.roots === undefined) return;
+    connection.client.sendRootsListChanged().catch((error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      this.options.events.onLog('warning', `could not announce new roots: ${message}`);
+    });
+  }
+
   /** Pids of this server's live processes (running or mid-handshake), for a last-resort kill. */
   livePids(): number[] {
     return [this.connection, this.attempting]
@@ -417,8 +436,9 @@ export class ServerRuntime {
       await process.transport.close();
       return;
     }
+    const roots = this.options.roots;
     const client = new Client(this.options.clientInfo, {
-      capabilities: {},
+      capabilities: roots === undefined ? {} : { roots: { listChanged: true } },
       jsonSchemaValidator: NO_OUTPUT_SCHEMA_VALIDATION,
     });
     const connection: Connection = { generation, client, process, protocolVersion: 'unknown' };
@@ -436,6 +456,12 @@ export class ServerRuntime {
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       if (this.connection === connection) this.refreshTools(connection);
     });
+    if (roots !== undefined) {
+      // The folders come from the user's profiles, asked for afresh on every request.
+      client.setRequestHandler(ListRootsRequestSchema, () => ({
+        roots: roots().map((root) => ({ ...root })),
+      }));
+    }
     const deadline = new RequestSignal(launch.handshakeTimeoutMs, launch.handshakeTimeoutMs);
     try {
       await client.connect(process.transport, {

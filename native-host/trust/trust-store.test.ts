@@ -146,6 +146,25 @@ describe('round trip', () => {
     }
   });
 
+  it("forgetServer removes one server's approval and pins, and nothing else", async () => {
+    const store = await open();
+    for (const scope of ['user', WORKSPACE]) {
+      await store.approveLaunch(scope, 'a', definition);
+      await store.approveLaunch(scope, 'b', definition);
+      await store.pinTool(scope, 'a', tool);
+      await store.pinTool(scope, 'b', tool);
+    }
+    expect(await store.forgetServer('user', 'a')).toEqual({ launch: true, pins: 1 });
+    expect(await store.forgetServer('user', 'a')).toEqual({ launch: false, pins: 0 });
+    const fresh = await open();
+    expect(await fresh.launchApproval('user', 'a')).toBeUndefined();
+    expect(await fresh.pinOf('user', 'a', 'search_issues')).toBeUndefined();
+    expect(await fresh.launchApproval('user', 'b')).toBeDefined();
+    expect(await fresh.pinOf('user', 'b', 'search_issues')).toBeDefined();
+    expect(await fresh.launchApproval(WORKSPACE, 'a')).toBeDefined();
+    expect(await fresh.pinOf(WORKSPACE, 'a', 'search_issues')).toBeDefined();
+  });
+
   it('refuses a relative scope or home, and empty names', async () => {
     const store = await open();
     await expect(store.approveLaunch('project', 'a', definition)).rejects.toThrow(TypeError);

@@ -150,6 +150,28 @@ export class TrustStore {
     return this.io.mutate((state) => state.launches.delete(launchKey(scope, server)));
   }
 
+  /**
+   * Forgets the approval of `server` in `scope` and every pin of its tools, in one write: what
+   * removing a server from the configuration, or forgetting a stale approval, leaves behind.
+   */
+  async forgetServer(
+    scope: TrustScope,
+    server: string,
+  ): Promise<{ launch: boolean; pins: number }> {
+    checkKey(scope, server);
+    let launch = false;
+    let pins = 0;
+    await this.io.mutate((state) => {
+      launch = state.launches.delete(launchKey(scope, server));
+      pins = deleteWhere(
+        state.pins,
+        (record) => record.scope === scope && record.server === server,
+      );
+      return launch || pins > 0;
+    });
+    return { launch, pins };
+  }
+
   /** Forgets every approval and pin in `scope`; returns how many of each went. */
   async revokeScope(scope: TrustScope): Promise<{ launches: number; pins: number }> {
     checkKey(scope);

@@ -282,7 +282,7 @@ export function childrenOf(pid: number): string[] {
 }
 
 /** Every live process (zombies left out), as `ps` reports it. */
-function liveProcesses(): Array<{ pid: number; ppid: number; args: string }> {
+export function liveProcesses(): Array<{ pid: number; ppid: number; args: string }> {
   const out = execFileSync('ps', ['-eo', 'pid=,ppid=,stat=,args='], { encoding: 'utf8' });
   return out
     .split('\n')

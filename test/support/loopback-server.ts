@@ -17,7 +17,22 @@ export interface RecordedRequest {
 export type LoopbackReply =
   /** Sends `events` as an SSE stream; with `hang`, leaves it open afterwards until the client goes. */
   | { readonly kind: 'sse'; readonly events: readonly string[]; readonly hang?: boolean }
-  | { readonly kind: 'json'; readonly status: number; readonly body: unknown };
+  | { readonly kind: 'json'; readonly status: number; readonly body: unknown }
+  /** Any other body, e.g. an HTML page for a browser test. */
+  | {
+      readonly kind: 'text';
+      readonly status: number;
+      readonly contentType: string;
+      readonly body: string;
+    };
+
+export interface LoopbackOptions {
+  /**
+   * Answer CORS preflights (not recorded, not passed to `reply`) and allow every origin, so an
+   * extension's service worker or page can call the server as it calls a provider's API.
+   */
+  readonly cors?: boolean;
+}
 
 export interface LoopbackServer {
   /** e.g. `http://127.0.0.1:54321/v1` */
@@ -36,10 +51,25 @@ export function sse(data: unknown, event?: string): string {
 
 export async function startLoopbackServer(
   reply: (request: RecordedRequest, index: number) => LoopbackReply,
+  options: LoopbackOptions = {},
 ): Promise<LoopbackServer> {
   const requests: RecordedRequest[] = [];
   const closed: Promise<void>[] = [];
   const server = createServer((req, res) => {
+    if (options.cors === true) {
+      res.setHeader('access-control-allow-origin', req.headers.origin ?? '*');
+      if (req.method === 'OPTIONS') {
+        // Echo what the preflight asks for: a `*` would not cover `authorization`.
+        res.writeHead(204, {
+          'access-control-allow-methods': 'GET, POST, OPTIONS',
+          'access-control-allow-headers': req.headers['access-control-request-headers'] ?? '',
+          'access-control-allow-private-network': 'true',
+          'access-control-max-age': '600',
+        });
+        res.end();
+        return;
+      }
+    }
     let onClose: () => void = () => undefined;
     closed.push(
       new Promise((resolve) => {
@@ -62,6 +92,11 @@ export async function startLoopbackServer(
       if (answer.kind === 'json') {
         res.writeHead(answer.status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(answer.body));
+        return;
+      }
+      if (answer.kind === 'text') {
+        res.writeHead(answer.status, { 'content-type': answer.contentType });
+        res.end(answer.body);
         return;
       }
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });

@@ -1,0 +1,178 @@
+import path from 'node:path';
+import { formatCommandLine } from '../../protocol/argv';
+import { ConfigError } from '../config/load';
+import { switchyardHome } from '../config/paths';
+import { HostError } from '../host/host-error';
+import { addUserServer, type NewUserServer } from '../host/user-servers';
+import { TrustStore, TrustStoreError } from '../trust/trust-store';
+import { hostStartContext } from './install-host';
+import type { CliIo } from './io';
+
+/**
+ * `switchyard add <name> [--env K=V]... [--cwd DIR] [--replace] -- <command> [args...]`: writes a
+ * server to config.json as Switchyard, approving exactly what it would run (so it starts without
+ * a prompt, in a running host too: the host reloads config.json), the same way the popup does.
+ */
+
+export const ADD_USAGE =
+  'usage: switchyard add <name> [--env KEY=VALUE]... [--cwd DIR] [--replace] -- <command> [args...]\n' +
+  '  e.g. switchyard add files -- npx -y @modelcontextprotocol/server-filesystem "/Users/me/My Documents"\n';
+
+export type AddArguments =
+  | { readonly ok: true; readonly server: NewUserServer; readonly replace: boolean }
+  | { readonly ok: false; readonly error: string };
+
+/**
+ * Pure: reads add's arguments. Everything after `--` is the command and its arguments, verbatim
+ * (the shell has already split them). A relative `--cwd` or command path is made absolute
+ * against `cwd`: the host is started by the browser, in another folder.
+ */
+export function parseAddArguments(argv: readonly string[], cwd: string): AddArguments {
+  const separator = argv.indexOf('--');
+  const options = separator === -1 ? argv : argv.slice(0, separator);
+  const [command, ...args] = separator === -1 ? [] : argv.slice(separator + 1);
+  const env: Record<string, string> = {};
+  let name: string | undefined;
+  let workdir: string | undefined;
+  let replace = false;
+  for (let i = 0; i < options.length; i += 1) {
+    const option = options[i] ?? '';
+    const [flag, inline] = option.startsWith('--') ? splitInline(option) : [option, undefined];
+    const value = (): string | undefined => inline ?? options[++i];
+    if (flag === '--env') {
+      const pair = value();
+      const equals = pair?.indexOf('=') ?? -1;
+      if (pair === undefined || equals <= 0) {
+        return {
+          ok: false,
+          error: `--env takes KEY=VALUE, e.g. --env GITHUB_TOKEN='\${GITHUB_TOKEN}'`,
+        };
+      }
+      const key = pair.slice(0, equals);
+      if (Object.hasOwn(env, key)) return { ok: false, error: `--env ${key} is given twice` };
+      env[key] = pair.slice(equals + 1);
+    } else if (flag === '--cwd') {
+      const dir = value();
+      if (dir === undefined || dir === '') return { ok: false, error: '--cwd takes a folder' };
+      workdir = path.resolve(cwd, dir);
+    } else if (flag === '--replace' && inline === undefined) {
+      replace = true;
+    } else if (flag.startsWith('-')) {
+      return { ok: false, error: `unknown option '${option}'` };
+    } else if (name === undefined) {
+      name = option;
+    } else {
+      return {
+        ok: false,
+        error: `put '--' before the command: switchyard add ${name} -- ${option} ...`,
+      };
+    }
+  }
+  if (name === undefined) return { ok: false, error: 'give the server a name' };
+  if (command === undefined || command === '') {
+    return {
+      ok: false,
+      error: `give the command after '--': switchyard add ${name} -- <command> [args...]`,
+    };
+  }
+  // `./server` or `bin/server` means a file here; a bare name is looked up on PATH by the host.
+  const program =
+    /[\\/]/.test(command) && !path.isAbsolute(command) ? path.resolve(cwd, command) : command;
+  return {
+    ok: true,
+    replace,
+    server: {
+      name,
+      command: program,
+      args,
+      ...(Object.keys(env).length === 0 ? {} : { env }),
+      ...(workdir === undefined ? {} : { cwd: workdir }),
+    },
+  };
+}
+
+function splitInline(option: string): [string, string | undefined] {
+  const equals = option.indexOf('=');
+  return equals === -1 ? [option, undefined] : [option.slice(0, equals), option.slice(equals + 1)];
+}
+
+/** An env value as printed: a `${VAR}` reference as is, a literal value only by its length. */
+function shownEnvValue(value: string): string {
+  return /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/.test(value)
+    ? value
+    : `(a literal value, ${value.length} characters)`;
+}
+
+export async function add(io: CliIo, argv: readonly string[]): Promise<number> {
+  const parsed = parseAddArguments(argv, process.cwd());
+  if (!parsed.ok) {
+    io.err(`switchyard add: ${parsed.error}\n${ADD_USAGE}`);
+    return 2;
+  }
+  return withTrustStore(io, 'add', async (trust, env) => {
+    const added = await addUserServer(
+      parsed.server,
+      { replace: parsed.replace },
+      { env, platform: io.platform, trust },
+    );
+    const { entry } = added;
+    const lines = [
+      `${added.replaced ? 'Replaced' : 'Added'} '${added.name}' in ${added.configFile}:`,
+      `  command line: ${formatCommandLine([entry.command, ...(entry.args ?? [])])}`,
+      ...Object.entries(entry.env ?? {}).map(
+        ([k, v]) => `  env:          ${k}=${shownEnvValue(v)}`,
+      ),
+      ...(entry.cwd === undefined ? [] : [`  cwd:          ${entry.cwd}`]),
+    ];
+    if (added.executable !== null) {
+      lines.push(
+        `  runs:         ${added.executable}`,
+        `Approved to run exactly this (fingerprint ${added.fingerprint ?? '?'}); a running host starts it now.`,
+      );
+      if (!path.isAbsolute(entry.command)) {
+        lines.push(
+          `Found '${entry.command}' on the PATH the host uses (recorded by 'switchyard install', then this terminal's). If the host reports it changed or not found, add it again with the absolute path.`,
+        );
+      }
+      io.out(`${lines.join('\n')}\n`);
+      return 0;
+    }
+    io.out(`${lines.join('\n')}\n`);
+    io.err(
+      `switchyard add: the command was not found, so nothing was approved: ${added.notFound ?? ''}\n` +
+        `The entry is written; once the command exists, approve it with 'switchyard trust ${added.name}'.\n`,
+    );
+    return 0;
+  });
+}
+
+/**
+ * Opens the trust store of this home and runs `run` with the environment the host would have
+ * (the PATH 'switchyard install' recorded comes first, so a command resolves here as it will in
+ * the host and the approval matches), printing errors the way the other commands do: a
+ * HostError's message says what to do next.
+ */
+export async function withTrustStore(
+  io: CliIo,
+  command: string,
+  run: (trust: TrustStore, env: NodeJS.ProcessEnv) => Promise<number>,
+): Promise<number> {
+  try {
+    const context = await hostStartContext(io.env, io.platform);
+    for (const warning of context.warnings) io.err(`switchyard ${command}: ${warning}\n`);
+    const trust = await TrustStore.open(switchyardHome(context.env, io.platform));
+    for (const warning of trust.takeWarnings())
+      io.err(`switchyard ${command}: ${warning.message}\n`);
+    return await run(trust, context.env);
+  } catch (error) {
+    if (
+      error instanceof HostError ||
+      error instanceof ConfigError ||
+      error instanceof TrustStoreError
+    ) {
+      io.err(`switchyard ${command}: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,26 @@
+import { removeUserServer } from '../host/user-servers';
+import { withTrustStore } from './add';
+import type { CliIo } from './io';
+
+/**
+ * `switchyard remove <name>`: deletes the server from config.json and forgets its launch approval
+ * and tool pins (a running host stops it at once). A server from a workspace file is not removed:
+ * the message says to edit that file or revoke the workspace.
+ */
+export async function remove(io: CliIo, argv: readonly string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name.startsWith('-') || rest.length > 0) {
+    io.err('usage: switchyard remove <name>\n');
+    return 2;
+  }
+  return withTrustStore(io, 'remove', async (trust, env) => {
+    const removed = await removeUserServer(name, { env, platform: io.platform, trust });
+    const pins = `${removed.pins} tool pin${removed.pins === 1 ? '' : 's'}`;
+    io.out(
+      `Removed '${removed.name}' from ${removed.configFile}` +
+        (removed.launch ? `; forgot its launch approval and ${pins}` : `; forgot ${pins}`) +
+        '. A running host stops it now.\n',
+    );
+    return 0;
+  });
+}

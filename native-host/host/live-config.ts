@@ -1,0 +1,115 @@
+import { promises as fs } from 'node:fs';
+import type { ParamsOf } from '../../protocol/methods';
+import type { ServerSummary } from '../../protocol/servers';
+import { TrustStore } from '../trust/trust-store';
+import { ConfigReloader } from './config-reload';
+import { watchConfigFile, type ConfigWatch } from './config-watch';
+import type { HostCore, LogLevel } from './core';
+import { HostError } from './host-error';
+import { loadSetup, type HostSetup, type SetupEnvironment } from './setup';
+import { addUserServer, removeUserServer, type UserServersContext } from './user-servers';
+
+/**
+ * The running host's configuration, kept live: config.json is watched and reloaded (any writer:
+ * an editor, `switchyard add`, the host itself), and `servers/add` / `servers/remove` write it
+ * through user-servers.ts, then reload, so the host runs exactly what was written. Wiring only:
+ * the diff is config-reload.ts, the gate is the core's.
+ */
+
+export interface LiveConfigOptions extends SetupEnvironment {
+  readonly core: HostCore;
+  /** The configuration the host started with; must have a home and a config file. */
+  readonly initial: HostSetup & { readonly home: string; readonly configFile: string };
+  readonly log: (level: LogLevel, message: string) => void;
+  readonly debounceMs?: number;
+}
+
+export class LiveConfig {
+  private readonly reloader: ConfigReloader;
+  private readonly context: UserServersContext;
+  private readonly core: HostCore;
+  private readonly file: string;
+  private readonly debounceMs: number | undefined;
+  private watch: ConfigWatch | undefined;
+
+  private constructor(options: LiveConfigOptions, trust: TrustStore) {
+    const { env, platform, homedir, core, initial } = options;
+    this.core = core;
+    this.file = initial.configFile;
+    this.debounceMs = options.debounceMs;
+    this.context = { env, platform, ...(homedir === undefined ? {} : { homedir }), trust };
+    const environment: SetupEnvironment = this.context;
+    this.reloader = new ConfigReloader({
+      initial,
+      load: () => loadSetup(environment),
+      configExists: () => exists(this.file),
+      apply: (setup) => core.applyConfig(setup),
+      log: options.log,
+    });
+  }
+
+  static async open(options: LiveConfigOptions): Promise<LiveConfig> {
+    return new LiveConfig(options, await TrustStore.open(options.initial.home));
+  }
+
+  /** Starts watching config.json; every change is reloaded (debounced). */
+  start(): void {
+    this.watch ??= watchConfigFile({
+      file: this.file,
+      onChange: () => {
+        void this.reloader.reload();
+      },
+      ...(this.debounceMs === undefined ? {} : { debounceMs: this.debounceMs }),
+    });
+  }
+
+  close(): void {
+    this.watch?.close();
+  }
+
+  /** Configuration warnings in force, for `host/hello`. */
+  warnings(): string[] {
+    return this.reloader.warnings();
+  }
+
+  /** `servers/add`: written, approved, then started; answers once the start has settled. */
+  async addServer(params: ParamsOf<'servers/add'>): Promise<ServerSummary> {
+    const { value, settled } = await this.reloader.afterWrite(() =>
+      addUserServer(params, { replace: params.replace === true }, this.context),
+    );
+    this.core.auditTrust(value.name, 'written-by-switchyard', value.fingerprint ?? undefined);
+    await settled;
+    const summary = this.core.listServers().find((s) => s.name === value.name);
+    if (summary === undefined) {
+      throw new HostError(
+        'internal',
+        `Server '${value.name}' was written to ${value.configFile} but is not loaded; see the configuration warnings.`,
+      );
+    }
+    return summary;
+  }
+
+  /**
+   * Runs another write of config.json (`policy/set`, `profiles/set`) with no reload in between,
+   * so a reload that read the file before the write cannot put older settings back in force.
+   */
+  exclusive<T>(write: () => Promise<T>): Promise<T> {
+    return this.reloader.exclusive(write);
+  }
+
+  /** `servers/remove`: the entry, its approval and its pins are gone, and its process stopped. */
+  async removeServer(name: string): Promise<void> {
+    await this.reloader.afterWrite(() => removeUserServer(name, this.context));
+    this.core.auditTrust(name, 'removed');
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await fs.stat(file);
+    return true;
+  } catch (error) {
+    // Only a file that is really gone counts as missing; anything else, load() reports.
+    return !(error instanceof Error && 'code' in error && error.code === 'ENOENT');
+  }
+}

@@ -1,0 +1,233 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it, test } from 'vitest';
+import { TrustStore } from '../trust/trust-store';
+import { HostError } from './host-error';
+import { loadSetup } from './setup';
+import { addUserServer, removeUserServer, type NewUserServer } from './user-servers';
+
+// The dangerous direction: an approval that covers something other than what the host will run
+// from the written file (a server that starts unseen), or an approval that outlives its entry.
+// A refused add only costs the user a retry.
+
+const NODE = process.execPath;
+const platform = process.platform;
+
+function fixture(config?: unknown) {
+  const home = mkdtempSync(path.join(tmpdir(), 'sy-user-servers-'));
+  if (config !== undefined) {
+    writeFileSync(
+      path.join(home, 'config.json'),
+      typeof config === 'string' ? config : JSON.stringify(config),
+    );
+  }
+  const env = { SWITCHYARD_HOME: home, PATH: path.dirname(NODE) };
+  const configFile = path.join(home, 'config.json');
+  const read = (): Record<string, unknown> =>
+    JSON.parse(readFileSync(configFile, 'utf8')) as Record<string, unknown>;
+  return { home, env, configFile, read };
+}
+
+async function context(env: NodeJS.ProcessEnv, home: string) {
+  return { env, platform, trust: await TrustStore.open(home) };
+}
+
+/** What a host loading this home would do with `name`: approved, or which card. */
+async function gateOf(env: NodeJS.ProcessEnv, home: string, name: string): Promise<string> {
+  const setup = await loadSetup({ env, platform });
+  const spec = setup.specs.find((s) => s.name === name);
+  if (spec === undefined) return 'not configured';
+  if (spec.definition === null) return 'not found';
+  const trust = await TrustStore.open(home);
+  return (await trust.launchStatus(spec.scope, spec.name, spec.definition)).state;
+}
+
+async function reasonOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof HostError) return error.reason;
+    throw error;
+  }
+  return 'no error';
+}
+
+describe('addUserServer', () => {
+  const memory: NewUserServer = {
+    name: 'memory',
+    command: 'node',
+    args: ['/opt/mcp/memory.js', 'a b'],
+    env: { TOKEN: '${TOKEN}', LEVEL: 'debug' },
+  };
+
+  it('writes the entry and approves exactly what a load of the file will run', async () => {
+    const { home, env, read } = fixture({ mcpServers: {}, toolPolicy: { 'x__*': 'allow' } });
+    const added = await addUserServer(memory, {}, await context(env, home));
+    expect(read()).toEqual({
+      mcpServers: {
+        memory: {
+          command: 'node',
+          args: ['/opt/mcp/memory.js', 'a b'],
+          env: { TOKEN: '${TOKEN}', LEVEL: 'debug' },
+        },
+      },
+      toolPolicy: { 'x__*': 'allow' },
+    });
+    expect(added).toMatchObject({ replaced: false, executable: NODE, notFound: null });
+    expect(added.fingerprint).toMatch(/^[0-9a-f]{64}$/);
+    expect(await gateOf(env, home, 'memory')).toBe('approved');
+  });
+
+  it('creates config.json in a fresh home', async () => {
+    const { home, env, read } = fixture();
+    await addUserServer({ name: 'n', command: NODE }, {}, await context(env, home));
+    expect(read()).toEqual({ mcpServers: { n: { command: NODE } } });
+    expect(await gateOf(env, home, 'n')).toBe('approved');
+  });
+
+  it('writes a command that is not found, approves nothing, and says so', async () => {
+    const { home, env, read } = fixture({ mcpServers: {} });
+    const added = await addUserServer(
+      { name: 'ghost', command: 'no-such-command-7f3a' },
+      {},
+      await context(env, home),
+    );
+    expect(read()).toEqual({ mcpServers: { ghost: { command: 'no-such-command-7f3a' } } });
+    expect(added.executable).toBeNull();
+    expect(added.fingerprint).toBeNull();
+    expect(added.notFound).toMatch(/no-such-command-7f3a/);
+    expect(await gateOf(env, home, 'ghost')).toBe('not found');
+    const trust = await TrustStore.open(home);
+    expect(await trust.launchApproval('user', 'ghost')).toBeUndefined();
+  });
+
+  it('refuses a name config.json has, without touching either file', async () => {
+    const { home, env, configFile } = fixture({ mcpServers: { memory: { command: 'old' } } });
+    const before = readFileSync(configFile, 'utf8');
+    expect(await reasonOf(addUserServer(memory, {}, await context(env, home)))).toBe(
+      'already-exists',
+    );
+    expect(readFileSync(configFile, 'utf8')).toBe(before);
+    const trust = await TrustStore.open(home);
+    expect(await trust.launchApproval('user', 'memory')).toBeUndefined();
+  });
+
+  it('refuses a name whose entry is invalid (it is still the user’s entry)', async () => {
+    const { home, env } = fixture({ mcpServers: { memory: { command: 42 } } });
+    expect(await reasonOf(addUserServer(memory, {}, await context(env, home)))).toBe(
+      'already-exists',
+    );
+  });
+
+  it('replaces only the launch fields when asked to, and re-approves', async () => {
+    const { home, env, read } = fixture({
+      mcpServers: { memory: { command: 'old', args: ['x'], prefix: 'mem', timeout: 5 } },
+    });
+    const added = await addUserServer(
+      { name: 'memory', command: NODE },
+      { replace: true },
+      await context(env, home),
+    );
+    expect(added.replaced).toBe(true);
+    expect(read()).toEqual({
+      mcpServers: { memory: { prefix: 'mem', timeout: 5, command: NODE } },
+    });
+    expect(await gateOf(env, home, 'memory')).toBe('approved');
+  });
+
+  test.each([
+    ['an empty name', { name: '', command: NODE }],
+    ['a bidi character in the name', { name: 'a\u202eb', command: NODE }],
+    ['"__proto__" as a name', { name: '__proto__', command: NODE }],
+    ['a NUL in an argument', { name: 'a', command: NODE, args: ['x\u0000'] }],
+    ['"=" in an env name', { name: 'a', command: NODE, env: { 'A=B': 'c' } }],
+    ['an empty cwd', { name: 'a', command: NODE, cwd: '' }],
+    ['a relative cwd', { name: 'a', command: NODE, cwd: 'src' }],
+  ] as const)('refuses %s as invalid-params, writing nothing', async (_label, server) => {
+    const { home, env, configFile } = fixture({ mcpServers: {} });
+    expect(await reasonOf(addUserServer(server, {}, await context(env, home)))).toBe(
+      'invalid-params',
+    );
+    expect(readFileSync(configFile, 'utf8')).toBe('{"mcpServers":{}}');
+  });
+
+  it('never overwrites a config.json broken by hand, and leaves no approval behind', async () => {
+    const { home, env, configFile } = fixture('{"mcpServers": {},}');
+    expect(await reasonOf(addUserServer(memory, {}, await context(env, home)))).toBe(
+      'config-invalid',
+    );
+    expect(readFileSync(configFile, 'utf8')).toBe('{"mcpServers": {},}');
+    const trust = await TrustStore.open(home);
+    expect(await trust.launchApproval('user', 'memory')).toBeUndefined();
+  });
+
+  it('refuses a name a workspace file defines', async () => {
+    const { home, env } = fixture();
+    const workspace = path.join(home, 'repo');
+    mkdirSync(workspace);
+    writeFileSync(
+      path.join(workspace, '.mcp.json'),
+      JSON.stringify({ mcpServers: { db: { command: NODE } } }),
+    );
+    writeFileSync(
+      path.join(home, 'config.json'),
+      JSON.stringify({ mcpServers: {}, workspaces: [workspace] }),
+    );
+    const ctx = await context(env, home);
+    expect(await reasonOf(addUserServer({ name: 'db', command: NODE }, {}, ctx))).toBe(
+      'workspace-server',
+    );
+    expect(
+      await reasonOf(addUserServer({ name: 'db', command: NODE }, { replace: true }, ctx)),
+    ).toBe('workspace-server');
+  });
+});
+
+describe('removeUserServer', () => {
+  it('deletes the entry, its approval and its pins, and nothing else', async () => {
+    const { home, env, read } = fixture({ mcpServers: {}, custom: true });
+    const ctx = await context(env, home);
+    await addUserServer({ name: 'a', command: NODE }, {}, ctx);
+    await addUserServer({ name: 'b', command: NODE }, {}, ctx);
+    await ctx.trust.pinTool('user', 'a', { name: 't', description: '', inputSchema: {} });
+    const removed = await removeUserServer('a', ctx);
+    expect(removed).toMatchObject({ name: 'a', launch: true, pins: 1 });
+    expect(read()).toEqual({ mcpServers: { b: { command: NODE } }, custom: true });
+    expect(await gateOf(env, home, 'a')).toBe('not configured');
+    expect(await ctx.trust.launchApproval('user', 'a')).toBeUndefined();
+    expect(await gateOf(env, home, 'b')).toBe('approved');
+  });
+
+  it('removes a hand-written entry that was never approved', async () => {
+    const { home, env, read } = fixture({ mcpServers: { h: { command: NODE } } });
+    const removed = await removeUserServer('h', await context(env, home));
+    expect(removed).toMatchObject({ launch: false, pins: 0 });
+    expect(read()).toEqual({ mcpServers: {} });
+  });
+
+  it('answers unknown-server for a name nobody configured', async () => {
+    const { home, env } = fixture({ mcpServers: {} });
+    expect(await reasonOf(removeUserServer('nope', await context(env, home)))).toBe(
+      'unknown-server',
+    );
+  });
+
+  it('refuses a workspace server: the repository file is not Switchyard’s to edit', async () => {
+    const { home, env } = fixture();
+    const workspace = path.join(home, 'repo');
+    mkdirSync(workspace);
+    writeFileSync(
+      path.join(workspace, '.mcp.json'),
+      JSON.stringify({ mcpServers: { db: { command: NODE } } }),
+    );
+    writeFileSync(
+      path.join(home, 'config.json'),
+      JSON.stringify({ mcpServers: {}, workspaces: [workspace] }),
+    );
+    const error = await removeUserServer('db', await context(env, home)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HostError);
+    expect(error).toMatchObject({ reason: 'workspace-server' });
+    expect(String(error)).toMatch(/edit its \.mcp\.json/);
+  });
+});

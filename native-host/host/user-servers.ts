@@ -1,0 +1,267 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { ConfigError, loadConfigFile } from '../config/load';
+import { ServerEntrySchema, serverNameProblem } from '../config/schema';
+import { LAUNCH_FIELDS, mergeTiers } from '../config/workspace';
+import { updateConfigFile } from '../config/write';
+import { launchFingerprint } from '../trust/fingerprint';
+import type { LaunchApproval, TrustStore } from '../trust/trust-store';
+import { HostError } from './host-error';
+import { loadSetup, toSpec, type HostSetup, type SetupEnvironment } from './setup';
+
+/**
+ * Servers written to the user tier by Switchyard itself (the popup through `servers/add`, or
+ * `switchyard add`): one function for both, so an entry Switchyard writes is approved for exactly
+ * the launch a load of config.json will produce, and starts without a prompt (design.md §2: "yes,
+ * if written by Switchyard"). A hand-written entry has no such approval and asks once
+ * (`edited-outside`). Removal deletes the entry and forgets its approval and tool pins.
+ *
+ * Errors are HostErrors with a protocol reason; the CLI prints their messages.
+ */
+
+/** A server as the user gave it: the popup's form, or `switchyard add`'s arguments. */
+export interface NewUserServer {
+  readonly name: string;
+  readonly command: string;
+  readonly args?: readonly string[] | undefined;
+  readonly env?: Readonly<Record<string, string>> | undefined;
+  readonly cwd?: string | undefined;
+}
+
+export interface UserServersContext extends SetupEnvironment {
+  readonly trust: TrustStore;
+}
+
+/** The launch fields as written under `mcpServers.<name>`. */
+export interface WrittenEntry {
+  readonly command: string;
+  readonly args?: string[];
+  readonly env?: Record<string, string>;
+  readonly cwd?: string;
+}
+
+export interface AddedServer {
+  readonly name: string;
+  readonly configFile: string;
+  readonly entry: WrittenEntry;
+  /** An entry of that name was replaced (its other keys, such as `prefix`, were kept). */
+  readonly replaced: boolean;
+  /** The absolute program the approval covers; null when the command was not found. */
+  readonly executable: string | null;
+  /** Why the command could not be resolved; the entry was written anyway, and nothing approved. */
+  readonly notFound: string | null;
+  /** Fingerprint of the launch approval recorded; null when nothing would run. */
+  readonly fingerprint: string | null;
+}
+
+export interface RemovedServer {
+  readonly name: string;
+  readonly configFile: string;
+  /** Whether a launch approval was forgotten. */
+  readonly launch: boolean;
+  /** How many tool pins were forgotten. */
+  readonly pins: number;
+}
+
+const USER_SCOPE = 'user';
+
+/**
+ * Adds `server` to config.json and approves its launch. Refuses a name config.json already has
+ * unless `replace` (which replaces the launch fields and keeps the entry's other keys), and a name
+ * a workspace file defines. The approval is recorded before the entry is written (a host that
+ * reloads in between must never see the entry unapproved) and withdrawn if the write fails.
+ */
+export async function addUserServer(
+  server: NewUserServer,
+  options: { readonly replace?: boolean },
+  context: UserServersContext,
+): Promise<AddedServer> {
+  const { name } = server;
+  const nameProblem = serverNameProblem(name);
+  if (nameProblem !== undefined) {
+    throw new HostError('invalid-params', `'${name}' cannot be a server name: ${nameProblem}.`);
+  }
+  if (server.cwd !== undefined && server.cwd !== '' && !path.isAbsolute(server.cwd)) {
+    // The host is started by the browser, in a folder nobody chose: only an absolute one means
+    // what the user meant.
+    throw new HostError(
+      'invalid-params',
+      `Server '${name}' cannot be added: cwd must be an absolute folder, not '${server.cwd}'.`,
+    );
+  }
+  const { setup, configFile, servers } = await userTier(context);
+  const existing = setup.specs.find((spec) => spec.name === name);
+  if (existing?.provenance === 'workspace') throw workspaceServer(name, existing.workspaceRoot);
+  const before = servers[name];
+  if (before !== undefined && options.replace !== true) throw alreadyExists(name, configFile);
+
+  const entry = writtenEntry(server);
+  const raw = { ...launchlessCopy(before), ...entry };
+  const parsed = ServerEntrySchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const key = issue?.path.map(String).join('.') ?? '';
+    throw new HostError(
+      'invalid-params',
+      `Server '${name}' cannot be added: ${key === '' ? '' : `${key}: `}${issue?.message ?? 'invalid entry'}.`,
+    );
+  }
+  const [merged] = mergeTiers([{ name, ...parsed.data }], []).servers;
+  if (merged === undefined)
+    throw new HostError('internal', `Server '${name}' could not be merged.`);
+  const spec = await toSpec(merged, context.env['PATH'] ?? context.env['Path'], context.platform);
+
+  const { trust } = context;
+  const previous: LaunchApproval | undefined = await trust.launchApproval(USER_SCOPE, name);
+  if (spec.definition !== null) await trust.approveLaunch(USER_SCOPE, name, spec.definition);
+  try {
+    await writeConfig(configFile, (config) => {
+      const current = serversOf(config);
+      if (Object.hasOwn(current, name) && options.replace !== true) {
+        throw alreadyExists(name, configFile);
+      }
+      current[name] = raw;
+      config['mcpServers'] = current;
+    });
+  } catch (error) {
+    // Put trust.json back as it was: an approval must not outlive the entry it was made for.
+    if (spec.definition !== null) {
+      if (previous === undefined) await trust.revokeLaunch(USER_SCOPE, name);
+      else await trust.approveLaunch(USER_SCOPE, name, previous.definition);
+    }
+    throw error;
+  }
+  return {
+    name,
+    configFile,
+    entry,
+    replaced: before !== undefined,
+    executable: spec.definition?.executable ?? null,
+    notFound: spec.resolutionError?.message ?? null,
+    fingerprint: spec.definition === null ? null : launchFingerprint(spec.definition),
+  };
+}
+
+/**
+ * Deletes the config.json entry `name` and forgets its launch approval and tool pins. A server
+ * that only a workspace file defines cannot be removed here: the error says to edit that file or
+ * revoke the workspace's trust.
+ */
+export async function removeUserServer(
+  name: string,
+  context: UserServersContext,
+): Promise<RemovedServer> {
+  const { setup, configFile, servers } = await userTier(context);
+  if (servers[name] === undefined) {
+    const existing = setup.specs.find((spec) => spec.name === name);
+    if (existing?.provenance === 'workspace') throw workspaceServer(name, existing.workspaceRoot);
+    throw new HostError(
+      'unknown-server',
+      `No server named '${name}' is in ${configFile}; nothing was removed.`,
+      { server: name },
+    );
+  }
+  await writeConfig(configFile, (config) => {
+    const current = Object.entries(serversOf(config)).filter(([key]) => key !== name);
+    config['mcpServers'] = Object.fromEntries(current);
+  });
+  // After the entry is gone, so a host reloading in between never sees it unapproved.
+  const forgotten = await context.trust.forgetServer(USER_SCOPE, name);
+  return { name, configFile, ...forgotten };
+}
+
+const ServersSchema = z.record(z.string(), z.unknown());
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function serversOf(config: Record<string, unknown>): Record<string, unknown> {
+  const servers = config['mcpServers'];
+  return isRecord(servers) ? servers : {};
+}
+
+/** The setup (for workspace names) and config.json's own entries, read strictly. */
+async function userTier(context: UserServersContext): Promise<{
+  setup: HostSetup;
+  configFile: string;
+  servers: Readonly<Record<string, unknown>>;
+}> {
+  const setup = await loadSetup(context);
+  const configFile = setup.configFile;
+  if (configFile === null) {
+    throw new HostError(
+      'config-invalid',
+      `Cannot find the configuration: ${setup.warnings.join('; ')}`,
+    );
+  }
+  try {
+    const loaded = await loadConfigFile(configFile);
+    return {
+      setup,
+      configFile,
+      servers: ServersSchema.safeParse(loaded.raw['mcpServers']).data ?? {},
+    };
+  } catch (error) {
+    if (error instanceof ConfigError) throw configInvalid(error);
+    throw error;
+  }
+}
+
+async function writeConfig(
+  file: string,
+  mutate: (config: Record<string, unknown>) => void,
+): Promise<void> {
+  try {
+    await updateConfigFile(file, mutate);
+  } catch (error) {
+    if (error instanceof ConfigError) throw configInvalid(error);
+    throw error;
+  }
+}
+
+function writtenEntry(server: NewUserServer): WrittenEntry {
+  return {
+    command: server.command,
+    ...(server.args === undefined || server.args.length === 0 ? {} : { args: [...server.args] }),
+    ...(server.env === undefined || Object.keys(server.env).length === 0
+      ? {}
+      : { env: { ...server.env } }),
+    ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
+  };
+}
+
+/** An existing entry without its launch fields: what `replace` keeps (prefix, timeouts, ...). */
+function launchlessCopy(entry: unknown): Record<string, unknown> {
+  if (!isRecord(entry)) return {};
+  const launchFields: ReadonlySet<string> = new Set(LAUNCH_FIELDS);
+  return Object.fromEntries(Object.entries(entry).filter(([key]) => !launchFields.has(key)));
+}
+
+function alreadyExists(name: string, configFile: string): HostError {
+  return new HostError(
+    'already-exists',
+    `A server named '${name}' is already in ${configFile}; choose another name, or replace it (--replace in the CLI).`,
+    { server: name },
+  );
+}
+
+function workspaceServer(name: string, root: string | null): HostError {
+  return new HostError(
+    'workspace-server',
+    `Server '${name}' comes from the workspace ${root ?? '(unknown)'}: edit its .mcp.json or .vscode/mcp.json, or revoke the workspace's trust; Switchyard does not change repository files.`,
+    { server: name, workspace: root },
+  );
+}
+
+function configInvalid(error: ConfigError): HostError {
+  return new HostError(
+    'config-invalid',
+    `Cannot update ${error.message}. Nothing was changed; fix the file, then try again.`,
+    {
+      ...(error.file === undefined ? {} : { file: error.file }),
+      ...(error.line === undefined ? {} : { line: error.line }),
+      ...(error.key === undefined ? {} : { key: error.key }),
+    },
+  );
+}

@@ -1,0 +1,74 @@
+import { ConfigError } from '../config/load';
+import { updateConfigFile } from '../config/write';
+import { HostError } from '../host/host-error';
+import type { NewUserServer } from '../host/user-servers';
+import { isRecord } from './text';
+import type { ImportedEntry } from './types';
+
+/**
+ * Turning an imported entry into what the user-tier writer (host/user-servers.ts) takes. That
+ * writer approves exactly the launch it writes, so an imported server starts without asking,
+ * like one added from the popup or with `switchyard add`.
+ *
+ * An entry the source client has switched off is first written switched off and unapproved, then
+ * handed to the writer with `replace`, which approves it and keeps `disabled`: at no moment can a
+ * reloading host see it enabled, so it never starts on its own.
+ */
+
+/** The launch fields of `entry` for the user-tier writer. */
+export function newUserServer(name: string, entry: ImportedEntry): NewUserServer {
+  return {
+    name,
+    command: entry.command,
+    args: [...entry.args],
+    env: { ...entry.env },
+    ...(entry.cwd === undefined ? {} : { cwd: entry.cwd }),
+  };
+}
+
+/**
+ * For a switched-off entry: writes it to config.json with `"disabled": true` (refusing a name
+ * that is taken meanwhile). Returns whether the writer must then be called with `replace`.
+ */
+export async function prepareImport(
+  configFile: string,
+  name: string,
+  entry: ImportedEntry,
+): Promise<{ replace: boolean }> {
+  if (entry.disabled !== true) return { replace: false };
+  try {
+    await updateConfigFile(configFile, (config) => {
+      const servers = isRecord(config['mcpServers']) ? config['mcpServers'] : {};
+      if (Object.hasOwn(servers, name)) {
+        throw new HostError(
+          'already-exists',
+          `A server named '${name}' is already in ${configFile}; import it under another name.`,
+          { server: name },
+        );
+      }
+      Object.defineProperty(servers, name, {
+        value: {
+          command: entry.command,
+          args: [...entry.args],
+          env: { ...entry.env },
+          ...(entry.cwd === undefined ? {} : { cwd: entry.cwd }),
+          disabled: true,
+        },
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+      config['mcpServers'] = servers;
+    });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      throw new HostError(
+        'config-invalid',
+        `Cannot update ${error.message}. Nothing was changed; fix the file, then try again.`,
+        { ...(error.file === undefined ? {} : { file: error.file }) },
+      );
+    }
+    throw error;
+  }
+  return { replace: true };
+}
