@@ -51,14 +51,32 @@ export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com/v1';
 
 /** The URL requests go to, for messages such as "Cannot reach …". */
-export function effectiveBaseUrl(settings: ProviderSettings): string {
+export function effectiveBaseUrl(
+  settings: Pick<ProviderSettings, 'kind'> & { readonly baseURL?: string | undefined },
+): string {
   switch (settings.kind) {
     case 'openai':
       return settings.baseURL ?? DEFAULT_OPENAI_BASE_URL;
     case 'anthropic':
       return settings.baseURL ?? DEFAULT_ANTHROPIC_BASE_URL;
     case 'openai-compatible':
-      return settings.baseURL;
+      return settings.baseURL ?? '';
+  }
+}
+
+/**
+ * The host permission pattern for the provider's origin (`https://api.openai.com/*`), or null
+ * when the URL does not parse. With it the worker's requests do not depend on the server's CORS
+ * headers (a local Ollama or vLLM may send none).
+ */
+export function providerOriginPattern(
+  settings: Pick<ProviderSettings, 'kind'> & { readonly baseURL?: string | undefined },
+): string | null {
+  try {
+    const url = new URL(effectiveBaseUrl(settings));
+    return url.protocol === 'http:' || url.protocol === 'https:' ? `${url.origin}/*` : null;
+  } catch {
+    return null;
   }
 }
 

@@ -1,0 +1,5 @@
+import { SidePanel } from '../../ui/sidepanel/SidePanel';
+
+export function App() {
+  return <SidePanel />;
+}

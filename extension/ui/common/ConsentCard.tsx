@@ -1,0 +1,241 @@
+import { useId, useState } from 'react';
+import type { ConsentRequest, ServerSummary } from '../../../protocol/servers';
+import { Button } from './Button';
+import {
+  commandLine,
+  consentReasonText,
+  fingerprintPrefix,
+  launchChangeView,
+  provenanceText,
+} from './consent-view';
+import { errorMessage } from './errors';
+import { pageClient } from './page-client';
+import { UntrustedText } from './UntrustedText';
+import { VisibleText } from './VisibleText';
+import './common.css';
+
+export interface ConsentCardProps {
+  readonly consent: ConsentRequest;
+  /** Called with the server's new summary once the host accepted the approval. */
+  readonly onApproved?: (server: ServerSummary) => void;
+  /** "Not now": hide the card (the server still does not run). */
+  readonly onDismiss?: () => void;
+  /** How to approve; by default the host's `trust/approve`, quoting the fingerprint shown. */
+  readonly approve?: (server: string, fingerprint: string) => Promise<{ server: ServerSummary }>;
+}
+
+function approveDefault(server: string, fingerprint: string): Promise<{ server: ServerSummary }> {
+  return pageClient().host('trust/approve', { server, fingerprint });
+}
+
+/**
+ * Launch consent for one server (design D6): the literal program, every argument in its own box,
+ * the environment as written (`${VAR}` unexpanded), the folder, where the entry came from, the
+ * fingerprint the approval quotes, and what changed since a previous approval. Nothing runs until
+ * "Approve"; the host accepts it only if the fingerprint is still what would run.
+ */
+export function ConsentCard({
+  consent,
+  onApproved,
+  onDismiss,
+  approve = approveDefault,
+}: ConsentCardProps) {
+  const headingId = useId();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const onApprove = (): void => {
+    setBusy(true);
+    setError(null);
+    approve(consent.server, consent.fingerprint).then(
+      (result) => {
+        setBusy(false);
+        onApproved?.(result.server);
+      },
+      (reason: unknown) => {
+        setBusy(false);
+        setError(errorMessage(reason));
+      },
+    );
+  };
+  return (
+    <article className="sy-card sy-consent" aria-labelledby={headingId}>
+      <h3 className="sy-card__title" id={headingId}>
+        Start server “<VisibleText text={consent.server} edgeSpaces />
+        ”?
+      </h3>
+      <p className="sy-card__summary">
+        <UntrustedText text={consent.summary} inline />
+      </p>
+      <p className="sy-card__reason">{consentReasonText(consent.reason)}</p>
+
+      <dl className="sy-fields">
+        <dt>Program</dt>
+        <dd>
+          <code className="sy-code-box">
+            <VisibleText text={consent.executable} edgeSpaces />
+          </code>
+          {consent.command !== consent.executable ? (
+            <span className="sy-field-note">
+              {' '}
+              written as{' '}
+              <code>
+                <VisibleText text={consent.command} edgeSpaces />
+              </code>
+            </span>
+          ) : null}
+        </dd>
+
+        <dt>Arguments</dt>
+        <dd>
+          {consent.args.length === 0 ? (
+            <span className="sy-muted">(none)</span>
+          ) : (
+            <ol className="sy-args" aria-label={`${consent.args.length} arguments`}>
+              {consent.args.map((arg, index) => (
+                <li key={index}>
+                  <code className="sy-code-box">
+                    {arg === '' ? (
+                      <span className="sy-muted">(empty)</span>
+                    ) : (
+                      <VisibleText text={arg} whitespace edgeSpaces />
+                    )}
+                  </code>
+                </li>
+              ))}
+            </ol>
+          )}
+        </dd>
+
+        <dt>Command line</dt>
+        <dd>
+          <code className="sy-code-box sy-selectable">
+            <VisibleText text={commandLine(consent.executable, consent.args)} whitespace />
+          </code>
+          <span className="sy-field-note"> for reading: Switchyard never runs a shell.</span>
+        </dd>
+
+        <dt>Environment</dt>
+        <dd>
+          {consent.env.length === 0 ? (
+            <span className="sy-muted">(none set)</span>
+          ) : (
+            <table className="sy-env">
+              <tbody>
+                {consent.env.map(([key, value], index) => (
+                  <tr key={index}>
+                    <th scope="row">
+                      <code>
+                        <VisibleText text={key} edgeSpaces />
+                      </code>
+                    </th>
+                    <td>
+                      <code>
+                        <VisibleText text={value} whitespace edgeSpaces />
+                      </code>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          {consent.env.length > 0 ? (
+            <span className="sy-field-note">
+              Values as written; ${'{VAR}'} is filled in at launch.
+            </span>
+          ) : null}
+        </dd>
+
+        <dt>Working folder</dt>
+        <dd>
+          {consent.cwd === null ? (
+            <span className="sy-muted">(not set)</span>
+          ) : (
+            <code>
+              <VisibleText text={consent.cwd} edgeSpaces />
+            </code>
+          )}
+        </dd>
+
+        <dt>Comes from</dt>
+        <dd>
+          {provenanceText(consent)}
+          {consent.sourceFile === null ? null : (
+            <>
+              {': '}
+              <code>
+                <VisibleText text={consent.sourceFile} edgeSpaces />
+              </code>
+            </>
+          )}
+        </dd>
+
+        <dt>Fingerprint</dt>
+        <dd>
+          <code title={consent.fingerprint}>{fingerprintPrefix(consent.fingerprint)}…</code>
+        </dd>
+      </dl>
+
+      {consent.changes.length === 0 ? null : (
+        <section className="sy-changes" aria-label="Changes since your last approval">
+          <h4>Changed since you last approved it</h4>
+          <ul>
+            {consent.changes.map((change, index) => {
+              const view = launchChangeView(change);
+              return (
+                <li key={index}>
+                  <p className="sy-changes__label">{view.label}</p>
+                  <p className="sy-changes__before">
+                    <span className="sy-changes__tag">before</span>{' '}
+                    <code>
+                      <VisibleText text={view.before} whitespace edgeSpaces />
+                    </code>
+                  </p>
+                  <p className="sy-changes__after">
+                    <span className="sy-changes__tag">after</span>{' '}
+                    <code>
+                      <VisibleText text={view.after} whitespace edgeSpaces />
+                    </code>
+                  </p>
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      )}
+
+      {consent.warnings.length === 0 ? null : (
+        <ul className="sy-warnings">
+          {consent.warnings.map((warning, index) => (
+            <li key={index} className="sy-warning">
+              <UntrustedText text={warning} inline />
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {consent.ignoredTrustClaims.length === 0 ? null : (
+        <p className="sy-warning">
+          The file claims this server is already trusted (
+          <UntrustedText text={consent.ignoredTrustClaims.join(', ')} inline />
+          ). Ignored: only you can approve a server.
+        </p>
+      )}
+
+      {error === null ? null : (
+        <p className="sy-error-text" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="sy-card__actions">
+        <Button variant="primary" onClick={onApprove} disabled={busy} aria-busy={busy}>
+          Approve
+        </Button>
+        {onDismiss === undefined ? null : (
+          <Button onClick={onDismiss} disabled={busy}>
+            Not now
+          </Button>
+        )}
+      </div>
+    </article>
+  );
+}

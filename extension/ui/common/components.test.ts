@@ -1,0 +1,129 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, test } from 'vitest';
+import type { ConsentRequest } from '../../../protocol/servers';
+import { ConnectionBanner } from './ConnectionBanner';
+import { ConsentCard } from './ConsentCard';
+import { ExternalLink } from './ExternalLink';
+import { JsonView } from './JsonView';
+import { UntrustedText } from './UntrustedText';
+
+/** Server-side renders of the shared components: what reaches the DOM, without a browser. */
+
+const noop = (): Promise<never> => new Promise(() => undefined);
+
+describe('UntrustedText', () => {
+  test('renders markup as text', () => {
+    const html = renderToStaticMarkup(
+      createElement(UntrustedText, {
+        text: '<img src=x onerror=alert(1)> **bold** [a](https://x)',
+      }),
+    );
+    expect(html).not.toMatch(/<img\b|<strong>|<a\b/);
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt; **bold** [a](https://x)');
+  });
+
+  test('marks hidden characters and says how many', () => {
+    const html = renderToStaticMarkup(createElement(UntrustedText, { text: 'a\u200Bb' }));
+    expect(html).toContain('⟨ZWSP⟩');
+    expect(html).toContain('Contains 1 invisible character');
+  });
+
+  test('collapses long text visibly', () => {
+    const html = renderToStaticMarkup(
+      createElement(UntrustedText, { text: 'z'.repeat(50), maxChars: 10 }),
+    );
+    expect(html).toContain('Showing 10 of 50 characters.');
+    expect(html).toContain('Show all 50 characters');
+  });
+});
+
+describe('JsonView', () => {
+  test('collapses long listings with a control naming the full size', () => {
+    const html = renderToStaticMarkup(
+      createElement(JsonView, { value: { a: 'b'.repeat(100) }, maxChars: 20 }),
+    );
+    expect(html).toMatch(/Show all 1\d\d characters/);
+  });
+
+  test('escapes a string that contains markup', () => {
+    const html = renderToStaticMarkup(createElement(JsonView, { value: { x: '<script>' } }));
+    expect(html).not.toContain('<script>');
+  });
+});
+
+test('ExternalLink shows a non-http(s) URL as text', () => {
+  const html = renderToStaticMarkup(
+    createElement(ExternalLink, { href: 'javascript:alert(1)' }, 'x'),
+  );
+  expect(html).not.toMatch(/<a\b/);
+});
+
+describe('ConnectionBanner', () => {
+  test('not installed: what to run and Retry', () => {
+    const html = renderToStaticMarkup(
+      createElement(ConnectionBanner, {
+        state: { state: 'not-installed', message: 'not found' },
+        onRetry: noop,
+      }),
+    );
+    expect(html).toContain('role="alert"');
+    expect(html).toContain('<code class="sy-selectable">switchyard install</code>');
+    expect(html).toMatch(/<button[^>]*>Retry<\/button>/);
+  });
+
+  test('renders nothing when connected cleanly', () => {
+    const html = renderToStaticMarkup(
+      createElement(ConnectionBanner, {
+        state: { state: 'connected', hostVersion: '1', home: '/h', configWarnings: [] },
+      }),
+    );
+    expect(html).toBe('');
+  });
+});
+
+describe('ConsentCard', () => {
+  const consent: ConsentRequest = {
+    server: 'repo-tools',
+    reason: 'workspace',
+    fingerprint: '0123456789abcdef'.repeat(4),
+    executable: '/usr/bin/node',
+    command: 'node',
+    args: ['server.js', 'two words', ''],
+    env: [['TOKEN', '${GITHUB_TOKEN}']],
+    cwd: '/src/repo',
+    provenance: 'workspace',
+    workspaceRoot: '/src/repo',
+    sourceFile: '/src/repo/.mcp.json',
+    changes: [{ field: 'executable', before: '/usr/bin/node', after: '/src/repo/node' }],
+    summary: 'command changed - needs approval',
+    warnings: ['The program lives inside the workspace.'],
+    ignoredTrustClaims: ['alwaysAllow'],
+  };
+  const html = renderToStaticMarkup(
+    createElement(ConsentCard, { consent, onDismiss: () => undefined, approve: noop }),
+  );
+
+  test('shows each argument in its own item, the empty one too', () => {
+    expect(html).toContain('aria-label="3 arguments"');
+    expect(html.match(/<li><code class="sy-code-box">/g)).toHaveLength(3);
+    expect(html).toContain('(empty)');
+  });
+
+  test('shows env values unexpanded, the folder, the source and the fingerprint prefix', () => {
+    expect(html).toContain('${GITHUB_TOKEN}');
+    expect(html).toContain('/src/repo/.mcp.json');
+    expect(html).toContain('01234567 89abcdef…');
+  });
+
+  test('shows what changed, the warnings and the ignored trust claims', () => {
+    expect(html).toContain('/src/repo/node');
+    expect(html).toContain('The program lives inside the workspace.');
+    expect(html).toContain('alwaysAllow');
+  });
+
+  test('has Approve and Not now', () => {
+    expect(html).toMatch(/<button[^>]*>Approve<\/button>/);
+    expect(html).toMatch(/<button[^>]*>Not now<\/button>/);
+  });
+});

@@ -1,0 +1,19 @@
+import { ConnectionBanner } from '../common/ConnectionBanner';
+import { useSession } from '../popup/use-host-data';
+import { ImportSection } from './ImportSection';
+import { ProfilesSection } from './ProfilesSection';
+import { ProviderSection } from './ProviderSection';
+
+/** The options page: the model provider (issue 4), per-site profiles and import (issue 5). */
+export function OptionsApp() {
+  const { connection } = useSession();
+  return (
+    <main className="op-page">
+      <h1>Switchyard settings</h1>
+      {connection !== null && <ConnectionBanner state={connection} />}
+      <ProviderSection />
+      <ProfilesSection />
+      <ImportSection />
+    </main>
+  );
+}

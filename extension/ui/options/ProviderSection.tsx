@@ -1,0 +1,240 @@
+import { useEffect, useMemo, useRef, useState, type SubmitEvent } from 'react';
+import { browser } from 'wxt/browser';
+import { providerOriginPattern } from '../../background/providers/provider-settings';
+import type { ProviderSettingsInput, ProviderSettingsView } from '../../messaging/ui-protocol';
+import { Button } from '../common/Button';
+import { errorMessage } from '../common/errors';
+import { pageClient } from '../common/page-client';
+import { Field } from '../popup/Field';
+import {
+  applyPreset,
+  COMPATIBLE_PRESETS,
+  fieldsFromView,
+  isProviderKind,
+  keyStatus,
+  MODEL_PLACEHOLDERS,
+  parseProviderForm,
+  presetOf,
+  PROVIDER_KINDS,
+  type ProviderFieldErrors,
+  type ProviderFields,
+} from './provider-form';
+
+type Status =
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'saving' }
+  | { readonly kind: 'saved' }
+  | { readonly kind: 'error'; readonly message: string };
+
+/** Provider, model, base URL and API key (issue 4). The stored key is never shown or sent back. */
+export function ProviderSection() {
+  const client = useMemo(() => pageClient(), []);
+  const [stored, setStored] = useState<ProviderSettingsView | null>(null);
+  const [loaded, setLoaded] = useState(false);
+  const [fields, setFields] = useState<ProviderFields>(fieldsFromView(null));
+  // Whether the user has typed since the last load or save (a ref: events read it, never render it).
+  const dirty = useRef(false);
+  const [errors, setErrors] = useState<ProviderFieldErrors>({});
+  const [status, setStatus] = useState<Status>({ kind: 'idle' });
+
+  useEffect(() => {
+    let live = true;
+    const load = async () => {
+      try {
+        const { provider } = await client.request('settings/get', {});
+        if (!live) return;
+        setStored(provider);
+        if (!dirty.current) setFields(fieldsFromView(provider));
+        setLoaded(true);
+      } catch (error) {
+        if (live) setStatus({ kind: 'error', message: errorMessage(error) });
+      }
+    };
+    void load();
+    const offReconnect = client.onReconnect(() => void load());
+    const offEvent = client.onEvent((event) => {
+      if (event.type !== 'settings') return;
+      // Another page saved: take the stored view, but never overwrite what the user is typing.
+      setStored(event.provider);
+      if (!dirty.current) setFields(fieldsFromView(event.provider));
+    });
+    return () => {
+      live = false;
+      offReconnect();
+      offEvent();
+    };
+  }, [client]);
+
+  const edit = (next: ProviderFields) => {
+    setFields(next);
+    dirty.current = true;
+    setErrors({});
+    if (status.kind !== 'saving') setStatus({ kind: 'idle' });
+  };
+
+  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const parsed = parseProviderForm(fields, stored);
+    if (!parsed.ok) {
+      setErrors(parsed.errors);
+      setStatus({ kind: 'idle' });
+      return;
+    }
+    // Asked inside the click (a permission request needs the gesture) and not waited for: the
+    // settings are saved either way, and a server that sends CORS headers works without it.
+    requestProviderAccess(parsed.input);
+    setStatus({ kind: 'saving' });
+    client
+      .request('settings/set', { provider: parsed.input })
+      .then(({ provider }) => {
+        setStored(provider);
+        setFields(fieldsFromView(provider));
+        dirty.current = false;
+        setStatus({ kind: 'saved' });
+      })
+      .catch((error: unknown) => {
+        setStatus({ kind: 'error', message: errorMessage(error) });
+      });
+  };
+
+  const key = keyStatus(fields, stored);
+  const compatible = fields.kind === 'openai-compatible';
+  const keyHint =
+    key === 'saved'
+      ? 'A key is saved. Leave this empty to keep it, or enter a new one to replace it.'
+      : key === 'saved-for-other-server'
+        ? 'The saved key belongs to another provider or base URL and is not sent here; enter a key for this one.'
+        : compatible
+          ? 'Optional: local servers such as Ollama and LM Studio need none.'
+          : 'Stored in this browser profile, readable only by Switchyard, and never shown again.';
+
+  return (
+    <section className="op-card">
+      <h2 id="provider-heading">Provider</h2>
+      <p className="op-muted">The model the agent talks to.</p>
+      <form onSubmit={onSubmit} noValidate aria-busy={!loaded}>
+        <Field label="Provider" error={errors.kind}>
+          {(control) => (
+            <select
+              {...control}
+              value={fields.kind}
+              onChange={(event) => {
+                const kind = event.target.value;
+                if (isProviderKind(kind)) edit({ ...fields, kind });
+              }}
+            >
+              {PROVIDER_KINDS.map((entry) => (
+                <option key={entry.kind} value={entry.kind}>
+                  {entry.label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        {compatible && (
+          <>
+            <Field label="Preset" hint="Fills in the name and the usual base URL.">
+              {(control) => (
+                <select
+                  {...control}
+                  value={presetOf(fields)}
+                  onChange={(event) => {
+                    edit(applyPreset(fields, event.target.value));
+                  }}
+                >
+                  <option value="">Custom</option>
+                  {COMPATIBLE_PRESETS.map((preset) => (
+                    <option key={preset.id} value={preset.id}>
+                      {preset.name}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            <Field label="Name" error={errors.name}>
+              {(control) => (
+                <input
+                  {...control}
+                  value={fields.name}
+                  onChange={(event) => {
+                    edit({ ...fields, name: event.target.value });
+                  }}
+                  autoComplete="off"
+                />
+              )}
+            </Field>
+          </>
+        )}
+        <Field label="Model" error={errors.model}>
+          {(control) => (
+            <input
+              {...control}
+              value={fields.model}
+              placeholder={MODEL_PLACEHOLDERS[fields.kind]}
+              onChange={(event) => {
+                edit({ ...fields, model: event.target.value });
+              }}
+              autoComplete="off"
+              spellCheck={false}
+            />
+          )}
+        </Field>
+        <Field
+          label="Base URL"
+          error={errors.baseURL}
+          hint={compatible ? undefined : "Optional: leave empty for the provider's own API."}
+        >
+          {(control) => (
+            <input
+              {...control}
+              type="url"
+              value={fields.baseURL}
+              placeholder={compatible ? 'http://localhost:11434/v1' : ''}
+              onChange={(event) => {
+                edit({ ...fields, baseURL: event.target.value });
+              }}
+              autoComplete="off"
+              spellCheck={false}
+            />
+          )}
+        </Field>
+        <Field label="API key" error={errors.apiKey} hint={keyHint}>
+          {(control) => (
+            <input
+              {...control}
+              type="password"
+              value={fields.apiKey}
+              onChange={(event) => {
+                edit({ ...fields, apiKey: event.target.value });
+              }}
+              autoComplete="new-password"
+              spellCheck={false}
+            />
+          )}
+        </Field>
+        <div className="op-actions">
+          <Button type="submit" variant="primary" disabled={status.kind === 'saving'}>
+            Save
+          </Button>
+          <p role="status" className={status.kind === 'error' ? 'sy-error-text' : 'op-muted'}>
+            {status.kind === 'saving'
+              ? 'Saving…'
+              : status.kind === 'saved'
+                ? 'Saved.'
+                : status.kind === 'error'
+                  ? status.message
+                  : ''}
+          </p>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function requestProviderAccess(input: ProviderSettingsInput): void {
+  const pattern = providerOriginPattern(input);
+  if (pattern === null) return;
+  browser.permissions.request({ origins: [pattern] }).catch((error: unknown) => {
+    console.warn('[switchyard] could not ask for access to the provider', error);
+  });
+}

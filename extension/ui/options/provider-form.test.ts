@@ -1,0 +1,148 @@
+import { describe, expect, it, test } from 'vitest';
+import type { ProviderSettingsView } from '../../messaging/ui-protocol';
+import {
+  applyPreset,
+  EMPTY_PROVIDER_FIELDS,
+  fieldsFromView,
+  keyStatus,
+  parseProviderForm,
+  presetOf,
+  type ProviderField,
+  type ProviderFields,
+} from './provider-form';
+
+type ProviderFieldErrorPatterns = Partial<Record<ProviderField, RegExp>>;
+const FIELDS: readonly ProviderField[] = ['kind', 'name', 'baseURL', 'model', 'apiKey'];
+
+// The dangerous direction is a key going where the user did not mean it to: a saved key silently
+// reused for another provider or another server, or a key shown back on the page. A form that
+// asks for the key again is only a nuisance.
+
+function fields(overrides: Partial<ProviderFields>): ProviderFields {
+  return { ...EMPTY_PROVIDER_FIELDS, ...overrides };
+}
+
+const storedOpenAi: ProviderSettingsView = { kind: 'openai', model: 'gpt-4.1', hasApiKey: true };
+const storedOllama: ProviderSettingsView = {
+  kind: 'openai-compatible',
+  name: 'Ollama',
+  baseURL: 'http://localhost:11434/v1',
+  model: 'llama3.1',
+  hasApiKey: false,
+};
+
+describe('filling the form', () => {
+  it('never has a key in it', () => {
+    expect(fieldsFromView(storedOpenAi)).toEqual(fields({ model: 'gpt-4.1' }));
+  });
+
+  it('fills name and base URL of a compatible provider', () => {
+    expect(fieldsFromView(storedOllama)).toEqual(
+      fields({
+        kind: 'openai-compatible',
+        name: 'Ollama',
+        baseURL: 'http://localhost:11434/v1',
+        model: 'llama3.1',
+      }),
+    );
+    expect(presetOf(fieldsFromView(storedOllama))).toBe('ollama');
+  });
+
+  test.each([
+    ['ollama', 'Ollama', 'http://localhost:11434/v1'],
+    ['lm-studio', 'LM Studio', 'http://localhost:1234/v1'],
+    ['openrouter', 'OpenRouter', 'https://openrouter.ai/api/v1'],
+    ['vllm', 'vLLM', 'http://localhost:8000/v1'],
+  ])('preset %s', (id, name, baseURL) => {
+    const filled = applyPreset(fields({ model: 'm' }), id);
+    expect(filled).toEqual(fields({ kind: 'openai-compatible', name, baseURL, model: 'm' }));
+    expect(presetOf(filled)).toBe(id);
+  });
+
+  it('ignores an unknown preset', () => {
+    expect(applyPreset(fields({ model: 'm' }), '')).toEqual(fields({ model: 'm' }));
+  });
+});
+
+describe('the saved key', () => {
+  test.each<[string, ProviderFields, ProviderSettingsView | null, string]>([
+    ['same provider, same server', fields({ kind: 'openai' }), storedOpenAi, 'saved'],
+    ['no saved settings', fields({}), null, 'none'],
+    ['another provider', fields({ kind: 'anthropic' }), storedOpenAi, 'saved-for-other-server'],
+    [
+      'another base URL',
+      fields({ kind: 'openai', baseURL: 'https://proxy.example/v1' }),
+      storedOpenAi,
+      'saved-for-other-server',
+    ],
+    ['saved settings without a key', fieldsFromView(storedOllama), storedOllama, 'none'],
+  ])('%s', (_, form, stored, status) => {
+    expect(keyStatus(form, stored)).toBe(status);
+  });
+});
+
+describe('parsing', () => {
+  it('omits an empty key so the worker keeps the saved one', () => {
+    expect(parseProviderForm(fields({ model: ' gpt-4.1 ' }), storedOpenAi)).toEqual({
+      ok: true,
+      input: { kind: 'openai', model: 'gpt-4.1' },
+    });
+  });
+
+  it('sends a new key, trimmed', () => {
+    expect(parseProviderForm(fields({ model: 'm', apiKey: ' sk-1 ' }), null)).toEqual({
+      ok: true,
+      input: { kind: 'openai', model: 'm', apiKey: 'sk-1' },
+    });
+  });
+
+  test.each<[string, ProviderFields, ProviderSettingsView | null, ProviderFieldErrorPatterns]>([
+    ['OpenAI without any key', fields({ model: 'm' }), null, { apiKey: /OpenAI API key/ }],
+    [
+      'Anthropic where only an OpenAI key is saved',
+      fields({ kind: 'anthropic', model: 'm' }),
+      storedOpenAi,
+      { apiKey: /Anthropic API key/ },
+    ],
+    [
+      'the saved key for another base URL',
+      fields({ model: 'm', baseURL: 'https://proxy.example/v1' }),
+      storedOpenAi,
+      { apiKey: /OpenAI API key/ },
+    ],
+    ['no model', fields({ apiKey: 'k' }), null, { model: /Choose a model/ }],
+    [
+      'a base URL that is not http(s)',
+      fields({ model: 'm', apiKey: 'k', baseURL: 'ftp://x' }),
+      null,
+      { baseURL: /http\(s\) URL/ },
+    ],
+    [
+      'a compatible provider without name and URL',
+      fields({ kind: 'openai-compatible', model: 'm' }),
+      null,
+      { name: /Name this provider/, baseURL: /http\(s\) URL/ },
+    ],
+  ])('refuses %s', (_, form, stored, expected) => {
+    const result = parseProviderForm(form, stored);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(Object.keys(result.errors).sort()).toEqual(Object.keys(expected).sort());
+    for (const field of FIELDS) {
+      const message = expected[field];
+      if (message !== undefined) expect(result.errors[field]).toMatch(message);
+    }
+  });
+
+  it('needs no key for a local compatible server', () => {
+    expect(parseProviderForm(applyPreset(fields({ model: 'llama3.1' }), 'ollama'), null)).toEqual({
+      ok: true,
+      input: {
+        kind: 'openai-compatible',
+        name: 'Ollama',
+        baseURL: 'http://localhost:11434/v1',
+        model: 'llama3.1',
+      },
+    });
+  });
+});

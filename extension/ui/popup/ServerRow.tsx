@@ -1,0 +1,233 @@
+import { useId, useMemo, useState } from 'react';
+import type { ServerSummary } from '../../../protocol/servers';
+import { Button } from '../common/Button';
+import { ConsentCard } from '../common/ConsentCard';
+import { errorMessage } from '../common/errors';
+import { pageClient } from '../common/page-client';
+import { UntrustedText } from '../common/UntrustedText';
+import { VisibleText } from '../common/VisibleText';
+import { ServerLogs } from './ServerLogs';
+import { ServerTools } from './ServerTools';
+import { formatTokens, formatToolCount, serverRow, type ServerAction } from './server-view';
+
+const ACTION_LABELS: Readonly<Record<Exclude<ServerAction, 'approve'>, string>> = {
+  start: 'Start',
+  stop: 'Stop',
+  restart: 'Restart',
+  revoke: 'Revoke',
+  forget: 'Forget approval',
+  remove: 'Remove',
+};
+
+const ACTION_TITLES: Readonly<Record<Exclude<ServerAction, 'approve'>, string>> = {
+  start: 'Start this server',
+  stop: 'Stop this server and every process it started',
+  restart: 'Stop, then start this server',
+  revoke: 'Withdraw launch trust: the server asks for approval before its next start',
+  forget: 'Forget the old approval and its tool pins; the new command still needs approval',
+  remove: 'Remove this server from your config.json',
+};
+
+/**
+ * One configured server (issue 5): state, provenance, the literal command line, handshake time,
+ * tool count and token cost; its actions; and, expanded, its tools and logs. A server waiting at
+ * the launch gate shows its consent card, whose Approve is the only way to start it.
+ */
+export function ServerRow({
+  server,
+  profile,
+  onChanged,
+}: {
+  readonly server: ServerSummary;
+  /** The active tab's profile, for the tool listing. */
+  readonly profile: { readonly id: string; readonly name: string } | null;
+  /** Called after an action went through, to re-read the list. */
+  readonly onChanged: () => void;
+}) {
+  const client = useMemo(() => pageClient(), []);
+  const row = serverRow(server);
+  const detailsId = useId();
+  const [expanded, setExpanded] = useState(false);
+  const [showLogs, setShowLogs] = useState(false);
+  const [busy, setBusy] = useState<ServerAction | null>(null);
+  const [confirmRemove, setConfirmRemove] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const run = (action: Exclude<ServerAction, 'approve'>) => {
+    const params = { server: server.name };
+    const call = (): Promise<unknown> => {
+      switch (action) {
+        case 'start':
+          return client.host('servers/start', params);
+        case 'stop':
+          return client.host('servers/stop', params);
+        case 'restart':
+          return client.host('servers/restart', params);
+        case 'revoke':
+          return client.host('trust/revoke', params);
+        case 'forget':
+          return client.host('trust/forget', params);
+        case 'remove':
+          return client.host('servers/remove', params);
+      }
+    };
+    setBusy(action);
+    setError(null);
+    setConfirmRemove(false);
+    call()
+      .then(onChanged)
+      .catch((e: unknown) => {
+        setError(errorMessage(e));
+      })
+      .finally(() => {
+        setBusy(null);
+      });
+  };
+
+  const buttons = row.actions.filter(
+    (action): action is Exclude<ServerAction, 'approve'> => action !== 'approve',
+  );
+  const running = server.status.state === 'running';
+  const facts = [
+    formatToolCount(row.toolCount),
+    formatTokens(row.tokens),
+    ...(row.handshake === null ? [] : [row.handshake]),
+  ];
+
+  return (
+    <li className={`pp-server pp-tone-${row.state.tone}`}>
+      <div className="pp-server-head">
+        <button
+          type="button"
+          className="pp-disclosure"
+          aria-expanded={expanded}
+          aria-controls={detailsId}
+          onClick={() => {
+            setExpanded(!expanded);
+          }}
+        >
+          <span aria-hidden="true" className="pp-caret">
+            {expanded ? '▾' : '▸'}
+          </span>
+          <span className="pp-server-name">
+            <VisibleText text={row.name} edgeSpaces />
+          </span>
+        </button>
+        <span className={`pp-state pp-state-${row.state.tone}`}>{row.state.label}</span>
+      </div>
+      <div className="pp-server-meta pp-muted">
+        <span>
+          <VisibleText text={row.provenance} />
+        </span>
+        {row.disabled && <span>disabled in config</span>}
+        <span>{facts.join(' · ')}</span>
+      </div>
+      <code className="pp-command" title={row.resolvedCommand ?? 'not found on PATH'}>
+        <VisibleText text={row.commandLine} />
+      </code>
+      {row.state.detail !== null && server.status.state !== 'needs-approval' && (
+        <p className="pp-server-detail">
+          <UntrustedText text={row.state.detail} inline />
+        </p>
+      )}
+      {server.status.state === 'needs-approval' && (
+        <ConsentCard consent={server.status.consent} onApproved={onChanged} />
+      )}
+      {confirmRemove ? (
+        <div className="pp-confirm" role="group" aria-label={`Remove ${row.name}?`}>
+          <span>Remove {row.name} from your configuration?</span>
+          <Button
+            variant="danger"
+            size="small"
+            onClick={() => {
+              run('remove');
+            }}
+          >
+            Remove
+          </Button>
+          <Button
+            size="small"
+            onClick={() => {
+              setConfirmRemove(false);
+            }}
+          >
+            Cancel
+          </Button>
+        </div>
+      ) : (
+        buttons.length > 0 && (
+          <div className="pp-actions">
+            {buttons.map((action) => (
+              <Button
+                key={action}
+                size="small"
+                variant={action === 'remove' ? 'quiet' : 'secondary'}
+                title={ACTION_TITLES[action]}
+                disabled={busy !== null}
+                aria-busy={busy === action}
+                onClick={() => {
+                  if (action === 'remove') setConfirmRemove(true);
+                  else run(action);
+                }}
+              >
+                {ACTION_LABELS[action]}
+              </Button>
+            ))}
+          </div>
+        )
+      )}
+      {error !== null && (
+        <p role="alert" className="sy-error-text">
+          {error}
+        </p>
+      )}
+      <div id={detailsId} hidden={!expanded} className="pp-server-details">
+        {expanded && (
+          <>
+            <dl className="pp-facts">
+              <dt>Program</dt>
+              <dd>
+                {row.resolvedCommand === null ? (
+                  'not found on PATH'
+                ) : (
+                  <code>
+                    <VisibleText text={row.resolvedCommand} />
+                  </code>
+                )}
+              </dd>
+              {row.cwd !== null && (
+                <>
+                  <dt>Folder</dt>
+                  <dd>
+                    <code>
+                      <VisibleText text={row.cwd} edgeSpaces />
+                    </code>
+                  </dd>
+                </>
+              )}
+              {row.envKeys.length > 0 && (
+                <>
+                  <dt>Environment</dt>
+                  <dd>
+                    <VisibleText text={row.envKeys.join(', ')} />
+                  </dd>
+                </>
+              )}
+            </dl>
+            <ServerTools server={server.name} running={running} profile={profile} />
+            <Button
+              size="small"
+              aria-expanded={showLogs}
+              onClick={() => {
+                setShowLogs(!showLogs);
+              }}
+            >
+              Logs
+            </Button>
+            {showLogs && <ServerLogs server={server.name} />}
+          </>
+        )}
+      </div>
+    </li>
+  );
+}

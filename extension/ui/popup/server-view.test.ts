@@ -1,0 +1,211 @@
+import { describe, expect, it, test } from 'vitest';
+import serversFixture from '../../../protocol/fixtures/servers-list.json';
+import { requestMethods } from '../../../protocol/methods';
+import type { ConsentRequest, ServerState, ServerSummary } from '../../../protocol/servers';
+import {
+  actionsFor,
+  describeProvenance,
+  describeState,
+  formatTokens,
+  serverRow,
+  serverRows,
+  type ServerAction,
+} from './server-view';
+
+// The dangerous direction is a row that looks safer than the host's state: a server waiting for
+// approval shown as startable, a changed command shown as a plain "needs approval", or a workspace
+// or edited entry shown as the user's own.
+
+const { servers } = requestMethods['servers/list'].result.parse(serversFixture.result);
+
+function fixture(name: string): ServerSummary {
+  const server = servers.find((s) => s.name === name);
+  if (server === undefined) throw new Error(`no fixture server ${name}`);
+  return server;
+}
+
+const pendingConsent = fixture('shop-db').status;
+if (pendingConsent.state !== 'needs-approval') throw new Error('fixture changed');
+const consent: ConsentRequest = pendingConsent.consent;
+
+function summary(status: ServerState, overrides: Partial<ServerSummary> = {}): ServerSummary {
+  return { ...fixture('everything'), status, ...overrides };
+}
+
+const exit1 = { code: 1, signal: null };
+
+const states: ReadonlyArray<
+  readonly [string, ServerState, string, string | null, readonly ServerAction[]]
+> = [
+  [
+    'running',
+    {
+      state: 'running',
+      pid: 1,
+      handshakeMs: 12,
+      protocolVersion: '2025-11-25',
+      serverInfo: { name: 'x', version: '1' },
+    },
+    'running',
+    null,
+    ['stop', 'restart', 'revoke', 'remove'],
+  ],
+  ['starting', { state: 'starting', attempt: 1 }, 'starting', null, ['stop', 'revoke', 'remove']],
+  [
+    'starting again',
+    { state: 'starting', attempt: 3 },
+    'starting',
+    'Attempt 3.',
+    ['stop', 'revoke', 'remove'],
+  ],
+  ['stopped', { state: 'stopped' }, 'stopped', null, ['start', 'revoke', 'remove']],
+  [
+    'new workspace server',
+    { state: 'needs-approval', consent },
+    'needs approval',
+    consent.summary,
+    ['approve', 'remove'],
+  ],
+  [
+    'entry edited outside Switchyard',
+    { state: 'needs-approval', consent: { ...consent, reason: 'edited-outside' } },
+    'needs approval',
+    consent.summary,
+    ['approve', 'remove'],
+  ],
+  [
+    'changed command: a stale approval to forget',
+    { state: 'needs-approval', consent: { ...consent, reason: 'changed' } },
+    'command changed - needs approval',
+    consent.summary,
+    ['approve', 'forget', 'remove'],
+  ],
+  [
+    'crashed, restarting',
+    { state: 'crashed', exit: exit1, restarts: 2, retryInMs: 1500 },
+    'crashed (exit code 1)',
+    'The server exited with exit code 1. Restarted 2×. Restarting in 2 s.',
+    ['stop', 'restart', 'revoke', 'remove'],
+  ],
+  [
+    'crashed by a signal',
+    { state: 'crashed', exit: { code: null, signal: 'SIGKILL' }, restarts: 0, retryInMs: 0 },
+    'crashed (signal SIGKILL)',
+    'The server exited with signal SIGKILL.',
+    ['stop', 'restart', 'revoke', 'remove'],
+  ],
+  [
+    'command not found',
+    { state: 'failed', reason: 'command-not-found', message: "'x' was not found on PATH" },
+    'failed: not found on PATH',
+    "'x' was not found on PATH",
+    ['start', 'revoke', 'remove'],
+  ],
+  [
+    'spawn failed',
+    { state: 'failed', reason: 'spawn-failed', message: 'EACCES' },
+    'failed: could not start',
+    'EACCES',
+    ['start', 'revoke', 'remove'],
+  ],
+  [
+    'handshake timeout',
+    { state: 'failed', reason: 'handshake-timeout', message: 'm' },
+    'failed: handshake timed out',
+    'm',
+    ['start', 'revoke', 'remove'],
+  ],
+  [
+    'handshake failed',
+    { state: 'failed', reason: 'handshake-failed', message: 'm' },
+    'failed: handshake failed',
+    'm',
+    ['start', 'revoke', 'remove'],
+  ],
+  [
+    'crash loop with its last exit',
+    { state: 'failed', reason: 'crash-loop', message: 'm', exit: exit1 },
+    'failed: keeps crashing (exit code 1)',
+    'm',
+    ['start', 'revoke', 'remove'],
+  ],
+];
+
+describe('server state', () => {
+  test.each(states)('%s', (_, status, label, detail, actions) => {
+    expect(describeState(status).label).toBe(label);
+    expect(describeState(status).detail).toBe(detail);
+    expect(actionsFor(summary(status))).toEqual(actions);
+  });
+
+  it('offers Remove only for entries in the user config', () => {
+    expect(actionsFor(fixture('shop-db'))).toEqual(['approve']);
+    expect(actionsFor({ ...fixture('shop-db'), status: { state: 'stopped' } })).toEqual([
+      'start',
+      'revoke',
+    ]);
+  });
+
+  it('never offers Start to a server at the launch gate', () => {
+    for (const reason of ['workspace', 'edited-outside', 'changed'] as const) {
+      const actions = actionsFor(
+        summary({ state: 'needs-approval', consent: { ...consent, reason } }),
+      );
+      expect(actions).not.toContain('start');
+      expect(actions).not.toContain('restart');
+    }
+  });
+});
+
+describe('provenance', () => {
+  test.each([
+    ['a user entry', fixture('everything'), 'user'],
+    ['a workspace entry names its folder', fixture('shop-db'), 'workspace: /home/alex/src/webshop'],
+    [
+      'a workspace entry without a folder',
+      { ...fixture('shop-db'), workspaceRoot: null, status: { state: 'stopped' } as const },
+      'workspace',
+    ],
+    [
+      'a user entry edited by another program',
+      summary({ state: 'needs-approval', consent: { ...consent, reason: 'edited-outside' } }),
+      'edited outside Switchyard',
+    ],
+  ])('%s', (_, server, expected) => {
+    expect(describeProvenance(server)).toBe(expected);
+  });
+});
+
+describe('rows', () => {
+  it('shows the literal command line, quoted so it splits back the same', () => {
+    const row = serverRow(
+      summary({ state: 'stopped' }, { command: 'npx', args: ['-y', 'fs', '/Users/me/My Docs'] }),
+    );
+    expect(row.commandLine).toBe("npx -y fs '/Users/me/My Docs'");
+  });
+
+  it('shows the handshake time only while running', () => {
+    expect(serverRow(fixture('everything')).handshake).toBe('handshake 537 ms');
+    expect(serverRow(fixture('filesystem')).handshake).toBeNull();
+  });
+
+  it('derives the fixture rows: attention first, then running, then stopped', () => {
+    expect(serverRows(servers).map((row) => [row.name, row.state.label])).toEqual([
+      ['github', 'failed: not found on PATH'],
+      ['shop-db', 'needs approval'],
+      ['everything', 'running'],
+      ['filesystem', 'stopped'],
+    ]);
+  });
+
+  it('sorts by name case-insensitively within a group and leaves its input alone', () => {
+    const input = ['b', 'A', 'c'].map((name) => summary({ state: 'stopped' }, { name }));
+    expect(serverRows(input).map((row) => row.name)).toEqual(['A', 'b', 'c']);
+    expect(input.map((server) => server.name)).toEqual(['b', 'A', 'c']);
+  });
+
+  it('formats token counts', () => {
+    expect(formatTokens(1)).toBe('1 token');
+    expect(formatTokens(18250)).toBe('18,250 tokens');
+  });
+});

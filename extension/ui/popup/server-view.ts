@@ -1,0 +1,219 @@
+import { formatCommandLine } from '../../../protocol/argv';
+import type { ExitInfo, ServerState, ServerSummary } from '../../../protocol/servers';
+
+/**
+ * The popup's view of one configured server (issue 5): what its state means for the user, where
+ * its launch definition comes from, the literal command line, and which actions make sense now.
+ * Pure: the rows are derived from the same `servers/list` data the agent uses, so the popup can
+ * never show a server as usable while the host refuses it.
+ */
+
+/** How a state should look: drives the colour of the state badge, never the wording. */
+export type StateTone = 'ok' | 'busy' | 'idle' | 'attention' | 'error';
+
+export interface StateView {
+  /** One short label for the badge: "running", "command changed - needs approval", … */
+  readonly label: string;
+  /** A longer sentence under the row, when there is more to say (exit reason, host message). */
+  readonly detail: string | null;
+  readonly tone: StateTone;
+}
+
+export type ServerAction =
+  'start' | 'stop' | 'restart' | 'approve' | 'revoke' | 'forget' | 'remove';
+
+export interface ServerRowView {
+  readonly name: string;
+  readonly state: StateView;
+  /** "user", "workspace: /path", or "edited outside Switchyard". */
+  readonly provenance: string;
+  /** The command as configured, as one line that splits back into the same argv. */
+  readonly commandLine: string;
+  /** The absolute program the host resolved; null when the host could not find it. */
+  readonly resolvedCommand: string | null;
+  /** "handshake 537 ms" while running; null otherwise. */
+  readonly handshake: string | null;
+  readonly toolCount: number;
+  readonly tokens: number;
+  readonly disabled: boolean;
+  readonly envKeys: readonly string[];
+  readonly cwd: string | null;
+  /** The actions offered for this state, in button order. */
+  readonly actions: readonly ServerAction[];
+}
+
+function assertNever(value: never): never {
+  throw new Error(`Unexpected server state: ${JSON.stringify(value)}`);
+}
+
+/** "exit code 1", "signal SIGKILL", or "no exit status". */
+export function describeExit(exit: ExitInfo): string {
+  if (exit.signal !== null) return `signal ${exit.signal}`;
+  if (exit.code !== null) return `exit code ${exit.code}`;
+  return 'no exit status';
+}
+
+function seconds(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 1000));
+}
+
+/** The badge and detail line for a server's state. */
+export function describeState(status: ServerState): StateView {
+  switch (status.state) {
+    case 'running':
+      return { label: 'running', detail: null, tone: 'ok' };
+    case 'starting':
+      return {
+        label: 'starting',
+        detail: status.attempt > 1 ? `Attempt ${status.attempt}.` : null,
+        tone: 'busy',
+      };
+    case 'stopped':
+      return { label: 'stopped', detail: null, tone: 'idle' };
+    case 'needs-approval':
+      return {
+        label:
+          status.consent.reason === 'changed'
+            ? 'command changed - needs approval'
+            : 'needs approval',
+        detail: status.consent.summary,
+        tone: 'attention',
+      };
+    case 'crashed': {
+      const restart = status.retryInMs > 0 ? ` Restarting in ${seconds(status.retryInMs)} s.` : '';
+      const restarts = status.restarts > 0 ? ` Restarted ${status.restarts}×.` : '';
+      return {
+        label: `crashed (${describeExit(status.exit)})`,
+        detail: `The server exited with ${describeExit(status.exit)}.${restarts}${restart}`,
+        tone: 'error',
+      };
+    }
+    case 'failed':
+      return { label: failureLabel(status), detail: status.message, tone: 'error' };
+    default:
+      return assertNever(status);
+  }
+}
+
+function failureLabel(status: Extract<ServerState, { state: 'failed' }>): string {
+  switch (status.reason) {
+    case 'command-not-found':
+      return 'failed: not found on PATH';
+    case 'spawn-failed':
+      return 'failed: could not start';
+    case 'handshake-timeout':
+      return 'failed: handshake timed out';
+    case 'handshake-failed':
+      return 'failed: handshake failed';
+    case 'crash-loop':
+      return status.exit === undefined
+        ? 'failed: keeps crashing'
+        : `failed: keeps crashing (${describeExit(status.exit)})`;
+    default:
+      return assertNever(status.reason);
+  }
+}
+
+/** Where the launch definition comes from, as the row shows it. */
+export function describeProvenance(server: ServerSummary): string {
+  if (server.status.state === 'needs-approval' && server.status.consent.reason === 'edited-outside')
+    return 'edited outside Switchyard';
+  if (server.provenance === 'workspace')
+    return server.workspaceRoot === null ? 'workspace' : `workspace: ${server.workspaceRoot}`;
+  return 'user';
+}
+
+/**
+ * Actions in button order. A server waiting at the launch gate offers Approve (and, when an older
+ * approval no longer matches, Forget for it) but never Start: only the consent card starts it.
+ * Revoke is offered on every other server; it is how a user makes a server ask again. Remove is
+ * offered for the user's own entries only.
+ */
+export function actionsFor(server: ServerSummary): ServerAction[] {
+  const status = server.status;
+  const lifecycle = ((): ServerAction[] => {
+    switch (status.state) {
+      case 'running':
+        return ['stop', 'restart'];
+      case 'starting':
+        return ['stop'];
+      case 'stopped':
+        return ['start'];
+      case 'crashed':
+        return ['stop', 'restart'];
+      case 'failed':
+        return ['start'];
+      case 'needs-approval':
+        return status.consent.reason === 'changed' ? ['approve', 'forget'] : ['approve'];
+      default:
+        return assertNever(status);
+    }
+  })();
+  const trust: ServerAction[] = status.state === 'needs-approval' ? [] : ['revoke'];
+  // A workspace server lives in the repository's file: the host refuses to remove it from there.
+  const remove: ServerAction[] = server.provenance === 'user' ? ['remove'] : [];
+  return [...lifecycle, ...trust, ...remove];
+}
+
+/** Derives one row from the host's summary. */
+export function serverRow(server: ServerSummary): ServerRowView {
+  return {
+    name: server.name,
+    state: describeState(server.status),
+    provenance: describeProvenance(server),
+    commandLine: formatCommandLine([server.command, ...server.args]),
+    resolvedCommand: server.resolvedCommand,
+    handshake:
+      server.status.state === 'running'
+        ? `handshake ${Math.round(server.status.handshakeMs)} ms`
+        : null,
+    toolCount: server.toolCount,
+    tokens: server.tokens,
+    disabled: server.disabled,
+    envKeys: server.envKeys,
+    cwd: server.cwd,
+    actions: actionsFor(server),
+  };
+}
+
+/** Servers that want the user first, then live ones, then idle ones; by name within a group. */
+function rank(status: ServerState): number {
+  switch (status.state) {
+    case 'needs-approval':
+    case 'failed':
+    case 'crashed':
+      return 0;
+    case 'running':
+    case 'starting':
+      return 1;
+    case 'stopped':
+      return 2;
+    default:
+      return assertNever(status);
+  }
+}
+
+/** The servers in list order (see `rank`). Does not mutate `servers`. */
+export function sortServers(servers: readonly ServerSummary[]): ServerSummary[] {
+  return [...servers].sort(
+    (a, b) =>
+      rank(a.status) - rank(b.status) ||
+      a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }) ||
+      (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+  );
+}
+
+/** All rows, in list order. */
+export function serverRows(servers: readonly ServerSummary[]): ServerRowView[] {
+  return sortServers(servers).map(serverRow);
+}
+
+/** "1,133 tokens" with the user's grouping. */
+export function formatTokens(tokens: number): string {
+  return `${tokens.toLocaleString('en-US')} ${tokens === 1 ? 'token' : 'tokens'}`;
+}
+
+/** "13 tools" / "1 tool". */
+export function formatToolCount(count: number): string {
+  return `${count} ${count === 1 ? 'tool' : 'tools'}`;
+}

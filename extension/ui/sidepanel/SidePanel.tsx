@@ -1,0 +1,93 @@
+import { Button } from '../common/Button';
+import { ConnectionBanner } from '../common/ConnectionBanner';
+import { Notice } from '../common/Notice';
+import { ApprovalCard } from './ApprovalCard';
+import { AutopilotToggle } from './AutopilotToggle';
+import { isBusy } from './chat-state';
+import { Composer } from './Composer';
+import { ConsentSection } from './ConsentSection';
+import { ContextMeterBar } from './ContextMeterBar';
+import { ProfileChip } from './ProfileChip';
+import { providerProblem } from './provider-status';
+import { ProviderNotice } from './ProviderNotice';
+import { Transcript } from './Transcript';
+import { useSession } from './use-session';
+
+/** The side panel: chat, approvals, launch consents, context meter and the active profile. */
+export function SidePanel() {
+  const { state, actions } = useSession();
+  const messages = state.conversation?.messages ?? [];
+  const busy = isBusy(state);
+  const waiting = state.approvals.length;
+
+  if (!state.loaded) {
+    return (
+      <div className="sy-panel sy-panel--loading">
+        {state.notices.length === 0 ? (
+          <p role="status">Connecting to Switchyard…</p>
+        ) : (
+          <Notice
+            tone="error"
+            actions={
+              <Button size="small" onClick={actions.reload}>
+                Reload
+              </Button>
+            }
+          >
+            {state.notices.at(-1)?.message}
+          </Notice>
+        )}
+      </div>
+    );
+  }
+
+  return (
+    <div className="sy-panel">
+      <header className="sy-header">
+        <h1 className="sy-header__title">Switchyard</h1>
+        <ProfileChip profile={state.profile} />
+        <Button size="small" onClick={actions.newChat}>
+          New Chat
+        </Button>
+      </header>
+
+      <div className="sy-top">
+        <ConnectionBanner state={state.connection} />
+        <ProviderNotice provider={state.provider} />
+        <ConsentSection connection={state.connection.state} />
+      </div>
+
+      <Transcript state={state} onDismissNotice={actions.dismissNotice} />
+
+      <p className="sy-sr-only" role="status">
+        {waiting === 0
+          ? ''
+          : `${waiting} tool call${waiting === 1 ? '' : 's'} waiting for your approval`}
+      </p>
+      {waiting === 0 ? null : (
+        <section className="sy-approvals" aria-label="Tool calls waiting for your approval">
+          {state.approvals.map((pending) => (
+            <ApprovalCard
+              key={pending.approvalId}
+              pending={pending}
+              messages={messages}
+              onResolve={(decision) => actions.resolveApproval(pending.approvalId, decision)}
+            />
+          ))}
+        </section>
+      )}
+
+      <footer className="sy-footer">
+        <ContextMeterBar meter={state.context} />
+        <AutopilotToggle on={state.autopilot} onChange={actions.setAutopilot} />
+        <Composer
+          busy={busy}
+          running={state.running}
+          hasProvider={providerProblem(state.provider) === null}
+          onSend={actions.send}
+          onStop={actions.stop}
+        />
+      </footer>
+    </div>
+  );
+}

@@ -1,0 +1,116 @@
+import { useLayoutEffect, useRef } from 'react';
+import { Button } from '../common/Button';
+import { Notice } from '../common/Notice';
+import type { ChatState } from './chat-state';
+import { SafeMarkdown } from './SafeMarkdown';
+import { ToolRow } from './ToolRow';
+import { transcriptItems, type TranscriptItem } from './transcript';
+
+export interface TranscriptProps {
+  readonly state: ChatState;
+  readonly onDismissNotice: (id: number) => void;
+}
+
+/** Within this many pixels of the bottom, new content keeps the view pinned to the end. */
+const STICK_TO_BOTTOM_PX = 48;
+
+function Item({
+  item,
+  onDismissNotice,
+}: {
+  readonly item: TranscriptItem;
+  readonly onDismissNotice: (id: number) => void;
+}) {
+  switch (item.kind) {
+    case 'user':
+      // The user's own words, shown as typed (not as markdown).
+      return (
+        <div className="sy-msg sy-msg--user">
+          <p className="sy-sr-only">You:</p>
+          <p className="sy-msg__text">{item.text}</p>
+        </div>
+      );
+    case 'assistant':
+      return (
+        <div className={`sy-msg sy-msg--assistant${item.streaming ? ' sy-msg--streaming' : ''}`}>
+          <p className="sy-sr-only">Assistant:</p>
+          <SafeMarkdown text={item.text} />
+        </div>
+      );
+    case 'tool':
+      return (
+        <ToolRow
+          name={item.name}
+          arguments={item.arguments}
+          status={item.status}
+          result={item.result}
+        />
+      );
+    case 'notice':
+      return (
+        <Notice
+          tone={item.notice.tone}
+          actions={
+            <Button
+              size="small"
+              variant="quiet"
+              onClick={() => {
+                onDismissNotice(item.notice.id);
+              }}
+            >
+              Dismiss
+            </Button>
+          }
+        >
+          {item.notice.message}
+        </Notice>
+      );
+    case 'thinking':
+      return (
+        <p className="sy-thinking" role="status">
+          Working…
+        </p>
+      );
+  }
+}
+
+/** The conversation, as a live log that stays at the bottom while the user is there. */
+export function Transcript({ state, onDismissNotice }: TranscriptProps) {
+  const ref = useRef<HTMLDivElement>(null);
+  const pinned = useRef(true);
+  const items = transcriptItems(state);
+
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (element !== null && pinned.current) element.scrollTop = element.scrollHeight;
+  });
+
+  return (
+    <div
+      ref={ref}
+      className="sy-transcript"
+      role="log"
+      aria-live="polite"
+      aria-label="Conversation"
+      aria-busy={state.streamingText !== ''}
+      tabIndex={0}
+      onScroll={(event) => {
+        const element = event.currentTarget;
+        pinned.current =
+          element.scrollHeight - element.scrollTop - element.clientHeight < STICK_TO_BOTTOM_PX;
+      }}
+    >
+      {items.length === 0 ? (
+        <div className="sy-empty">
+          <p>Ask about the page you are on, or put your MCP servers’ tools to work.</p>
+          <p className="sy-hint">
+            Every MCP tool call asks you first unless you allow-listed the tool. Text from pages and
+            servers is shown as plain text.
+          </p>
+        </div>
+      ) : (
+        items.map((item) => <Item key={item.key} item={item} onDismissNotice={onDismissNotice} />)
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,163 @@
+import type { BuiltinToolName } from '../../../protocol/builtin-tools';
+import type { ToolAnnotations, ToolChange } from '../../../protocol/tools';
+import type { PendingApproval } from '../../background/agent-session';
+import type { ChatMessage } from '../../background/conversation';
+
+/**
+ * What an approval card shows (issue 4, design D8): who asks to run what with which arguments,
+ * and every reason to look twice. The host's warnings come first, as it wrote them; the panel adds
+ * what only it knows (untrusted content earlier in this conversation) and what the host may have
+ * put differently (a destructive hint, a changed definition), so none of them can go unsaid.
+ */
+
+export interface ApprovalWarning {
+  readonly tone: 'danger' | 'warning';
+  readonly text: string;
+}
+
+export interface ApprovalView {
+  readonly kind: 'mcp' | 'builtin';
+  /** The configured server; null for Switchyard's own browser tools. */
+  readonly server: string | null;
+  /** The tool's own name (the server's raw name, or the built-in tool's). */
+  readonly tool: string;
+  /** The name the model called it by. */
+  readonly exposedName: string;
+  /** What a built-in tool does, in words; null for MCP tools (their descriptions are untrusted). */
+  readonly description: string | null;
+  readonly arguments: unknown;
+  readonly warnings: readonly ApprovalWarning[];
+  /** How the definition changed since it was approved (before/after), if it did. */
+  readonly changes: readonly ToolChange[];
+  /** The server's claims about the tool, unverified. */
+  readonly annotations: readonly { readonly label: string; readonly value: string }[];
+  /** Epoch ms after which "Allow" no longer works; null when it does not expire. */
+  readonly expiresAt: number | null;
+}
+
+const BUILTIN_DESCRIPTIONS: Readonly<Record<BuiltinToolName, string>> = {
+  browser_read_page: "Reads the text of the active tab's page.",
+  browser_get_selection: 'Reads the text selected in the active tab.',
+  browser_get_tab: 'Reads the active tab’s URL and title.',
+  browser_list_tabs: 'Lists your open tabs (titles and URLs).',
+};
+
+/** Tool results whose text came from outside: a server's output, a page, or an error it wrote. */
+const UNTRUSTED_STATUSES = new Set(['ok', 'error']);
+
+/**
+ * Names of the tools whose results in this conversation carry outside text (server output, page
+ * text), first occurrence first. Such text can ask the model to make calls the user never wanted.
+ */
+export function untrustedSources(messages: readonly ChatMessage[]): string[] {
+  const names: string[] = [];
+  for (const message of messages) {
+    if (message.role !== 'tool') continue;
+    for (const result of message.results) {
+      if (UNTRUSTED_STATUSES.has(result.status) && !names.includes(result.name)) {
+        names.push(result.name);
+      }
+    }
+  }
+  return names;
+}
+
+function listNames(names: readonly string[], max = 3): string {
+  const shown = names.slice(0, max).join(', ');
+  return names.length > max ? `${shown} and ${names.length - max} more` : shown;
+}
+
+export function untrustedWarning(sources: readonly string[]): ApprovalWarning | null {
+  if (sources.length === 0) return null;
+  return {
+    tone: 'warning',
+    text: `Untrusted content is in this conversation (from ${listNames(sources)}). It may have asked for this call: check that you want exactly these arguments.`,
+  };
+}
+
+const YES_NO = (value: boolean): string => (value ? 'yes' : 'no');
+
+function annotationRows(
+  annotations: ToolAnnotations | undefined,
+): { readonly label: string; readonly value: string }[] {
+  if (annotations === undefined) return [];
+  const rows: { label: string; value: string }[] = [];
+  if (annotations.title !== undefined) rows.push({ label: 'Title', value: annotations.title });
+  if (annotations.readOnlyHint !== undefined) {
+    rows.push({ label: 'Read-only', value: YES_NO(annotations.readOnlyHint) });
+  }
+  if (annotations.destructiveHint !== undefined) {
+    rows.push({ label: 'Destructive', value: YES_NO(annotations.destructiveHint) });
+  }
+  if (annotations.idempotentHint !== undefined) {
+    rows.push({ label: 'Idempotent', value: YES_NO(annotations.idempotentHint) });
+  }
+  if (annotations.openWorldHint !== undefined) {
+    rows.push({ label: 'Reaches outside services', value: YES_NO(annotations.openWorldHint) });
+  }
+  return rows;
+}
+
+function mentions(warnings: readonly string[], word: RegExp): boolean {
+  return warnings.some((warning) => word.test(warning));
+}
+
+export function approvalView(
+  pending: PendingApproval,
+  messages: readonly ChatMessage[],
+): ApprovalView {
+  const untrusted = untrustedWarning(untrustedSources(messages));
+  const prompt = pending.prompt;
+  if (prompt.kind === 'builtin') {
+    return {
+      kind: 'builtin',
+      server: null,
+      tool: prompt.tool,
+      exposedName: prompt.tool,
+      description: BUILTIN_DESCRIPTIONS[prompt.tool],
+      arguments: prompt.arguments,
+      warnings: untrusted === null ? [] : [untrusted],
+      changes: [],
+      annotations: [],
+      expiresAt: null,
+    };
+  }
+  const request = prompt.request;
+  const warnings: ApprovalWarning[] = request.warnings.map((text) => ({ tone: 'warning', text }));
+  if (
+    request.annotations?.destructiveHint === true &&
+    !mentions(request.warnings, /destructive/i)
+  ) {
+    warnings.push({
+      tone: 'danger',
+      text: 'The server marks this tool as destructive: it may delete or overwrite data.',
+    });
+  }
+  if (request.changes.length > 0 && !mentions(request.warnings, /chang/i)) {
+    warnings.push({
+      tone: 'danger',
+      text: "This tool's definition changed since you approved it: compare before and after below.",
+    });
+  }
+  if (untrusted !== null) warnings.push(untrusted);
+  return {
+    kind: 'mcp',
+    server: request.server,
+    tool: request.tool,
+    exposedName: request.exposedName,
+    description: null,
+    arguments: request.arguments,
+    warnings,
+    changes: request.changes,
+    annotations: annotationRows(request.annotations),
+    expiresAt: request.expiresAt,
+  };
+}
+
+/** "expires in 4 min", "expires in 30 s", "expired": for the card's footer. */
+export function expiryText(expiresAt: number, now: number): string {
+  const ms = expiresAt - now;
+  if (ms <= 0) return 'expired: Allow will fail; ask again';
+  if (ms < 60_000) return `expires in ${Math.ceil(ms / 1000)} s`;
+  return `expires in ${Math.ceil(ms / 60_000)} min`;
+}

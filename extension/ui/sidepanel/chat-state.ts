@@ -1,0 +1,276 @@
+import type { AgentEvent, PendingApproval } from '../../background/agent-session';
+import type { RunEndReason } from '../../background/agent-loop';
+import type { ConnectionState } from '../../background/connection-state';
+import type { Conversation } from '../../background/conversation';
+import type { ToolOutcome } from '../../background/tool-outcome';
+import type {
+  ActiveProfileView,
+  ContextMeter,
+  PageEvent,
+  ProviderSettingsView,
+  SessionSnapshot,
+} from '../../messaging/ui-protocol';
+
+/**
+ * The side panel's state as a pure reducer over the worker's snapshot and pushed events
+ * (ui-protocol.ts). The conversation is the worker's (persisted, always paired); on top of it the
+ * panel keeps what only the event stream carries: the text streaming into the current assistant
+ * bubble, which calls are running, the approvals waiting, and inline notices (model errors, why a
+ * run ended).
+ */
+
+/** What the event stream says about one call before the transcript has its result. */
+export type LiveCall =
+  | { readonly phase: 'running'; readonly name: string }
+  | { readonly phase: 'finished'; readonly name: string; readonly status: ToolOutcome['status'] };
+
+export interface ChatNotice {
+  readonly id: number;
+  readonly tone: 'error' | 'info';
+  readonly message: string;
+  /** Shown after this many messages of the conversation. */
+  readonly afterMessage: number;
+}
+
+export interface ChatState {
+  /** False until the first snapshot arrived. */
+  readonly loaded: boolean;
+  readonly conversation: Conversation | null;
+  readonly running: boolean;
+  /** The run the events belong to; null between runs (or mid-run, until its first event). */
+  readonly runId: string | null;
+  /** The run that ended last: its late events (if any) must not restart the spinner. */
+  readonly endedRunId: string | null;
+  /** A `chat/send` is on its way and not yet answered. */
+  readonly sending: boolean;
+  /** Text of the current model turn, not yet in the transcript. */
+  readonly streamingText: string;
+  readonly liveCalls: ReadonlyMap<string, LiveCall>;
+  readonly approvals: readonly PendingApproval[];
+  readonly connection: ConnectionState;
+  readonly provider: ProviderSettingsView | null;
+  readonly autopilot: boolean;
+  readonly context: ContextMeter | null;
+  readonly profile: ActiveProfileView | null;
+  readonly notices: readonly ChatNotice[];
+  readonly nextNoticeId: number;
+}
+
+export type ChatAction =
+  | { readonly type: 'snapshot'; readonly snapshot: SessionSnapshot }
+  | { readonly type: 'event'; readonly event: PageEvent }
+  | { readonly type: 'send-requested' }
+  | { readonly type: 'send-settled' }
+  /** A page request failed: shown inline with what the worker said. */
+  | { readonly type: 'request-failed'; readonly message: string }
+  | { readonly type: 'dismiss-notice'; readonly id: number }
+  /** The worker answered `approval/resolve` with `resolved: false`: that card is stale. */
+  | { readonly type: 'approval-gone'; readonly approvalId: string }
+  | { readonly type: 'autopilot'; readonly on: boolean };
+
+export const initialChatState: ChatState = {
+  loaded: false,
+  conversation: null,
+  running: false,
+  runId: null,
+  endedRunId: null,
+  sending: false,
+  streamingText: '',
+  liveCalls: new Map(),
+  approvals: [],
+  connection: { state: 'connecting', attempt: 0 },
+  provider: null,
+  autopilot: false,
+  context: null,
+  profile: null,
+  notices: [],
+  nextNoticeId: 1,
+};
+
+/** Why a run ended, for the user; null when it simply finished. */
+export function endNotice(
+  reason: RunEndReason,
+  toolRounds: number,
+): { readonly tone: 'error' | 'info'; readonly message: string } | null {
+  switch (reason) {
+    case 'completed':
+    case 'error': // the `error` event before `done` already said what went wrong
+      return null;
+    case 'aborted':
+      return { tone: 'info', message: 'Stopped.' };
+    case 'length':
+      return {
+        tone: 'info',
+        message: "The reply was cut off at the model's output limit. Ask it to continue.",
+      };
+    case 'content-filter':
+      return { tone: 'error', message: "The provider's content filter stopped this reply." };
+    case 'max-tool-rounds':
+      return {
+        tone: 'info',
+        message: `Paused after ${toolRounds} rounds of tool calls (the limit per message). Ask it to continue if you want more.`,
+      };
+  }
+}
+
+function addNotice(state: ChatState, tone: ChatNotice['tone'], message: string): ChatState {
+  const notice: ChatNotice = {
+    id: state.nextNoticeId,
+    tone,
+    message,
+    afterMessage: state.conversation?.messages.length ?? 0,
+  };
+  return { ...state, notices: [...state.notices, notice], nextNoticeId: state.nextNoticeId + 1 };
+}
+
+function withLiveCall(state: ChatState, callId: string, call: LiveCall): ChatState {
+  const liveCalls = new Map(state.liveCalls);
+  liveCalls.set(callId, call);
+  return { ...state, liveCalls };
+}
+
+function endRun(state: ChatState): ChatState {
+  return {
+    ...state,
+    running: false,
+    runId: null,
+    endedRunId: state.runId ?? state.endedRunId,
+    sending: false,
+    streamingText: '',
+    liveCalls: new Map(),
+    approvals: [],
+  };
+}
+
+function conversationChanged(state: ChatState, conversation: Conversation): ChatState {
+  const previous = state.conversation;
+  // The turn's text is now in the transcript.
+  const next: ChatState = { ...state, conversation, streamingText: '' };
+  if (previous === null || previous.id === conversation.id) return next;
+  // New Chat: the worker dropped the old run without a `done`, and its approvals with it.
+  return { ...endRun(next), notices: [] };
+}
+
+/** Whether a run event belongs to the run the panel follows (or adopts it, if none). */
+function followsRun(state: ChatState, runId: string): boolean {
+  if (runId === state.endedRunId) return false;
+  return state.runId === null || state.runId === runId;
+}
+
+function applyAgentEvent(state: ChatState, event: AgentEvent): ChatState {
+  if (event.type === 'conversation-changed') return conversationChanged(state, event.conversation);
+  if (event.type === 'run-started') {
+    return {
+      ...state,
+      running: true,
+      runId: event.runId,
+      sending: false,
+      streamingText: '',
+      liveCalls: new Map(),
+      approvals: state.approvals.filter((a) => a.runId === event.runId),
+    };
+  }
+  // Every other event belongs to a run: one the panel does not follow is stale.
+  if (!followsRun(state, event.runId)) return state;
+  const adopted: ChatState = { ...state, running: true, runId: event.runId };
+  switch (event.type) {
+    case 'text-delta':
+      return { ...adopted, streamingText: adopted.streamingText + event.text };
+    case 'tool-call-started':
+      return withLiveCall(adopted, event.callId, { phase: 'running', name: event.name });
+    case 'tool-call-finished':
+      return withLiveCall(adopted, event.callId, {
+        phase: 'finished',
+        name: event.name,
+        status: event.outcome.status,
+      });
+    case 'approval-needed': {
+      if (adopted.approvals.some((a) => a.approvalId === event.approvalId)) return adopted;
+      const { approvalId, runId, callId, prompt } = event;
+      return {
+        ...adopted,
+        approvals: [...adopted.approvals, { approvalId, runId, callId, prompt }],
+      };
+    }
+    case 'approval-resolved':
+      return {
+        ...adopted,
+        approvals: adopted.approvals.filter((a) => a.approvalId !== event.approvalId),
+      };
+    case 'error':
+      return addNotice(adopted, 'error', event.message);
+    case 'done': {
+      const ended = endRun(adopted);
+      const notice = endNotice(event.reason, event.toolRounds);
+      return notice === null ? ended : addNotice(ended, notice.tone, notice.message);
+    }
+  }
+}
+
+function applyPageEvent(state: ChatState, event: PageEvent): ChatState {
+  switch (event.type) {
+    case 'agent':
+      return applyAgentEvent(state, event.event);
+    case 'connection':
+      return { ...state, connection: event.state };
+    case 'context':
+      return { ...state, context: event.context };
+    case 'profile':
+      return { ...state, profile: event.profile };
+    case 'settings':
+      return { ...state, provider: event.provider, autopilot: event.autopilot };
+    case 'host':
+      // Server and tool changes: the consent section re-reads them from the host.
+      return state;
+  }
+}
+
+function applySnapshot(state: ChatState, snapshot: SessionSnapshot): ChatState {
+  const sameConversation = state.conversation?.id === snapshot.conversation.id;
+  return {
+    ...state,
+    loaded: true,
+    conversation: snapshot.conversation,
+    running: snapshot.running,
+    runId: snapshot.running ? (snapshot.pendingApprovals[0]?.runId ?? null) : null,
+    sending: false,
+    streamingText: '',
+    liveCalls: new Map(),
+    approvals: snapshot.pendingApprovals,
+    connection: snapshot.connection,
+    provider: snapshot.provider,
+    autopilot: snapshot.autopilot,
+    context: snapshot.context,
+    profile: snapshot.profile,
+    notices: sameConversation ? state.notices : [],
+  };
+}
+
+export function chatReducer(state: ChatState, action: ChatAction): ChatState {
+  switch (action.type) {
+    case 'snapshot':
+      return applySnapshot(state, action.snapshot);
+    case 'event':
+      return applyPageEvent(state, action.event);
+    case 'send-requested':
+      return { ...state, sending: true };
+    case 'send-settled':
+      return { ...state, sending: false };
+    case 'request-failed':
+      return addNotice({ ...state, sending: false }, 'error', action.message);
+    case 'dismiss-notice':
+      return { ...state, notices: state.notices.filter((n) => n.id !== action.id) };
+    case 'approval-gone':
+      return {
+        ...state,
+        approvals: state.approvals.filter((a) => a.approvalId !== action.approvalId),
+      };
+    case 'autopilot':
+      return { ...state, autopilot: action.on };
+  }
+}
+
+/** Whether the panel is busy with a reply (Send disabled, Stop shown). */
+export function isBusy(state: Pick<ChatState, 'running' | 'sending'>): boolean {
+  return state.running || state.sending;
+}

@@ -1,0 +1,41 @@
+import { describe, expect, test } from 'vitest';
+import { MAX_CHAT_MESSAGE_CHARS } from '../../messaging/ui-protocol';
+import { composerKeyAction, sendCheck } from './composer';
+
+test.each([
+  [{ key: 'Enter', shiftKey: false, isComposing: false }, 'send'],
+  [{ key: 'Enter', shiftKey: true, isComposing: false }, 'default'],
+  [{ key: 'Enter', shiftKey: false, isComposing: true }, 'default'],
+  [{ key: 'a', shiftKey: false, isComposing: false }, 'default'],
+] as const)('composerKeyAction(%o) = %s', (event, action) => {
+  expect(composerKeyAction(event)).toBe(action);
+});
+
+describe('sendCheck', () => {
+  test('sends trimmed text', () => {
+    expect(sendCheck({ text: '  hi \n', busy: false, hasProvider: true })).toEqual({
+      ok: true,
+      text: 'hi',
+    });
+  });
+  test.each([
+    ['busy', { text: 'hi', busy: true, hasProvider: true }, null],
+    ['empty', { text: '  \n', busy: false, hasProvider: true }, null],
+    [
+      'no provider',
+      { text: 'hi', busy: false, hasProvider: false },
+      'Set up a model provider first.',
+    ],
+  ])('blocks when %s', (_name, input, reason) => {
+    expect(sendCheck(input)).toEqual({ ok: false, reason });
+  });
+  test('says how far over the limit a message is', () => {
+    const result = sendCheck({
+      text: 'x'.repeat(MAX_CHAT_MESSAGE_CHARS + 5),
+      busy: false,
+      hasProvider: true,
+    });
+    expect(result).toMatchObject({ ok: false });
+    if (!result.ok) expect(result.reason).toMatch(/^Too long: 5 characters over/);
+  });
+});

@@ -1,0 +1,39 @@
+import { MAX_CHAT_MESSAGE_CHARS } from '../../messaging/ui-protocol';
+
+/** The composer's rules, pure so they are tested without a DOM. */
+
+export interface ComposerKey {
+  readonly key: string;
+  readonly shiftKey: boolean;
+  /** An IME is composing (Enter confirms a candidate, it does not send). */
+  readonly isComposing: boolean;
+}
+
+/** Enter sends; Shift+Enter (and Enter while an IME composes) inserts a newline. */
+export function composerKeyAction(event: ComposerKey): 'send' | 'default' {
+  if (event.key !== 'Enter' || event.shiftKey || event.isComposing) return 'default';
+  return 'send';
+}
+
+export type SendBlock =
+  | { readonly ok: true; readonly text: string }
+  | { readonly ok: false; readonly reason: string | null };
+
+/** Whether the text can be sent now, and why not (null when there is nothing to say). */
+export function sendCheck(input: {
+  readonly text: string;
+  readonly busy: boolean;
+  readonly hasProvider: boolean;
+}): SendBlock {
+  const text = input.text.trim();
+  if (input.busy) return { ok: false, reason: null };
+  if (!input.hasProvider) return { ok: false, reason: 'Set up a model provider first.' };
+  if (text === '') return { ok: false, reason: null };
+  if (text.length > MAX_CHAT_MESSAGE_CHARS) {
+    return {
+      ok: false,
+      reason: `Too long: ${text.length - MAX_CHAT_MESSAGE_CHARS} characters over the limit of ${MAX_CHAT_MESSAGE_CHARS}.`,
+    };
+  }
+  return { ok: true, text };
+}

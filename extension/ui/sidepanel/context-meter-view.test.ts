@@ -1,0 +1,111 @@
+import { describe, expect, test } from 'vitest';
+import type { ContextMeter } from '../../messaging/ui-protocol';
+import {
+  budgetView,
+  exactTokens,
+  formatTokens,
+  largestServers,
+  meterSegments,
+  meterSummary,
+} from './context-meter-view';
+
+const meter: ContextMeter = {
+  system: 200,
+  conversation: 1800,
+  tools: 9000,
+  mcpTools: 8000,
+  mcpByServer: [
+    { server: 'github', tokens: 5000 },
+    { server: 'fs', tokens: 2000 },
+    { server: 'memory', tokens: 600 },
+    { server: 'time', tokens: 400 },
+  ],
+  total: 11_000,
+  budget: null,
+};
+
+test.each([
+  [0, '0'],
+  [950, '950'],
+  [1000, '1k'],
+  [1234, '1.2k'],
+  [12_345, '12.3k'],
+  [123_456, '123k'],
+  [999_600, '1M'],
+  [1_234_567, '1.2M'],
+  [-5, '0'],
+])('formatTokens(%i) = %s', (n, text) => {
+  expect(formatTokens(n)).toBe(text);
+});
+
+test('exactTokens groups thousands', () => {
+  expect(exactTokens(1234567)).toBe('1,234,567');
+  expect(exactTokens(12)).toBe('12');
+});
+
+describe('meterSegments', () => {
+  test('carves MCP tools out of the tools total', () => {
+    const segments = meterSegments(meter);
+    expect(segments.map((s) => [s.key, s.tokens])).toEqual([
+      ['system', 200],
+      ['conversation', 1800],
+      ['builtin', 1000],
+      ['mcp', 8000],
+    ]);
+    expect(segments.reduce((sum, s) => sum + s.fraction, 0)).toBeCloseTo(1);
+  });
+
+  test('an empty meter draws an empty bar, not NaN', () => {
+    const empty = {
+      ...meter,
+      system: 0,
+      conversation: 0,
+      tools: 0,
+      mcpTools: 0,
+      mcpByServer: [],
+      total: 0,
+    };
+    expect(meterSegments(empty).every((s) => s.fraction === 0)).toBe(true);
+  });
+
+  test('never a negative built-in segment', () => {
+    expect(meterSegments({ ...meter, tools: 100, mcpTools: 200 })[2]?.tokens).toBe(0);
+  });
+});
+
+test('largestServers names the top ones and sums the rest', () => {
+  expect(largestServers(meter, 2)).toEqual({
+    named: [
+      { server: 'github', tokens: 5000 },
+      { server: 'fs', tokens: 2000 },
+    ],
+    others: { count: 2, tokens: 1000 },
+  });
+});
+
+describe('budgetView', () => {
+  test('none without a budget', () => {
+    expect(budgetView(meter)).toBeNull();
+  });
+  test('within budget', () => {
+    expect(budgetView({ ...meter, budget: { used: 8000, limit: 10_000 } })).toMatchObject({
+      over: false,
+      fraction: 0.8,
+      text: 'Tool budget: 8k of 10k tokens',
+      hint: null,
+    });
+  });
+  test('over budget says by how much and what to do', () => {
+    const view = budgetView({ ...meter, budget: { used: 12_500, limit: 10_000 } });
+    expect(view).toMatchObject({
+      over: true,
+      fraction: 1,
+      text: 'Tool budget: 12.5k of 10k tokens, 2.5k over',
+    });
+    expect(view?.hint).toMatch(/popup/);
+  });
+});
+
+test('meterSummary', () => {
+  expect(meterSummary(meter)).toBe('11k tokens per turn · MCP tools 8k');
+});

@@ -1,0 +1,112 @@
+import type { ContextMeter } from '../../messaging/ui-protocol';
+import { exactCount } from '../common/format';
+
+/**
+ * The context meter's numbers (design D11): what one model turn costs, by part, with the MCP
+ * tools carved out of the tools total, the biggest servers named, and the profile's budget.
+ */
+
+export type MeterSegmentKey = 'system' | 'conversation' | 'builtin' | 'mcp';
+
+export interface MeterSegment {
+  readonly key: MeterSegmentKey;
+  readonly label: string;
+  readonly tokens: number;
+  /** Share of the bar, 0..1. */
+  readonly fraction: number;
+}
+
+/** 950, 1.2k, 12.3k, 123k, 1.2M: short enough for a 360px panel. */
+export function formatTokens(tokens: number): string {
+  const n = Math.max(0, Math.round(tokens));
+  if (n < 1000) return String(n);
+  const trim = (value: string): string => value.replace(/\.0$/, '');
+  if (n < 100_000) return `${trim((n / 1000).toFixed(1))}k`;
+  const thousands = Math.round(n / 1000);
+  if (thousands < 1000) return `${thousands}k`;
+  return `${trim((n / 1_000_000).toFixed(1))}M`;
+}
+
+/** The exact number with thousands separators, for tooltips: 12,345. */
+export const exactTokens = exactCount;
+
+export function meterSegments(meter: ContextMeter): MeterSegment[] {
+  const parts: [MeterSegmentKey, string, number][] = [
+    ['system', 'System prompt', meter.system],
+    ['conversation', 'Conversation', meter.conversation],
+    ['builtin', 'Built-in tools', Math.max(0, meter.tools - meter.mcpTools)],
+    ['mcp', 'MCP tools', meter.mcpTools],
+  ];
+  const sum = parts.reduce((total, [, , tokens]) => total + Math.max(0, tokens), 0);
+  const scale = Math.max(sum, meter.total);
+  return parts.map(([key, label, tokens]) => ({
+    key,
+    label,
+    tokens: Math.max(0, tokens),
+    fraction: scale === 0 ? 0 : Math.max(0, tokens) / scale,
+  }));
+}
+
+export interface ServerShare {
+  readonly server: string;
+  readonly tokens: number;
+}
+
+/** The `limit` largest MCP servers, and what the rest add up to. */
+export function largestServers(
+  meter: ContextMeter,
+  limit = 3,
+): {
+  readonly named: readonly ServerShare[];
+  readonly others: { readonly count: number; readonly tokens: number };
+} {
+  const sorted = [...meter.mcpByServer].sort((a, b) => b.tokens - a.tokens);
+  const named = sorted.slice(0, limit);
+  const namedTokens = named.reduce((sum, s) => sum + s.tokens, 0);
+  const listedRest = sorted.slice(limit);
+  return {
+    named,
+    others: {
+      count: listedRest.length,
+      // The worker may list only the top servers: the rest of mcpTools is "others" too.
+      tokens: Math.max(0, meter.mcpTools - namedTokens),
+    },
+  };
+}
+
+export interface BudgetView {
+  readonly used: number;
+  readonly limit: number;
+  readonly over: boolean;
+  /** used / limit, capped at 1 for drawing. */
+  readonly fraction: number;
+  readonly text: string;
+  /** What to do when over budget; null otherwise. */
+  readonly hint: string | null;
+}
+
+export function budgetView(meter: ContextMeter): BudgetView | null {
+  if (meter.budget === null) return null;
+  const { used, limit } = meter.budget;
+  const over = used > limit;
+  const fraction = limit <= 0 ? 1 : Math.min(1, used / limit);
+  const text = over
+    ? `Tool budget: ${formatTokens(used)} of ${formatTokens(limit)} tokens, ${formatTokens(used - limit)} over`
+    : `Tool budget: ${formatTokens(used)} of ${formatTokens(limit)} tokens`;
+  return {
+    used,
+    limit,
+    over,
+    fraction,
+    text,
+    hint: over
+      ? "Over this profile's budget: disable servers or tools you do not need in the Switchyard popup."
+      : null,
+  };
+}
+
+/** The meter's one-line summary: "14.2k tokens per turn · MCP tools 9.1k". */
+export function meterSummary(meter: ContextMeter): string {
+  const total = Math.max(meter.total, meter.system + meter.conversation + meter.tools);
+  return `${formatTokens(total)} tokens per turn · MCP tools ${formatTokens(meter.mcpTools)}`;
+}

@@ -1,0 +1,127 @@
+import { describe, expect, test } from 'vitest';
+import type { ChatMessage } from '../../background/conversation';
+import { chatReducer, initialChatState, type ChatState } from './chat-state';
+import { conversation, mcpApproval, snapshot } from './test-fixtures';
+import { toolStatusLabel, transcriptItems, type ToolRowStatus } from './transcript';
+
+const messages: ChatMessage[] = [
+  { role: 'user', content: 'read it' },
+  {
+    role: 'assistant',
+    content: [
+      { type: 'text', text: 'Reading ' },
+      { type: 'text', text: 'now.' },
+      { type: 'tool-call', id: 'c1', name: 'fs__read', arguments: { path: '/a' } },
+      { type: 'tool-call', id: 'c2', name: 'fs__write', arguments: { path: '/b' } },
+    ],
+  },
+  {
+    role: 'tool',
+    results: [
+      { type: 'tool-result', callId: 'c1', name: 'fs__read', status: 'ok', content: 'data' },
+      { type: 'tool-result', callId: 'c2', name: 'fs__write', status: 'pending', content: 'x' },
+    ],
+  },
+];
+
+function stateWith(overrides: Partial<ChatState>): ChatState {
+  return {
+    ...chatReducer(initialChatState, {
+      type: 'snapshot',
+      snapshot: snapshot({ conversation: conversation(messages) }),
+    }),
+    ...overrides,
+  };
+}
+
+function tools(state: ChatState): [string, ToolRowStatus, string | null][] {
+  return transcriptItems(state).flatMap((item) =>
+    item.kind === 'tool'
+      ? [[item.callId, item.status, item.result] as [string, ToolRowStatus, string | null]]
+      : [],
+  );
+}
+
+describe('transcriptItems', () => {
+  test('draws user text, merged assistant text and one row per call', () => {
+    const items = transcriptItems(stateWith({ running: true }));
+    expect(items.map((i) => i.kind).slice(0, 4)).toEqual(['user', 'assistant', 'tool', 'tool']);
+    expect(items[1]).toMatchObject({ kind: 'assistant', text: 'Reading now.', streaming: false });
+  });
+
+  test('a pending call is queued, running, or waiting for approval while the run goes', () => {
+    expect(tools(stateWith({ running: true }))[1]).toEqual(['c2', 'queued', null]);
+    expect(
+      tools(
+        stateWith({
+          running: true,
+          liveCalls: new Map([['c2', { phase: 'running', name: 'fs__write' }]]),
+        }),
+      )[1],
+    ).toEqual(['c2', 'running', null]);
+    expect(
+      tools(stateWith({ running: true, approvals: [mcpApproval({}, { callId: 'c2' })] }))[1],
+    ).toEqual(['c2', 'waiting-approval', null]);
+  });
+
+  test('a live outcome shows before the transcript catches up', () => {
+    const state = stateWith({
+      running: true,
+      liveCalls: new Map([['c2', { phase: 'finished', name: 'fs__write', status: 'denied' }]]),
+    });
+    expect(tools(state)[1]?.[1]).toBe('denied');
+  });
+
+  test('a pending call with no run behind it was interrupted', () => {
+    expect(tools(stateWith({ running: false }))[1]).toEqual(['c2', 'interrupted', null]);
+  });
+
+  test('finished calls show their result', () => {
+    expect(tools(stateWith({}))[0]).toEqual(['c1', 'ok', 'data']);
+  });
+
+  test('streaming text is the last bubble', () => {
+    const items = transcriptItems(stateWith({ running: true, streamingText: 'Done: ' }));
+    expect(items.at(-1)).toMatchObject({ kind: 'assistant', text: 'Done: ', streaming: true });
+  });
+
+  test('a running model with nothing to show yet is "thinking"', () => {
+    const state = stateWith({
+      conversation: conversation([{ role: 'user', content: 'hi' }]),
+      running: true,
+    });
+    expect(transcriptItems(state).at(-1)?.kind).toBe('thinking');
+  });
+
+  test('no "thinking" while a tool runs or waits for the user', () => {
+    const state = stateWith({ running: true, approvals: [mcpApproval({}, { callId: 'c2' })] });
+    expect(transcriptItems(state).some((i) => i.kind === 'thinking')).toBe(false);
+  });
+
+  test('notices sit after the message they followed', () => {
+    const state = stateWith({
+      notices: [
+        { id: 1, tone: 'error', message: 'first', afterMessage: 1 },
+        { id: 2, tone: 'info', message: 'end', afterMessage: 99 },
+      ],
+    });
+    const kinds = transcriptItems(state).map((i) =>
+      i.kind === 'notice' ? i.notice.message : i.kind,
+    );
+    expect(kinds).toEqual(['user', 'first', 'assistant', 'tool', 'tool', 'end']);
+  });
+});
+
+test('every status has a label', () => {
+  const all: ToolRowStatus[] = [
+    'queued',
+    'waiting-approval',
+    'running',
+    'ok',
+    'error',
+    'denied',
+    'cancelled',
+    'interrupted',
+  ];
+  for (const status of all) expect(toolStatusLabel(status)).not.toBe('');
+});

@@ -1,0 +1,147 @@
+import type { ChatMessage, ToolResultPart } from '../../background/conversation';
+import type { ChatNotice, ChatState } from './chat-state';
+
+/**
+ * The transcript as the panel draws it: user and assistant bubbles, one compact row per tool
+ * call (its status from the transcript, refined by the live event stream while it runs), inline
+ * notices where they happened, and the text streaming into the current reply.
+ */
+
+export type ToolRowStatus =
+  | 'queued'
+  | 'waiting-approval'
+  | 'running'
+  | 'ok'
+  | 'error'
+  | 'denied'
+  | 'cancelled'
+  | 'interrupted';
+
+export type TranscriptItem =
+  | { readonly kind: 'user'; readonly key: string; readonly text: string }
+  | {
+      readonly kind: 'assistant';
+      readonly key: string;
+      readonly text: string;
+      readonly streaming: boolean;
+    }
+  | {
+      readonly kind: 'tool';
+      readonly key: string;
+      readonly callId: string;
+      readonly name: string;
+      readonly arguments: unknown;
+      readonly status: ToolRowStatus;
+      /** What the model read; null while the call has no result yet. */
+      readonly result: string | null;
+    }
+  | { readonly kind: 'notice'; readonly key: string; readonly notice: ChatNotice }
+  /** The model is working and nothing else shows it yet. */
+  | { readonly kind: 'thinking'; readonly key: string };
+
+export function toolStatusLabel(status: ToolRowStatus): string {
+  switch (status) {
+    case 'queued':
+      return 'queued';
+    case 'waiting-approval':
+      return 'waiting for your approval';
+    case 'running':
+      return 'running';
+    case 'ok':
+      return 'done';
+    case 'error':
+      return 'failed';
+    case 'denied':
+      return 'denied';
+    case 'cancelled':
+      return 'cancelled';
+    case 'interrupted':
+      return 'interrupted';
+  }
+}
+
+type LiveView = Pick<ChatState, 'running' | 'liveCalls' | 'approvals'>;
+
+function rowStatus(
+  result: ToolResultPart | undefined,
+  callId: string,
+  live: LiveView,
+): ToolRowStatus {
+  if (result !== undefined && result.status !== 'pending') return result.status;
+  if (live.approvals.some((a) => a.callId === callId)) return 'waiting-approval';
+  const call = live.liveCalls.get(callId);
+  if (call?.phase === 'finished') return call.status;
+  if (!live.running) return 'interrupted';
+  return call?.phase === 'running' ? 'running' : 'queued';
+}
+
+function messageItems(
+  message: ChatMessage,
+  index: number,
+  next: ChatMessage | undefined,
+  live: LiveView,
+): TranscriptItem[] {
+  switch (message.role) {
+    case 'user':
+      return [{ kind: 'user', key: `m${index}`, text: message.content }];
+    case 'tool':
+      // Drawn with the calls they answer.
+      return [];
+    case 'assistant': {
+      const results = next?.role === 'tool' ? next.results : [];
+      const items: TranscriptItem[] = [];
+      message.content.forEach((part, partIndex) => {
+        const key = `m${index}p${partIndex}`;
+        if (part.type === 'text') {
+          const previous = items.at(-1);
+          if (previous?.kind === 'assistant') {
+            items[items.length - 1] = { ...previous, text: `${previous.text}${part.text}` };
+          } else if (part.text !== '') {
+            items.push({ kind: 'assistant', key, text: part.text, streaming: false });
+          }
+          return;
+        }
+        const result = results.find((r) => r.callId === part.id);
+        const status = rowStatus(result, part.id, live);
+        items.push({
+          kind: 'tool',
+          key,
+          callId: part.id,
+          name: part.name,
+          arguments: part.arguments,
+          status,
+          result: result === undefined || result.status === 'pending' ? null : result.content,
+        });
+      });
+      return items;
+    }
+  }
+}
+
+/** Every item of the transcript, in order. */
+export function transcriptItems(state: ChatState): TranscriptItem[] {
+  const messages = state.conversation?.messages ?? [];
+  const items: TranscriptItem[] = [];
+  const noticesAt = (count: number): void => {
+    for (const notice of state.notices) {
+      if (Math.min(notice.afterMessage, messages.length) === count) {
+        items.push({ kind: 'notice', key: `n${notice.id}`, notice });
+      }
+    }
+  };
+  noticesAt(0);
+  messages.forEach((message, index) => {
+    items.push(...messageItems(message, index, messages[index + 1], state));
+    noticesAt(index + 1);
+  });
+  if (state.streamingText !== '') {
+    items.push({ kind: 'assistant', key: 'streaming', text: state.streamingText, streaming: true });
+  } else if (state.running && !items.some((i) => i.kind === 'tool' && isActive(i.status))) {
+    items.push({ kind: 'thinking', key: 'thinking' });
+  }
+  return items;
+}
+
+function isActive(status: ToolRowStatus): boolean {
+  return status === 'running' || status === 'waiting-approval';
+}
