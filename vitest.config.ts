@@ -23,6 +23,18 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      {
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.spec.ts'],
+          setupFiles: ['test/e2e/support/setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          // One browser at a time: each spec file launches its own Chromium.
+          fileParallelism: false,
+          maxWorkers: 1,
+        },
+      },
     ],
   },
 });

@@ -1,0 +1,354 @@
+import { z } from 'zod';
+import type { ProviderSettings } from '../../../extension/background/providers/provider-settings';
+import {
+  sse,
+  startLoopbackServer,
+  type LoopbackReply,
+  type RecordedRequest,
+} from '../../support/loopback-server';
+
+/**
+ * A model the test plays turn by turn, served on 127.0.0.1 in the two wire formats the extension
+ * speaks: OpenAI chat completions (`POST /v1/chat/completions`) and Anthropic messages
+ * (`POST /v1/messages`), both streamed. Each request takes the next scripted turn; every request
+ * is recorded and parsed, so a test asserts what the model saw: the tools offered, the tool
+ * results (or the denial) sent back. A request with no turn left is answered with an HTTP 500
+ * that names the problem, so a runaway agent loop fails the test instead of hanging it.
+ */
+
+/** What the model answers to one request. */
+export type ModelTurn =
+  /** Calls one tool (after optional text), then stops with `tool_calls` / `tool_use`. */
+  | {
+      readonly kind: 'tool-call';
+      readonly name: string;
+      readonly arguments: Record<string, unknown>;
+      readonly text?: string;
+    }
+  /** Streams text, computed from what the model was sent when given a function. */
+  | { readonly kind: 'text'; readonly text: string | ((seen: ModelRequest) => string) }
+  /** Streams `text`, then keeps the response open until the client goes (a Stop button test). */
+  | { readonly kind: 'hang'; readonly text: string };
+
+export type ModelApi = 'openai' | 'anthropic';
+
+/** A tool result as the model received it. */
+export interface SeenToolResult {
+  readonly callId: string;
+  readonly content: string;
+  /** Anthropic's `is_error`; OpenAI has no such flag (always false). */
+  readonly isError: boolean;
+}
+
+/** One request to the model, parsed. */
+export interface ModelRequest {
+  readonly index: number;
+  readonly api: ModelApi;
+  /** Names of the tools offered on this turn. */
+  readonly tools: readonly string[];
+  /** Tool results in the transcript, oldest first. */
+  readonly toolResults: readonly SeenToolResult[];
+  /** Text of the last user message (tool results left out). */
+  readonly lastUserText: string;
+  /** The raw request, for assertions this summary does not cover. */
+  readonly raw: RecordedRequest;
+}
+
+export interface ScriptedModel {
+  /** e.g. `http://127.0.0.1:54321/v1`: the provider's base URL. */
+  readonly baseURL: string;
+  readonly requests: readonly ModelRequest[];
+  /** Queues turns; each later request takes the next one. */
+  script(...turns: ModelTurn[]): void;
+  /** Resolves with request `index` (0-based) once it has arrived. */
+  request(index: number): Promise<ModelRequest>;
+  /** Provider settings that point the extension at this model. */
+  settings(api: ModelApi): ProviderSettings;
+  close(): Promise<void>;
+}
+
+/**
+ * Model ids the SDKs know (an unknown one makes the Anthropic adapter warn and cap output); the
+ * scripted model answers the same whatever the id.
+ */
+export const SCRIPTED_MODEL_IDS: Readonly<Record<ModelApi, string>> = {
+  openai: 'gpt-4.1',
+  anthropic: 'claude-sonnet-4-5',
+};
+const SCRIPTED_MODEL_NAME = 'scripted-model';
+
+/** Streams text in pieces of this many characters, so the UI really sees a stream. */
+const TEXT_PIECE_CHARS = 12;
+
+const TextPartsSchema = z.union([
+  z.string(),
+  z.array(z.looseObject({ type: z.string(), text: z.string().optional() })),
+]);
+
+const OpenAiBodySchema = z.looseObject({
+  tools: z.array(z.looseObject({ function: z.looseObject({ name: z.string() }) })).optional(),
+  messages: z.array(
+    z.looseObject({
+      role: z.string(),
+      content: TextPartsSchema.nullish(),
+      tool_call_id: z.string().optional(),
+    }),
+  ),
+});
+
+const AnthropicBodySchema = z.looseObject({
+  tools: z.array(z.looseObject({ name: z.string() })).optional(),
+  messages: z.array(
+    z.looseObject({
+      role: z.string(),
+      content: z.union([
+        z.string(),
+        z.array(
+          z.looseObject({
+            type: z.string(),
+            text: z.string().optional(),
+            tool_use_id: z.string().optional(),
+            content: TextPartsSchema.optional(),
+            is_error: z.boolean().optional(),
+          }),
+        ),
+      ]),
+    }),
+  ),
+});
+
+function textOf(content: z.infer<typeof TextPartsSchema> | null | undefined): string {
+  if (content === null || content === undefined) return '';
+  if (typeof content === 'string') return content;
+  return content.map((part) => part.text ?? '').join('');
+}
+
+function parseRequest(raw: RecordedRequest, index: number): ModelRequest | string {
+  if (raw.method !== 'POST') return `${raw.method} ${raw.url}: the model only answers POST`;
+  if (raw.url.endsWith('/chat/completions')) {
+    const body = OpenAiBodySchema.safeParse(raw.body);
+    if (!body.success) return `not a chat-completions body: ${body.error.message}`;
+    const { messages } = body.data;
+    return {
+      index,
+      api: 'openai',
+      raw,
+      tools: (body.data.tools ?? []).map((tool) => tool.function.name),
+      toolResults: messages
+        .filter((message) => message.role === 'tool')
+        .map((message) => ({
+          callId: message.tool_call_id ?? '',
+          content: textOf(message.content),
+          isError: false,
+        })),
+      lastUserText: textOf(messages.filter((message) => message.role === 'user').at(-1)?.content),
+    };
+  }
+  if (raw.url.endsWith('/messages')) {
+    const body = AnthropicBodySchema.safeParse(raw.body);
+    if (!body.success) return `not a messages body: ${body.error.message}`;
+    const parts = body.data.messages
+      .filter((message) => message.role === 'user')
+      .map((message) =>
+        typeof message.content === 'string'
+          ? [{ type: 'text', text: message.content }]
+          : message.content,
+      );
+    return {
+      index,
+      api: 'anthropic',
+      raw,
+      tools: (body.data.tools ?? []).map((tool) => tool.name),
+      toolResults: parts.flat().flatMap((part) =>
+        part.type === 'tool_result'
+          ? [
+              {
+                callId: part.tool_use_id ?? '',
+                content: textOf(part.content),
+                isError: part.is_error === true,
+              },
+            ]
+          : [],
+      ),
+      lastUserText: (parts.filter((m) => m.some((part) => part.type === 'text')).at(-1) ?? [])
+        .map((part) => (part.type === 'text' ? (part.text ?? '') : ''))
+        .join(''),
+    };
+  }
+  return `${raw.url}: the model serves /v1/chat/completions and /v1/messages only`;
+}
+
+function turnText(turn: ModelTurn, seen: ModelRequest): string {
+  if (turn.kind === 'text') return typeof turn.text === 'function' ? turn.text(seen) : turn.text;
+  return turn.text ?? '';
+}
+
+function pieces(text: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += TEXT_PIECE_CHARS) {
+    out.push(text.slice(i, i + TEXT_PIECE_CHARS));
+  }
+  return out;
+}
+
+// OpenAI chat-completions streaming: one `chat.completion.chunk` per delta, usage, then [DONE].
+function openAiChunk(
+  index: number,
+  delta: Record<string, unknown>,
+  finishReason: string | null = null,
+): string {
+  return sse({
+    id: `chatcmpl-${index}`,
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: SCRIPTED_MODEL_NAME,
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+  });
+}
+
+function openAiReply(turn: ModelTurn, seen: ModelRequest): LoopbackReply {
+  const n = seen.index;
+  const events = [openAiChunk(n, { role: 'assistant', content: '' })];
+  const text = turnText(turn, seen);
+  for (const piece of pieces(text)) events.push(openAiChunk(n, { content: piece }));
+  if (turn.kind === 'hang') return { kind: 'sse', events, hang: true };
+  if (turn.kind === 'tool-call') {
+    const call = {
+      index: 0,
+      id: `call_${n}`,
+      type: 'function',
+      function: { name: turn.name, arguments: JSON.stringify(turn.arguments) },
+    };
+    events.push(openAiChunk(n, { tool_calls: [call] }));
+  }
+  events.push(openAiChunk(n, {}, turn.kind === 'tool-call' ? 'tool_calls' : 'stop'));
+  events.push(
+    sse({
+      id: `chatcmpl-${n}`,
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: SCRIPTED_MODEL_NAME,
+      choices: [],
+      usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 },
+    }),
+    sse('[DONE]'),
+  );
+  return { kind: 'sse', events };
+}
+
+// Anthropic messages streaming: message_start, content blocks with deltas, message_delta, stop.
+function anthropicReply(turn: ModelTurn, seen: ModelRequest): LoopbackReply {
+  const n = seen.index;
+  const events = [
+    sse(
+      {
+        type: 'message_start',
+        message: {
+          id: `msg_${n}`,
+          type: 'message',
+          role: 'assistant',
+          model: SCRIPTED_MODEL_NAME,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: 100, output_tokens: 1 },
+        },
+      },
+      'message_start',
+    ),
+  ];
+  const blockStart = (index: number, block: unknown): string =>
+    sse({ type: 'content_block_start', index, content_block: block }, 'content_block_start');
+  const blockDelta = (index: number, delta: unknown): string =>
+    sse({ type: 'content_block_delta', index, delta }, 'content_block_delta');
+  const blockStop = (index: number): string =>
+    sse({ type: 'content_block_stop', index }, 'content_block_stop');
+
+  const text = turnText(turn, seen);
+  let next = 0;
+  if (text !== '') {
+    events.push(blockStart(next, { type: 'text', text: '' }));
+    for (const piece of pieces(text)) {
+      events.push(blockDelta(next, { type: 'text_delta', text: piece }));
+    }
+    if (turn.kind === 'hang') return { kind: 'sse', events, hang: true };
+    events.push(blockStop(next++));
+  }
+  if (turn.kind === 'hang') return { kind: 'sse', events, hang: true };
+  if (turn.kind === 'tool-call') {
+    events.push(
+      blockStart(next, { type: 'tool_use', id: `toolu_${n}`, name: turn.name, input: {} }),
+      blockDelta(next, { type: 'input_json_delta', partial_json: JSON.stringify(turn.arguments) }),
+      blockStop(next),
+    );
+  }
+  events.push(
+    sse(
+      {
+        type: 'message_delta',
+        delta: {
+          stop_reason: turn.kind === 'tool-call' ? 'tool_use' : 'end_turn',
+          stop_sequence: null,
+        },
+        usage: { output_tokens: 10 },
+      },
+      'message_delta',
+    ),
+    sse({ type: 'message_stop' }, 'message_stop'),
+  );
+  return { kind: 'sse', events };
+}
+
+function failure(message: string): LoopbackReply {
+  // Both SDKs surface `error.message` from this shape.
+  return {
+    kind: 'json',
+    status: 500,
+    body: { type: 'error', error: { type: 'scripted_model_error', message } },
+  };
+}
+
+/** Starts a scripted model; `close()` it in the test's teardown. */
+export async function startScriptedModel(turns: readonly ModelTurn[] = []): Promise<ScriptedModel> {
+  const queue = [...turns];
+  const requests: ModelRequest[] = [];
+  const arrivals = new Set<() => void>();
+  const server = await startLoopbackServer(
+    (raw) => {
+      const seen = parseRequest(raw, requests.length);
+      if (typeof seen === 'string') return failure(`scripted model: ${seen}`);
+      requests.push(seen);
+      for (const arrival of arrivals) arrival();
+      const turn = queue.shift();
+      if (turn === undefined) {
+        return failure(`scripted model: no turn left for request ${seen.index + 1}`);
+      }
+      return seen.api === 'openai' ? openAiReply(turn, seen) : anthropicReply(turn, seen);
+    },
+    { cors: true },
+  );
+  const { baseURL } = server;
+  return {
+    baseURL,
+    requests,
+    script: (...more) => {
+      queue.push(...more);
+    },
+    request: (index) =>
+      new Promise((resolve) => {
+        const check = (): void => {
+          const seen = requests[index];
+          if (seen === undefined) return;
+          arrivals.delete(check);
+          resolve(seen);
+        };
+        arrivals.add(check);
+        check();
+      }),
+    settings: (api) =>
+      api === 'openai'
+        ? { kind: 'openai', apiKey: 'sk-e2e', model: SCRIPTED_MODEL_IDS.openai, baseURL }
+        : { kind: 'anthropic', apiKey: 'sk-ant-e2e', model: SCRIPTED_MODEL_IDS.anthropic, baseURL },
+    close: () => server.close(),
+  };
+}
