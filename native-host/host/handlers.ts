@@ -35,6 +35,8 @@ export function createHandlers({
       'This host has no configuration file to write (SWITCHYARD_HOME cannot be determined); see host/hello for why.',
     );
   };
+  const exclusive = <T>(write: () => Promise<T>): Promise<T> =>
+    liveConfig ? liveConfig.exclusive(write) : write();
   return {
     'host/hello': (params) => {
       if (params.protocolVersion !== PROTOCOL_VERSION) {
@@ -90,14 +92,14 @@ export function createHandlers({
           throw error;
         }),
     'approvals/deny': ({ requestId }) => Promise.resolve({ denied: core.denyApproval(requestId) }),
-    // The write and its effect happen with no reload in between (one could apply older rules).
-    'policy/set': ({ tool, policy }) =>
-      liveConfig
-        ? liveConfig.exclusive(() => core.setPolicy(tool, policy))
-        : core.setPolicy(tool, policy),
+    // Writes of config.json and their effect happen with no reload in between (a reload could
+    // apply the older file).
+    'policy/set': ({ tool, policy }) => exclusive(() => core.setPolicy(tool, policy)),
     'profiles/list': () => Promise.resolve(core.listProfiles()),
-    'profiles/set': ({ profile }) => core.setProfile(profile),
-    'profiles/remove': async ({ id }) => ({ removed: await core.removeProfile(id) }),
+    'profiles/set': ({ profile }) => exclusive(() => core.setProfile(profile)),
+    'profiles/remove': async ({ id }) => ({
+      removed: await exclusive(() => core.removeProfile(id)),
+    }),
     'profiles/resolve': ({ url }) => Promise.resolve(core.resolveProfile(url)),
     'trust/pending': () => Promise.resolve({ requests: core.pendingConsents() }),
     'trust/approve': async ({ server, fingerprint }) => ({
