@@ -10,6 +10,7 @@ import { ContextMeterBar } from './ContextMeterBar';
 import { ProfileChip } from './ProfileChip';
 import { providerProblem } from './provider-status';
 import { ProviderNotice } from './ProviderNotice';
+import { SiteAccess } from './SiteAccess';
 import { Transcript } from './Transcript';
 import { useSession } from './use-session';
 
@@ -55,6 +56,7 @@ export function SidePanel() {
         <ConnectionBanner state={state.connection} />
         <ProviderNotice provider={state.provider} />
         <ConsentSection connection={state.connection.state} />
+        <SiteAccess url={state.profile?.url ?? null} />
       </div>
 
       <Transcript state={state} onDismissNotice={actions.dismissNotice} />
