@@ -275,6 +275,37 @@ describe('stop', () => {
     expect(decisions).toEqual(['deny']);
     expect(agent.pendingApprovals()).toEqual([]);
     expect(events.some((e) => e.type === 'approval-resolved' && e.decision === 'deny')).toBe(true);
+    // It never ran: the model must not be told it may have had an effect.
+    expect(results(agent.conversation.messages).map((r) => [r.status, r.content])).toEqual([
+      ['cancelled', OUTCOME_TEXT.stoppedBeforeRun],
+    ]);
+    expectAlwaysPaired(saved);
+  });
+
+  it('after the user allowed the call: it may have run, and the model is told so', async () => {
+    const tools = new FakeTools({
+      ask: async (_args, signal, prompt) => {
+        await prompt({ kind: 'builtin', tool: 'browser_read_page', arguments: {} });
+        return blocks(false)({}, signal, prompt);
+      },
+    });
+    const { agent, events, saved } = session(
+      [toolTurn([{ id: 'c1', name: 'ask', arguments: {} }])],
+      tools,
+    );
+    const sending = agent.send('Go');
+    await flush();
+    const [pending] = agent.pendingApprovals();
+    agent.resolveApproval(pending?.approvalId ?? '', 'allow-once');
+    await flush();
+    await agent.stop();
+    await sending;
+    expect(events.some((e) => e.type === 'approval-resolved' && e.decision === 'allow-once')).toBe(
+      true,
+    );
+    expect(results(agent.conversation.messages).map((r) => [r.status, r.content])).toEqual([
+      ['cancelled', OUTCOME_TEXT.stoppedDuringRun],
+    ]);
     expectAlwaysPaired(saved);
   });
 });

@@ -326,16 +326,23 @@ async function runCall(
   }
   const args = part.arguments;
   input.onEvent({ type: 'tool-call-started', callId: part.id, name: part.name, arguments: args });
+  // A call stopped while it waits for the user (or once denied) has not run: say so.
+  const approval: { state: 'not-asked' | 'waiting' | ApprovalDecision } = { state: 'not-asked' };
   const running = (async () =>
-    input.tools.call(part.name, args, input.signal, (prompt) =>
-      input.requestApproval(part.id, prompt),
-    ))().catch((error: unknown): ToolOutcome => ({
+    input.tools.call(part.name, args, input.signal, async (prompt) => {
+      approval.state = 'waiting';
+      approval.state = await input.requestApproval(part.id, prompt);
+      return approval.state;
+    }))().catch((error: unknown): ToolOutcome => ({
     status: 'error',
     content: `The call failed: ${messageOf(error)}`,
   }));
   // A router that does not honour the signal cannot hold the run: stop waiting on abort.
   const outcome = await Promise.race([running, aborted]);
-  return outcome === ABORTED
-    ? { status: 'cancelled', content: OUTCOME_TEXT.stoppedDuringRun }
-    : outcome;
+  if (outcome !== ABORTED) return outcome;
+  const ran = approval.state !== 'waiting' && approval.state !== 'deny';
+  return {
+    status: 'cancelled',
+    content: ran ? OUTCOME_TEXT.stoppedDuringRun : OUTCOME_TEXT.stoppedBeforeRun,
+  };
 }

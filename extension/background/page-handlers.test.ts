@@ -250,3 +250,29 @@ describe('chat', () => {
     ).toEqual({ resolved: false });
   });
 });
+
+describe('session/snapshot', () => {
+  test('is read after the meter it waits for: a change meanwhile is in it, not undone by it', async () => {
+    const { host, settings, session } = await setup();
+    let listed: (meter: null) => void = () => undefined;
+    const handlers = createPageHandlers({
+      session,
+      settings,
+      host,
+      // The meter waits for the host's tool listing, which takes a while as the host starts.
+      context: () => new Promise((resolve) => (listed = resolve)),
+      profile: () => null,
+      broadcast: () => undefined,
+    });
+
+    const snapshot = handlers['session/snapshot']({});
+    // Broadcast to the page while the snapshot waits; the snapshot lands after it.
+    await settings.setProvider({ kind: 'openai', apiKey: KEY, model: 'gpt-4o' });
+    listed(null);
+
+    expect(await snapshot).toMatchObject({
+      provider: { kind: 'openai', model: 'gpt-4o', hasApiKey: true },
+      connection: { state: 'connected' },
+    });
+  });
+});

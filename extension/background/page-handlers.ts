@@ -54,6 +54,10 @@ export function createPageHandlers(deps: PageHandlerDeps): PageHandlers {
   const { session, settings, host } = deps;
   return {
     'session/snapshot': async (): Promise<SessionSnapshot> => {
+      // The meter may wait for the host's tool listing; every other field is read after it, so
+      // the snapshot is no older than the events the page received while it waited (it replaces
+      // what they said: a state captured before the wait would undo "connected", a new provider).
+      const context = await deps.context();
       const { provider } = settings;
       return {
         conversation: session.conversation,
@@ -62,7 +66,7 @@ export function createPageHandlers(deps: PageHandlerDeps): PageHandlers {
         connection: host.state,
         provider: provider === null ? null : viewOfProviderSettings(provider),
         autopilot: settings.autopilot(),
-        context: await deps.context(),
+        context,
         profile: deps.profile(),
       };
     },

@@ -3,6 +3,7 @@ import { defineBackground } from 'wxt/utils/define-background';
 import { watchActiveTab } from '../background/active-tab';
 import { createBuiltinTools } from '../background/builtin-tools';
 import { describeConnection } from '../background/connection-state';
+import { holdPort } from '../background/held-port';
 import { HostClient } from '../background/host-client';
 import { createAiSdkProvider } from '../background/providers/ai-sdk-provider';
 import { installChatOpeners } from '../background/open-chat';
@@ -33,7 +34,9 @@ export default defineBackground(() => {
       watchActiveTab,
     }),
   );
-  browser.runtime.onConnect.addListener((port) => {
+  browser.runtime.onConnect.addListener((connected) => {
+    // Held from now: a page's first request must not be lost while the stores load.
+    const port = holdPort(connected);
     void worker.then((w) => w.acceptPort(port));
   });
   installChatOpeners();

@@ -24,7 +24,8 @@ declare const chrome: typeof Browser;
 
 /** A side panel's usual size (Chromium's default width is about 400 px). */
 export const SIDE_PANEL_VIEWPORT = { width: 420, height: 860 } as const;
-export const POPUP_VIEWPORT = { width: 380, height: 600 } as const;
+/** popup.css sets the body 400 px wide; Chromium caps a popup at 600 px high. */
+export const POPUP_VIEWPORT = { width: 400, height: 600 } as const;
 
 /** `UPDATE_SCREENSHOTS=1` writes into docs/screenshots/; otherwise into a temp folder. */
 export const SCREENSHOT_DIR =

@@ -1,0 +1,116 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { FILESYSTEM_SERVER } from '../integration/host-harness';
+import type { ProcessInfo } from './support/chromium';
+import { useSwitchyard } from './support/session';
+import { cardField, consentCard } from './support/side-panel';
+import { openSidePanel, screenshot, uiRequest, waitForTools } from './support/ui';
+
+// Journey (issue 4, design D5/D6): a repository's `.mcp.json` names a server. The host reads it
+// (the folder is listed in config.json `workspaces`) but runs nothing from it until the user has
+// seen the literal launch definition in the side panel's consent card and pressed Approve.
+
+const SERVER = 'repo-files';
+const session = useSwitchyard({ launch: false });
+let repo: string;
+let panel: Page;
+
+/** The workspace server's process: the filesystem server on the repository folder. */
+function repoServer(): ProcessInfo | undefined {
+  return session.browser
+    .processes()
+    .servers.find((p) => p.args.endsWith(`${FILESYSTEM_SERVER} ${repo}`));
+}
+
+beforeAll(async () => {
+  const { profile } = session;
+  // The user's own servers are approved (createProfile ran `switchyard trust --all --yes`);
+  // the repository joins afterwards, as a clone does.
+  repo = join(profile.root, 'repo');
+  mkdirSync(repo);
+  writeFileSync(
+    join(repo, '.mcp.json'),
+    JSON.stringify({
+      mcpServers: {
+        [SERVER]: {
+          command: process.execPath,
+          args: [FILESYSTEM_SERVER, repo],
+          env: { NOTES_HOME: '${HOME}' },
+        },
+      },
+    }),
+  );
+  const configFile = join(profile.switchyardHome, 'config.json');
+  const config = z
+    .record(z.string(), z.unknown())
+    .parse(JSON.parse(readFileSync(configFile, 'utf8')));
+  writeFileSync(configFile, JSON.stringify({ ...config, workspaces: [repo] }, null, 2));
+  await session.relaunch();
+  panel = await openSidePanel(session.browser);
+  // A provider, so the panel looks as it does in use (no model is asked anything here).
+  await uiRequest(panel, 'settings/set', {
+    provider: {
+      kind: 'openai',
+      apiKey: 'sk-e2e',
+      model: 'gpt-4.1',
+      baseURL: 'http://127.0.0.1:9/v1',
+    },
+  });
+  // The user's own servers have started: the host has made its launch decisions.
+  await waitForTools(panel, ['filesystem__read_text_file', 'memory__read_graph']);
+});
+
+describe('a workspace server asks before it first runs', () => {
+  it('shows the consent card with the literal command, args, env and where it came from', async () => {
+    const card = consentCard(panel, SERVER);
+    await card.waitFor();
+
+    expect(await cardField(card, 'Program').textContent()).toBe(process.execPath);
+    expect(
+      await card.getByRole('list', { name: '2 arguments' }).getByRole('listitem').allTextContents(),
+    ).toEqual([FILESYSTEM_SERVER, repo]);
+    expect(await cardField(card, 'Command line').textContent()).toContain(
+      `${FILESYSTEM_SERVER} ${repo}`,
+    );
+    // Environment values as written: `${HOME}` is filled in at launch, not shown expanded.
+    expect(await cardField(card, 'Environment').getByRole('row').allTextContents()).toEqual([
+      'NOTES_HOME${HOME}',
+    ]);
+    expect(await cardField(card, 'Working folder').textContent()).toBe(repo);
+    expect(await cardField(card, 'Comes from').textContent()).toContain(join(repo, '.mcp.json'));
+    await screenshot(panel, 'sidepanel-consent-card');
+  });
+
+  it('runs nothing before Approve', () => {
+    expect(repoServer()).toBeUndefined();
+    expect(
+      session.browser
+        .processes()
+        .servers.map((p) => p.args)
+        .join('\n'),
+    ).not.toContain(repo);
+    expect(session.profile.auditLog()).toContainEqual(
+      expect.objectContaining({ event: 'launch', server: SERVER, outcome: 'needs-approval' }),
+    );
+  });
+
+  it('starts the server once approved, and its tools join the chat', async () => {
+    const card = consentCard(panel, SERVER);
+
+    await card.getByRole('button', { name: 'Approve' }).click();
+
+    await vi.waitFor(
+      () => {
+        expect(repoServer()).toBeDefined();
+      },
+      { timeout: 15_000, interval: 50 },
+    );
+    const hostPid = session.browser.processes().hosts[0]?.pid;
+    expect(repoServer()?.ppid).toBe(hostPid);
+    await waitForTools(panel, [`${SERVER}__read_text_file`]);
+    await card.waitFor({ state: 'detached' });
+  });
+});
