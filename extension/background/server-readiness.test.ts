@@ -86,8 +86,26 @@ describe('waitForStartingServers', () => {
     expect(host.listeners.size).toBe(0);
   });
 
-  test('does nothing while the host is not connected', async () => {
-    const host = { ...fakeHost([]), state: { state: 'connecting', attempt: 1 } as const };
+  test('does nothing when there is no host to ask', async () => {
+    const host = {
+      ...fakeHost([summary('a', { state: 'starting', attempt: 0 })]),
+      state: { state: 'not-installed', message: 'missing' } as const,
+    };
     await waitForStartingServers(host, 60_000);
+  });
+
+  test('while the handshake is under way, it asks (the request waits for it) and waits', async () => {
+    const host = {
+      ...fakeHost([summary('a', { state: 'starting', attempt: 0 })]),
+      state: { state: 'connecting', attempt: 1 } as const,
+    };
+    let done = false;
+    const waiting = waitForStartingServers(host, 60_000).then(() => {
+      done = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(done).toBe(false);
+    host.emit(summary('a', RUNNING));
+    await waiting;
   });
 });

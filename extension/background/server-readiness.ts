@@ -27,7 +27,10 @@ export async function waitForStartingServers(
   host: ReadinessHost,
   timeoutMs: number = SERVER_READY_WAIT_MS,
 ): Promise<void> {
-  if (host.state.state !== 'connected') return;
+  // While connecting, the request below waits for the handshake: a run sent the moment the
+  // browser starts is the case this is for.
+  const { state } = host.state;
+  if (state !== 'connected' && state !== 'connecting') return;
   const starting = new Set<string>();
   let listed = false;
   let wake: () => void = () => undefined;
