@@ -11,6 +11,7 @@ export default defineConfig({
             'native-host/**/*.test.ts',
             'extension/**/*.test.ts',
             'installers/**/*.test.ts',
+            'scripts/**/*.test.ts',
           ],
         },
       },

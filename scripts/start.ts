@@ -1,138 +1,167 @@
-// `npm start`: the main job. Builds everything (npm does that first), prepares a demo
-// configuration (the reference filesystem server on a demo folder, and the memory server),
-// approves it as the user who ran this command, starts the real host the way a browser does
-// (over native-messaging frames) and prints every namespaced tool with its token cost.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+// `npm start`: the main job (issue 6). npm has built everything first. This sets up the demo
+// (two reference MCP servers, added and approved with `switchyard add`, and a Demo profile) in
+// .tmp/, then, with a display, installs the host for a dedicated browser profile and opens a
+// Chromium-family browser on it with the extension loaded; without one (or with --headless) it
+// runs the headless self-check against the real host. The decisions are pure modules in
+// scripts/start/ with tests beside them; this file only wires them to the machine.
+import { accessSync, constants, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { DEV_EXTENSION_ID, chromiumOrigin } from '../protocol/identity';
-import { requestMethods } from '../protocol/methods';
-import type { ServerSummary } from '../protocol/index';
-import { table } from '../native-host/cli/io';
 import { z } from 'zod';
-import { ApprovalTokenSchema } from '../protocol/tools';
-import { FramesClient, HostRpcError } from '../bench/frames-client';
+import { formatCommandLine } from '../protocol/argv';
+import { START_USAGE, parseStartArgs } from './start/args';
+import { BROWSER_KIND_INFO } from './start/browsers';
+import {
+  demoProfile,
+  demoServerEntries,
+  demoServerArgs,
+  prepareDemo,
+  runSwitchyard,
+  startLayout,
+  type StartLayout,
+} from './start/demo';
+import { browserEnvironment, launchDetached, logTail, snapshotExtension } from './start/launch';
+import {
+  dryRunBrowserText,
+  headlessReasonText,
+  openedText,
+  ownBrowserText,
+  shown,
+} from './start/messages';
+import { planStart, type StartPlan } from './start/plan';
+import { runSelfCheck } from './start/self-check';
 
-const root = path.resolve(import.meta.dirname, '..');
-const bundle = path.join(root, 'dist/host/switchyard.cjs');
-const demo = path.join(root, '.tmp');
-const home = path.join(demo, 'demo-home');
-const files = path.join(demo, 'demo-files');
-const serverEntry = (name: string) =>
-  path.join(root, 'node_modules/@modelcontextprotocol', name, 'dist/index.js');
+const print = (text = ''): void => {
+  console.log(text);
+};
 
-function prepareDemo(): void {
-  mkdirSync(home, { recursive: true, mode: 0o700 });
-  mkdirSync(files, { recursive: true });
-  const readme = path.join(files, 'welcome.md');
-  if (!existsSync(readme)) {
-    writeFileSync(
-      readme,
-      '# Welcome to Switchyard\n\nThe agent can read and write the files in this folder through the filesystem server.\n',
-    );
-  }
-  const config = {
-    mcpServers: {
-      files: { command: process.execPath, args: [serverEntry('server-filesystem'), files] },
-      memory: {
-        command: process.execPath,
-        args: [serverEntry('server-memory')],
-        env: { MEMORY_FILE_PATH: path.join(home, 'memory.jsonl') },
-      },
-    },
-  };
-  writeFileSync(path.join(home, 'config.json'), `${JSON.stringify(config, null, 2)}\n`, {
-    mode: 0o600,
-  });
-}
-
-function hasDisplay(): boolean {
-  if (process.platform === 'darwin' || process.platform === 'win32') return true;
-  return Boolean(process.env['DISPLAY'] ?? process.env['WAYLAND_DISPLAY']);
-}
-
-async function main(): Promise<number> {
-  prepareDemo();
-  const env = { ...process.env, SWITCHYARD_HOME: home };
-  // You ran `npm start` to try these two servers: approving them is your decision, made here.
-  execFileSync(process.execPath, [bundle, 'trust', '--all', '--yes'], { env, stdio: 'ignore' });
-
-  console.log(`Switchyard self-check${hasDisplay() ? '' : ' (no display: headless)'}`);
-  console.log(`  home:    ${home}`);
-  console.log(`  files:   ${files}\n`);
-
-  const host = FramesClient.spawn({ bundle, home, origin: chromiumOrigin(DEV_EXTENSION_ID) });
+function isExecutable(file: string): boolean {
   try {
-    const hello = await host.hello();
-    console.log(`Host ${hello.host.version} speaks protocol ${hello.protocolVersion}.`);
-    let servers: ServerSummary[] = [];
-    for (let i = 0; i < 300; i += 1) {
-      servers = (await host.call('servers/list', undefined, requestMethods['servers/list'].result))
-        .servers;
-      if (servers.every((s) => s.status.state !== 'starting')) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    for (const s of servers) {
-      const state = s.status;
-      const detail =
-        state.state === 'running'
-          ? `running, handshake ${Math.round(state.handshakeMs)} ms, ${s.toolCount} tools`
-          : state.state === 'failed'
-            ? `failed: ${state.message}`
-            : state.state;
-      console.log(`  ${s.name.padEnd(8)} ${detail}`);
-    }
-    const { tools, tokens } = await host.call(
-      'tools/list',
-      undefined,
-      requestMethods['tools/list'].result,
-    );
-    const rows = [['TOOL', 'POLICY', 'TOKENS']];
-    for (const tool of tools) rows.push([tool.name, tool.policy, String(tool.tokens)]);
-    console.log(`\n${table(rows)}\n`);
-    const perServer = Object.entries(tokens.byServer)
-      .map(([name, n]) => `${name} ${n}`)
-      .join(', ');
-    console.log(
-      `${tools.length} tools cost about ${tokens.total} tokens on every model turn (${perServer}).`,
-    );
-
-    // One real call through the whole pipeline, approved as the extension would after a click.
-    const ask = await host
-      .request('tools/call', { name: 'files__list_allowed_directories', arguments: {} })
-      .catch((error: unknown) => error);
-    const approval = approvalOf(ask);
-    const result = await host.request('tools/call', {
-      name: 'files__list_allowed_directories',
-      arguments: {},
-      ...(approval ? { approval } : {}),
-    });
-    const ok = JSON.stringify(result).includes(path.basename(files));
-    console.log(
-      `Relay check: files__list_allowed_directories ${ok ? 'answered through the host' : 'FAILED'}.`,
-    );
-
-    const running = servers.filter((s) => s.status.state === 'running').length;
-    const passed = ok && running === servers.length && tools.length > 0;
-    console.log(`\nSelf-check ${passed ? 'passed' : 'FAILED'}.`);
-    console.log(
-      hasDisplay()
-        ? '\nThe extension is built in dist/chrome-mv3 (Chrome, Edge, Brave, Chromium) and dist/firefox-mv3.\nLoad it unpacked from chrome://extensions (Developer mode -> Load unpacked).'
-        : '\nTo use it from your browser: load dist/chrome-mv3 unpacked from chrome://extensions\n(Developer mode -> Load unpacked) on a machine with a display.',
-    );
-    return passed ? 0 : 1;
-  } finally {
-    await host.close();
+    if (!statSync(file).isFile()) return false;
+    if (process.platform !== 'win32') accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
   }
 }
 
-function approvalOf(error: unknown): { requestId: string; nonce: string } | undefined {
-  if (!(error instanceof HostRpcError)) return undefined;
-  const data = z.object({ approval: ApprovalTokenSchema }).safeParse(error.error.data);
-  return data.success ? data.data.approval : undefined;
+async function main(argv: readonly string[]): Promise<number> {
+  const parsed = parseStartArgs(argv);
+  if (!parsed.ok) {
+    console.error(parsed.message);
+    return 2;
+  }
+  const { options } = parsed;
+  if (options.help) {
+    print(START_USAGE);
+    return 0;
+  }
+  const layout = startLayout(path.resolve(import.meta.dirname, '..'));
+  const plan = planStart(
+    {
+      options,
+      platform: process.platform,
+      env: process.env,
+      homedir: os.homedir(),
+      uid: process.getuid?.() ?? null,
+      layout,
+    },
+    isExecutable,
+  );
+  if (options.dryRun) return dryRun(plan, layout);
+  if (plan.kind === 'bad-browser') {
+    console.error(plan.problem);
+    return 1;
+  }
+
+  await prepareDemo(layout);
+  print('Switchyard demo');
+  print(
+    `  servers  files (the reference filesystem server on ${shown(layout, layout.files)}) and memory,`,
+  );
+  print("           added with 'switchyard add', which approves exactly what they run");
+  print("  profile  Demo, on the demo folder's pages: reading runs at once, changes ask,");
+  print('           overwriting and deleting are hidden');
+  print(
+    `  home     ${shown(layout, layout.home)} (SWITCHYARD_HOME: your own settings are not touched)`,
+  );
+  print();
+
+  switch (plan.kind) {
+    case 'headless':
+      return headless(layout, headlessReasonText(plan.reason, process.platform));
+    case 'browser':
+      return openBrowser(plan, layout);
+  }
 }
 
-main().then(
+async function headless(layout: StartLayout, why: string): Promise<number> {
+  print(`Headless self-check (${why})`);
+  const passed = await runSelfCheck(layout, print);
+  print(`\nSelf-check ${passed ? 'passed' : 'FAILED'}.\n`);
+  print(ownBrowserText(layout));
+  return passed ? 0 : 1;
+}
+
+const InstallResultSchema = z.object({
+  ok: z.boolean(),
+  browsers: z.array(z.object({ manifestPath: z.string() })),
+});
+
+async function openBrowser(
+  plan: Extract<StartPlan, { kind: 'browser' }>,
+  layout: StartLayout,
+): Promise<number> {
+  const info = BROWSER_KIND_INFO[plan.browser.kind];
+  const installed = InstallResultSchema.parse(
+    JSON.parse(runSwitchyard(layout, plan.installArgs)) as unknown,
+  );
+  for (const browser of installed.browsers) {
+    print(`Host manifest written: ${shown(layout, browser.manifestPath)}`);
+  }
+  snapshotExtension(layout.extensionSource, layout.extensionDir);
+  const outcome = await launchDetached(plan.browser.executable, plan.args, {
+    env: browserEnvironment(process.env),
+    cwd: layout.root,
+    logFile: layout.browserLog,
+  });
+  if (outcome.kind === 'failed') {
+    const tail = logTail(layout.browserLog);
+    print(`Could not open ${info.displayName} (${plan.browser.executable}): ${outcome.message}.`);
+    if (tail !== '') print(tail.replace(/^/gm, '  | '));
+    print('Running the headless self-check instead (npm start -- --headless skips the browser).\n');
+    return headless(layout, `${info.displayName} did not start`);
+  }
+  print(`\n${openedText(plan, layout, outcome)}`);
+  return 0;
+}
+
+function dryRun(plan: StartPlan, layout: StartLayout): number {
+  print('Dry run: nothing is written, installed or launched.\n');
+  if (plan.kind === 'bad-browser') {
+    print(plan.problem);
+    return 1;
+  }
+  print(`Would set up the demo in ${layout.home} (SWITCHYARD_HOME):`);
+  for (const server of demoServerArgs(layout, process.execPath, demoServerEntries(layout.root))) {
+    print(`  switchyard ${formatCommandLine(server.args)}`);
+  }
+  print(`  the Demo profile in config.json: ${JSON.stringify(demoProfile(layout))}`);
+  print();
+  switch (plan.kind) {
+    case 'headless':
+      print(
+        `Would run the headless self-check (${headlessReasonText(plan.reason, process.platform)}).`,
+      );
+      for (const searched of plan.searched) print(`  looked for ${searched}`);
+      return 0;
+    case 'browser':
+      print(dryRunBrowserText(plan, layout));
+      return 0;
+  }
+}
+
+main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },
