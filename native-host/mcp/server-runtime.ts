@@ -212,8 +212,10 @@ export class ServerRuntime {
   private refreshing: Promise<void> | undefined;
   private refreshAgain = false;
   private lastProcess: ServerProcess | undefined;
-  /** A start() is in progress (its state may still read 'starting' from markStarting()). */
-  private connecting = false;
+  /** The start() in progress, if any (its state may still read 'starting' from markStarting()). */
+  private starting: Promise<void> | undefined;
+  /** How many times stop() ran: a start() waiting for another one knows whether a stop came after it. */
+  private stops = 0;
 
   constructor(options: ServerRuntimeOptions) {
     this.options = options;
@@ -246,17 +248,27 @@ export class ServerRuntime {
     return { lines: process?.stderrTail(lines) ?? [], dropped: process?.stderrDropped ?? 0 };
   }
 
-  /** Starts the server unless it is running or starting. Resolves once it is running or failed. */
+  /**
+   * Starts the server unless it is running. Resolves once it is running or failed. A start already
+   * in progress is waited for, not repeated; if a stop() that came before this call overtook it,
+   * this one starts afresh (a restart during the host's own start-up must not end stopped, nor
+   * answer before the new process is up).
+   */
   async start(): Promise<void> {
-    if (this.stateValue.state === 'running' || this.connecting) return;
+    const stopsBefore = this.stops;
+    while (this.starting !== undefined) {
+      await this.starting;
+      // A stop() after this call wins; otherwise the other start's outcome is this one's.
+      if (this.stops !== stopsBefore || this.stateValue.state !== 'stopped') return;
+    }
+    if (this.stateValue.state === 'running') return;
     this.cancelRestartTimer();
     this.restarts = 0;
-    this.connecting = true;
-    try {
-      await this.connect(0);
-    } finally {
-      this.connecting = false;
-    }
+    const attempt: Promise<void> = this.connect(0).finally(() => {
+      if (this.starting === attempt) this.starting = undefined;
+    });
+    this.starting = attempt;
+    await attempt;
   }
 
   /**
@@ -270,6 +282,7 @@ export class ServerRuntime {
 
   /** Stops the server (its whole process group) and cancels any pending restart. */
   async stop(): Promise<void> {
+    this.stops += 1;
     this.cancelRestartTimer();
     const connections = [this.connection, this.attempting].filter((c) => c !== undefined);
     this.connection = undefined;

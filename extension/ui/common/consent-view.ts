@@ -14,7 +14,8 @@ export function consentReasonText(reason: ConsentReason): string {
     case 'workspace':
       return 'A workspace config file (written by the repository, not by you) asks to run this server. Nothing runs until you approve.';
     case 'edited-outside':
-      return 'This entry appeared or changed in your config.json without Switchyard writing it (another program may have edited the file).';
+      // Also a revoked or forgotten approval: the host cannot tell them apart (docs/protocol.md).
+      return 'Switchyard has no approval for this entry of your config.json: it was added or changed by hand or by another program, or its approval was revoked. Nothing runs until you approve.';
     case 'changed':
       return 'What this server runs changed since you approved it.';
   }

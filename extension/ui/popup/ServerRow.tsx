@@ -45,7 +45,9 @@ export function ServerRow({
   readonly onChanged: () => void;
 }) {
   const client = useMemo(() => pageClient(), []);
-  const row = serverRow(server);
+  // What this popup's own revoke left waiting: the host reports it as edited outside Switchyard.
+  const [revokedFingerprint, setRevokedFingerprint] = useState<string | null>(null);
+  const row = serverRow(server, revokedFingerprint);
   const detailsId = useId();
   const [expanded, setExpanded] = useState(false);
   const [showLogs, setShowLogs] = useState(false);
@@ -64,7 +66,12 @@ export function ServerRow({
         case 'restart':
           return client.host('servers/restart', params);
         case 'revoke':
-          return client.host('trust/revoke', params);
+          return client.host('trust/revoke', params).then(({ servers }) => {
+            const status = servers.find((s) => s.name === server.name)?.status;
+            if (status?.state === 'needs-approval') {
+              setRevokedFingerprint(status.consent.fingerprint);
+            }
+          });
         case 'forget':
           return client.host('trust/forget', params);
         case 'remove':
@@ -128,6 +135,11 @@ export function ServerRow({
       {row.state.detail !== null && server.status.state !== 'needs-approval' && (
         <p className="pp-server-detail">
           <UntrustedText text={row.state.detail} inline />
+        </p>
+      )}
+      {row.revokedHere && (
+        <p className="pp-server-detail">
+          You revoked its launch trust. Approve it to start it again.
         </p>
       )}
       {server.status.state === 'needs-approval' && (

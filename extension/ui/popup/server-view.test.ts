@@ -7,6 +7,7 @@ import {
   describeProvenance,
   describeState,
   formatTokens,
+  isRevokedHere,
   serverRow,
   serverRows,
   type ServerAction,
@@ -173,6 +174,37 @@ describe('provenance', () => {
     ],
   ])('%s', (_, server, expected) => {
     expect(describeProvenance(server)).toBe(expected);
+  });
+
+  // The host reports a server the user revoked as `edited-outside` (docs/protocol.md): the popup
+  // says "user" only for the exact launch its own revoke left waiting. Anything else waiting
+  // (another fingerprint: the entry changed since) still reads as edited outside.
+  const waiting = summary({
+    state: 'needs-approval',
+    consent: { ...consent, reason: 'edited-outside' },
+  });
+  test.each([
+    ['revoked here, same launch', waiting, consent.fingerprint, 'user', true],
+    ['nothing revoked here', waiting, null, 'edited outside Switchyard', false],
+    [
+      'revoked here, launch changed since',
+      waiting,
+      'f'.repeat(64),
+      'edited outside Switchyard',
+      false,
+    ],
+    [
+      'revoked here, now waiting for another reason',
+      summary({ state: 'needs-approval', consent: { ...consent, reason: 'changed' } }),
+      consent.fingerprint,
+      'user',
+      false,
+    ],
+    ['revoked here, approved since', fixture('everything'), consent.fingerprint, 'user', false],
+  ])('%s', (_, server, revoked, provenance, revokedHere) => {
+    expect(describeProvenance(server, revoked)).toBe(provenance);
+    expect(isRevokedHere(server, revoked)).toBe(revokedHere);
+    expect(serverRow(server, revoked).revokedHere).toBe(revokedHere);
   });
 });
 

@@ -27,6 +27,8 @@ export interface ServerRowView {
   readonly state: StateView;
   /** "user", "workspace: /path", or "edited outside Switchyard". */
   readonly provenance: string;
+  /** Waiting for approval because the user revoked it in this popup (see isRevokedHere). */
+  readonly revokedHere: boolean;
   /** The command as configured, as one line that splits back into the same argv. */
   readonly commandLine: string;
   /** The absolute program the host resolved; null when the host could not find it. */
@@ -114,9 +116,35 @@ function failureLabel(status: Extract<ServerState, { state: 'failed' }>): string
   }
 }
 
-/** Where the launch definition comes from, as the row shows it. */
-export function describeProvenance(server: ServerSummary): string {
-  if (server.status.state === 'needs-approval' && server.status.consent.reason === 'edited-outside')
+/**
+ * Whether `server` waits at the launch gate because the user revoked it in this popup: the host
+ * reports a revoked user-tier server as `edited-outside` (docs/protocol.md, known limitations),
+ * so the popup remembers the fingerprint its own revoke left waiting. A later change to the
+ * launch has another fingerprint and reads as edited outside again.
+ */
+export function isRevokedHere(server: ServerSummary, revokedFingerprint: string | null): boolean {
+  const status = server.status;
+  return (
+    revokedFingerprint !== null &&
+    status.state === 'needs-approval' &&
+    status.consent.reason === 'edited-outside' &&
+    status.consent.fingerprint === revokedFingerprint
+  );
+}
+
+/**
+ * Where the launch definition comes from, as the row shows it. `revokedFingerprint`: what this
+ * popup's own revoke left waiting (see isRevokedHere), which is the user's entry, not an edit.
+ */
+export function describeProvenance(
+  server: ServerSummary,
+  revokedFingerprint: string | null = null,
+): string {
+  if (
+    server.status.state === 'needs-approval' &&
+    server.status.consent.reason === 'edited-outside' &&
+    !isRevokedHere(server, revokedFingerprint)
+  )
     return 'edited outside Switchyard';
   if (server.provenance === 'workspace')
     return server.workspaceRoot === null ? 'workspace' : `workspace: ${server.workspaceRoot}`;
@@ -155,12 +183,19 @@ export function actionsFor(server: ServerSummary): ServerAction[] {
   return [...lifecycle, ...trust, ...remove];
 }
 
-/** Derives one row from the host's summary. */
-export function serverRow(server: ServerSummary): ServerRowView {
+/**
+ * Derives one row from the host's summary; `revokedFingerprint` is what this popup's own revoke
+ * left waiting, if anything (see isRevokedHere).
+ */
+export function serverRow(
+  server: ServerSummary,
+  revokedFingerprint: string | null = null,
+): ServerRowView {
   return {
     name: server.name,
     state: describeState(server.status),
-    provenance: describeProvenance(server),
+    provenance: describeProvenance(server, revokedFingerprint),
+    revokedHere: isRevokedHere(server, revokedFingerprint),
     commandLine: formatCommandLine([server.command, ...server.args]),
     resolvedCommand: server.resolvedCommand,
     handshake:
@@ -205,7 +240,7 @@ export function sortServers(servers: readonly ServerSummary[]): ServerSummary[] 
 
 /** All rows, in list order. */
 export function serverRows(servers: readonly ServerSummary[]): ServerRowView[] {
-  return sortServers(servers).map(serverRow);
+  return sortServers(servers).map((server) => serverRow(server));
 }
 
 /** "1,133 tokens" with the user's grouping. */
