@@ -15,7 +15,7 @@ export interface DetectInput {
 }
 
 /** The paths whose existence means `browser` is installed, in the order they are probed. */
-export function detectionPaths(browser: Browser, input: DetectInput): string[] {
+function detectionPaths(browser: Browser, input: DetectInput): string[] {
   const info = BROWSER_INFO[browser];
   const { homedir, env } = input;
   switch (input.platform) {

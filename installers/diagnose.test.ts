@@ -2,10 +2,9 @@ import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEV_EXTENSION_ID } from '../protocol/identity';
 import { diagnoseInstall, reinstallCommand, type InstallDiagnosis } from './diagnose';
-import { applyInstall } from './install';
 import type { InstallPlan } from './plan';
 import { receiptText } from './receipt';
-import { fakeRegistry, makeInstallFixture, type InstallFixture } from './test-support';
+import { fakeRegistry, installPlan, makeInstallFixture, type InstallFixture } from './test-support';
 
 // Dangerous direction: doctor saying "ok" about an install someone widened or opened up. Each
 // breakage below must show up as a problem that names its fix.
@@ -15,14 +14,7 @@ let plan: InstallPlan;
 beforeEach(async () => {
   fx = makeInstallFixture();
   plan = fx.plan(['chromium'], null, { userDataDir: fx.profile });
-  const result = await applyInstall(plan, null, {
-    platform: 'linux',
-    bundleSource: fx.bundleSource,
-    dryRun: false,
-    uid: fx.uid,
-    registry: fakeRegistry().run,
-  });
-  if (!result.ok) throw new Error(result.message);
+  await installPlan(fx, plan);
 });
 afterEach(() => {
   fx.cleanup();

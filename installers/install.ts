@@ -205,7 +205,7 @@ async function ensureDir(dir: string, uid: number | null, dryRun: boolean): Prom
  * Writes `bytes` to `file` with `mode` unless it already holds exactly those bytes with that
  * mode. A file found with other content (say, a manifest someone widened) is replaced whole.
  */
-export async function writeIfChanged(
+async function writeIfChanged(
   file: string,
   bytes: Uint8Array,
   mode: number,

@@ -33,7 +33,7 @@ export interface FirefoxHostManifest {
 export type HostManifest = ChromiumHostManifest | FirefoxHostManifest;
 
 /** The origins a Chromium-family manifest allows for these ids, deduplicated, in order. */
-export function allowedOrigins(extensionIds: readonly string[]): string[] {
+function allowedOrigins(extensionIds: readonly string[]): string[] {
   return [...new Set(extensionIds)].map(chromiumOrigin);
 }
 

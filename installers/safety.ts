@@ -60,7 +60,7 @@ export function fileProblem(file: string, stat: StatLike, uid: number): string |
   return null;
 }
 
-export function modeText(mode: number): string {
+function modeText(mode: number): string {
   return (mode & 0o7777).toString(8).padStart(4, '0');
 }
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DEV_EXTENSION_ID } from '../protocol/identity';
 import type { Browser } from './browsers';
+import { applyInstall } from './install';
 import { planInstall, type InstallPlan, type InstallRequest } from './plan';
 import type { Receipt } from './receipt';
 import type { RegistryRunner } from './registry';
@@ -78,6 +79,18 @@ export function makeInstallFixture(): InstallFixture {
       rmSync(root, { recursive: true, force: true });
     },
   };
+}
+
+/** Carries out `plan` on the fixture's machine (Linux, a fake registry); throws if it fails. */
+export async function installPlan(fx: InstallFixture, plan: InstallPlan): Promise<void> {
+  const result = await applyInstall(plan, null, {
+    platform: 'linux',
+    bundleSource: fx.bundleSource,
+    dryRun: false,
+    uid: fx.uid,
+    registry: fakeRegistry().run,
+  });
+  if (!result.ok) throw new Error(result.message);
 }
 
 /** An in-memory HKCU for reg.exe argv: records every call. */

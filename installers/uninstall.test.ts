@@ -1,10 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applyInstall } from './install';
 import type { InstallPlan } from './plan';
 import { parseReceipt, receiptText } from './receipt';
-import { fakeRegistry, makeInstallFixture, type InstallFixture } from './test-support';
+import { fakeRegistry, installPlan, makeInstallFixture, type InstallFixture } from './test-support';
 import { uninstall } from './uninstall';
 
 // Dangerous direction: deleting something the installer did not write (another host's manifest,
@@ -16,14 +15,7 @@ let plan: InstallPlan;
 beforeEach(async () => {
   fx = makeInstallFixture();
   plan = fx.plan(['chrome', 'firefox']);
-  const result = await applyInstall(plan, null, {
-    platform: 'linux',
-    bundleSource: fx.bundleSource,
-    dryRun: false,
-    uid: fx.uid,
-    registry: fakeRegistry().run,
-  });
-  if (!result.ok) throw new Error(result.message);
+  await installPlan(fx, plan);
   // Things that are not the installer's: they must survive.
   writeFileSync(path.join(fx.home, 'config.json'), '{"mcpServers": {}}');
   writeFileSync(path.join(fx.home, 'trust.json'), '{}');

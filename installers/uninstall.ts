@@ -46,7 +46,7 @@ export type UninstallResult =
   | { readonly ok: false; readonly message: string; readonly actions: readonly UninstallAction[] };
 
 /** Splits the receipt's registrations into those to remove and those to keep. Pure. */
-export function selectRegistrations(
+function selectRegistrations(
   receipt: Receipt,
   browsers: readonly Browser[] | null,
 ): { remove: Registration[]; keep: Registration[] } {

@@ -68,14 +68,14 @@ export async function hostCommand(io: CliIo, args: readonly string[]): Promise<n
           },
         },
       }),
-    liveConfig: async (core, emitLog) => {
-      const { home, configFile } = setup;
-      if (home === null || configFile === null) return undefined;
-      return LiveConfig.open({
+    liveConfig: (core, emitLog) => {
+      const { configFile } = setup;
+      if (configFile === null) return undefined;
+      return new LiveConfig({
         env: io.env,
         platform: io.platform,
         core,
-        initial: { ...setup, home, configFile },
+        initial: { ...setup, configFile },
         log: (level, message) => {
           emitLog(level, message);
         },

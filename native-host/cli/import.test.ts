@@ -39,6 +39,11 @@ describe('parseImportArguments', () => {
     [['--file', 'x.json'], '--file and --format go together'],
     [['--format', 'zed'], '--file and --format go together'],
     [['--file', '', '--format', 'zed'], '--file takes a path'],
+    // Both files would be one source, `cursor`: the entries of one would be looked up in the other.
+    [
+      ['--file', 'x.json', '--format', 'cursor', '--from', 'zed', '--from', 'cursor'],
+      "--file is already read as cursor: import cursor's own file in a second run",
+    ],
     [['--force'], "unknown argument '--force'"],
     [['cursor'], "unknown argument 'cursor'"],
   ])('refuses %j', (argv, message) => {

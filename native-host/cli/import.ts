@@ -109,6 +109,14 @@ export function parseImportArguments(
       error: '--file and --format go together: --file ./project/.mcp.json --format claude-code',
     };
   }
+  if (format !== undefined && from.includes(format)) {
+    // An import's entries are named by client and name, so two files of one client in one run
+    // could not be told apart when they are written.
+    return {
+      ok: false,
+      error: `--file is already read as ${format}: import ${format}'s own file in a second run (switchyard import --from ${format})`,
+    };
+  }
   return {
     ok: true,
     args: {

@@ -1,7 +1,10 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
+import { installPlatform, type InstallPlatform } from '../../installers/browsers';
 import { recordLoginPath, type RecordedPath } from '../../installers/login-path';
 import { runReg, type RegistryRunner } from '../../installers/registry';
+import { switchyardHome } from '../config/paths';
+import type { CliIo } from './io';
 
 /**
  * The facts `switchyard install`, `uninstall` and their tests need from the machine, injected so
@@ -58,3 +61,25 @@ export const STATUS_TEXT: Readonly<Record<string, string>> = {
   absent: 'not found',
   'would-remove': 'would remove',
 };
+
+/**
+ * The platform and Switchyard home `switchyard <command>` installs into; null, once it has said
+ * why, on a platform the installer does not know or without a usable home.
+ */
+export function installTarget(
+  io: CliIo,
+  command: 'install' | 'uninstall',
+  homedir: string,
+): { platform: InstallPlatform; home: string } | null {
+  const platform = installPlatform(io.platform);
+  if (platform === null) {
+    io.err(`switchyard ${command} supports Linux, macOS and Windows, not ${io.platform}.\n`);
+    return null;
+  }
+  try {
+    return { platform, home: switchyardHome(io.env, io.platform, homedir) };
+  } catch (error) {
+    io.err(`${error instanceof Error ? error.message : String(error)}\n`);
+    return null;
+  }
+}

@@ -1,10 +1,10 @@
-import { BROWSER_INFO, installPlatform } from '../../installers/browsers';
+import { BROWSER_INFO } from '../../installers/browsers';
 import { installPaths } from '../../installers/locations';
 import { uninstall as runUninstall, type UninstallAction } from '../../installers/uninstall';
-import { switchyardHome } from '../config/paths';
 import { parseUninstallArgs } from './install-args';
 import {
   STATUS_TEXT,
+  installTarget,
   processInstallEnvironment,
   type InstallEnvironment,
 } from './install-environment';
@@ -23,18 +23,9 @@ export function makeUninstallCommand(environment: InstallEnvironment = processIn
       return 2;
     }
     const options = parsed.value;
-    const platform = installPlatform(io.platform);
-    if (platform === null) {
-      io.err(`switchyard uninstall supports Linux, macOS and Windows, not ${io.platform}.\n`);
-      return 1;
-    }
-    let home: string;
-    try {
-      home = switchyardHome(io.env, io.platform, environment.homedir());
-    } catch (error) {
-      io.err(`${error instanceof Error ? error.message : String(error)}\n`);
-      return 1;
-    }
+    const target = installTarget(io, 'uninstall', environment.homedir());
+    if (target === null) return 1;
+    const { platform, home } = target;
     const paths = installPaths(home, platform);
     let result;
     try {

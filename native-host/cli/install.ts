@@ -1,18 +1,18 @@
 import path from 'node:path';
 import { DEV_EXTENSION_ID } from '../../protocol/identity';
-import { BROWSER_INFO, installPlatform, type Browser } from '../../installers/browsers';
+import { BROWSER_INFO, type Browser } from '../../installers/browsers';
 import { detectBrowsers } from '../../installers/detect';
 import { applyInstall, type InstallAction } from '../../installers/install';
 import { installPaths } from '../../installers/locations';
 import type { RecordedPath } from '../../installers/login-path';
 import { planInstall, type PlannedManifest } from '../../installers/plan';
 import { readReceipt } from '../../installers/receipt';
-import { switchyardHome } from '../config/paths';
 import { HOST_NODE_FLAGS } from '../node-flags';
 import { HOST_VERSION } from '../version';
 import { parseInstallArgs } from './install-args';
 import {
   STATUS_TEXT,
+  installTarget,
   processInstallEnvironment,
   type InstallEnvironment,
 } from './install-environment';
@@ -33,25 +33,16 @@ export function makeInstallCommand(environment: InstallEnvironment = processInst
       return 2;
     }
     const options = parsed.value;
-    const platform = installPlatform(io.platform);
-    if (platform === null) {
-      io.err(`switchyard install supports Linux, macOS and Windows, not ${io.platform}.\n`);
-      return 1;
-    }
+    const homedir = environment.homedir();
+    const target = installTarget(io, 'install', homedir);
+    if (target === null) return 1;
+    const { platform, home } = target;
     // The host is installed per user; under sudo the files would belong to root (and land in
     // root's home, or root-owned in yours), and the browser's host could not read its receipt.
     if (platform !== 'win32' && environment.uid() === 0 && io.env['SUDO_USER'] !== undefined) {
       io.err(
         `Run 'switchyard install' as ${io.env['SUDO_USER']}, without sudo: the host is installed for one user and needs no administrator rights.\n`,
       );
-      return 1;
-    }
-    const homedir = environment.homedir();
-    let home: string;
-    try {
-      home = switchyardHome(io.env, io.platform, homedir);
-    } catch (error) {
-      io.err(`${error instanceof Error ? error.message : String(error)}\n`);
       return 1;
     }
     if (options.userDataDir !== null && options.browsers.length === 0) {

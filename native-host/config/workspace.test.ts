@@ -13,7 +13,13 @@ import { parseConfig } from './load';
 import type { ReadConfigFile } from './load';
 import { DEFAULT_HANDSHAKE_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, MAX_ARG_CHARS } from './schema';
 import type { ServerConfig } from './schema';
-import { LAUNCH_FIELDS, loadWorkspace, mergeTiers, readWorkspaceFile } from './workspace';
+import {
+  LAUNCH_FIELDS,
+  loadWorkspace,
+  mergeTiers,
+  normalizeFolder,
+  readWorkspaceFile,
+} from './workspace';
 import type { MergedServer, WorkspaceConfig, WorkspaceWarningKind } from './workspace';
 
 // Dangerous direction: anything a repository wrote reaching the launcher as `user` provenance, a
@@ -1055,4 +1061,10 @@ describe('the hostile workspace corpus', () => {
     });
     expect((await merge('30-prefix-hijack'))[2]).not.toHaveProperty('prefix');
   });
+});
+
+test('normalizeFolder drops trailing separators and dot segments, keeps a root', () => {
+  expect(normalizeFolder('/home/alex/src/webshop/')).toBe('/home/alex/src/webshop');
+  expect(normalizeFolder('/home/alex/./src/../src/webshop')).toBe('/home/alex/src/webshop');
+  expect(normalizeFolder('/')).toBe('/');
 });

@@ -140,7 +140,7 @@ export async function loadWorkspace(
     const detail = `the workspace folder ${shownText(root)} is not an absolute path; set the profile's workspace folder to a full path. Nothing was loaded from it`;
     return { root, servers: [], warnings: [fileWarning('invalid-root', root, detail)] };
   }
-  const normalized = tidy(root);
+  const normalized = normalizeFolder(root);
   const variables = predefinedVariables(normalized, options.homedir);
   const servers: WorkspaceServer[] = [];
   const warnings: WorkspaceWarning[] = [];
@@ -688,7 +688,7 @@ function predefinedVariables(
   return new Map<string, string | undefined>([
     ['workspaceFolder', root],
     ['workspaceFolderBasename', path.basename(root)],
-    ['userHome', home !== undefined && isFullyAbsolute(home) ? tidy(home) : undefined],
+    ['userHome', home !== undefined && isFullyAbsolute(home) ? normalizeFolder(home) : undefined],
     ['pathSeparator', path.sep],
     ['/', path.sep],
   ]);
@@ -797,8 +797,11 @@ function isFullyAbsolute(value: string): boolean {
   return /^[A-Za-z]:[\\/]/.test(value) || /^[\\/]{2}[^\\/]/.test(value);
 }
 
-/** Normalizes and drops trailing separators, keeping a bare root. */
-function tidy(value: string): string {
+/**
+ * A folder spelled the way workspace roots are (`WorkspaceConfig.root`): normalized, without
+ * trailing separators, a bare root kept. Compare folders in this spelling.
+ */
+export function normalizeFolder(value: string): string {
   const normalized = path.normalize(value);
   const root = path.parse(normalized).root;
   return normalized.length > root.length ? normalized.replace(/[\\/]+$/, '') : normalized;

@@ -3,51 +3,21 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { describe, expect, it, test } from 'vitest';
+import { describe, expect, it, test, vi } from 'vitest';
 import type { ServerSummary } from '../../protocol/servers';
 import { LaunchError, type LaunchFn } from '../mcp/server-runtime';
-import type { LaunchDefinition } from '../trust/fingerprint';
-import { TrustStore } from '../trust/trust-store';
+import { launchFingerprint } from '../trust/fingerprint';
+import { TrustStore, nodeTrustFileSystem, type TrustFileSystem } from '../trust/trust-store';
 import { ConfigReloader, carryOverSkipped, planReload } from './config-reload';
 import { HostCore, type ServerSpec } from './core';
 import type { HostSetup } from './setup';
+import { fakeServerSpec } from './test-support';
 
 // The dangerous direction: a reload that lets a new or changed launch run without the gate, or
 // leaves a removed server's process running. Restarting an unchanged server needlessly only
 // costs a handshake; it is still a bug (pending calls fail), so it is tested too.
 
-function spec(name: string, over: Partial<ServerSpec> = {}): ServerSpec {
-  const args = over.args ?? ['server.js'];
-  const definition: LaunchDefinition = {
-    executable: '/usr/bin/fake',
-    args,
-    env: {},
-    cwd: null,
-    provenance: 'user',
-    workspaceRoot: null,
-  };
-  return {
-    name,
-    command: 'fake',
-    args,
-    env: {},
-    cwd: undefined,
-    handshakeTimeoutMs: 5_000,
-    toolTimeoutMs: 5_000,
-    prefix: undefined,
-    envKeys: [],
-    provenance: 'user',
-    workspaceRoot: null,
-    scope: 'user',
-    sourceFile: null,
-    ignoredTrustClaims: [],
-    definition,
-    resolutionError: null,
-    resolvedCommand: '/usr/bin/fake',
-    disabled: false,
-    ...over,
-  };
-}
+const spec = fakeServerSpec;
 
 describe('planReload', () => {
   const a = spec('a');
@@ -136,9 +106,13 @@ function fakeLauncher() {
   return { spawnServer, launched };
 }
 
-async function harness(initial: ServerSpec[], approved: ServerSpec[]) {
+async function harness(
+  initial: ServerSpec[],
+  approved: ServerSpec[],
+  fs: TrustFileSystem = nodeTrustFileSystem,
+) {
   const home = mkdtempSync(path.join(tmpdir(), 'sy-reload-'));
-  const trust = await TrustStore.open(home);
+  const trust = await TrustStore.open(home, { fs });
   for (const s of approved)
     if (s.definition) await trust.approveLaunch(s.scope, s.name, s.definition);
   const { spawnServer, launched } = fakeLauncher();
@@ -241,6 +215,43 @@ describe('HostCore.applyConfig', () => {
     await h.apply([a], { toolPolicy: [{ glob: 'a__*', value: 'deny' }] });
     expect(h.tools).toContain('a');
     expect(h.core.listTools().tools).toEqual([]);
+    await h.core.shutdown();
+  });
+
+  it('never spawns a server a reload dropped while its approval was being saved', async () => {
+    // trust.json's rename waits for the test: the reload runs while approveLaunch is saving.
+    let reachRename = (): void => undefined;
+    const renaming = new Promise<void>((resolve) => (reachRename = resolve));
+    let release = (): void => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let hold = false;
+    const fs: TrustFileSystem = {
+      ...nodeTrustFileSystem,
+      rename: async (from, to) => {
+        if (hold) {
+          reachRename();
+          await released;
+        }
+        await nodeTrustFileSystem.rename(from, to);
+      },
+    };
+    const a = spec('a');
+    const h = await harness([a], [], fs);
+    expect(h.state('a')).toMatchObject({ state: 'needs-approval' });
+    hold = true;
+    const approving = h.core.approveLaunch('a', launchFingerprint(a.definition!));
+    await renaming;
+    const applying = h.core.applyConfig({ specs: [], toolPolicy: [] });
+    await vi.waitFor(() => {
+      expect(h.removed).toEqual(['a']);
+    });
+    release();
+    await expect(approving).rejects.toMatchObject({ reason: 'unknown-server' });
+    await (
+      await applying
+    ).settled;
+    expect(h.launched).toEqual([]);
+    expect(h.core.livePids()).toEqual([]);
     await h.core.shutdown();
   });
 

@@ -144,6 +144,15 @@ export class HostCore {
     }
   }
 
+  /**
+   * The trust store the gates read and write. Anything else in this process that writes
+   * trust.json must use it too: calls on one store run one at a time, while two stores could
+   * lose each other's writes.
+   */
+  get trustStore(): TrustStore {
+    return this.options.trust;
+  }
+
   private createRuntime(spec: ServerSpec): ServerRuntime {
     // A runtime a reload replaced or dropped may still report its last transitions: ignore them.
     const current = (r: ServerRuntime): boolean => this.runtimes.get(r.name) === r;
@@ -279,8 +288,10 @@ export class HostCore {
       decision: 'approved',
       fingerprint: current,
     });
-    if (options.start !== false) await runtime.start();
-    return this.summarize(runtime);
+    // A reload may have replaced or dropped the server while trust.json was written, or the host
+    // may be shutting down: that runtime must never spawn (nothing would stop it).
+    if (options.start !== false && this.isCurrent(runtime)) await runtime.start();
+    return this.summarize(this.runtime(name));
   }
 
   /** Revokes launch trust of one server, or of every server of a workspace; they stop and ask again. */
@@ -678,13 +689,18 @@ export class HostCore {
     });
   }
 
+  /**
+   * Whether `runtime` may still spawn: not one a reload replaced or dropped, nor one of a host
+   * shutting down (nothing would stop it).
+   */
+  private isCurrent(runtime: ServerRuntime): boolean {
+    return !this.closed && this.runtimes.get(runtime.name) === runtime;
+  }
+
   private async startGated(runtime: ServerRuntime, snapshot?: TrustSnapshot): Promise<void> {
-    // A runtime that a reload replaced or dropped, or one of a host shutting down, must never
-    // spawn: nothing would stop it.
-    const current = (): boolean => !this.closed && this.runtimes.get(runtime.name) === runtime;
-    if (!current()) return;
+    if (!this.isCurrent(runtime)) return;
     const consent = await this.consentFor(this.spec(runtime.name), snapshot);
-    if (!current()) return;
+    if (!this.isCurrent(runtime)) return;
     if (consent) {
       // Fail closed (D6): nothing is spawned until the user approves this exact definition.
       runtime.awaitApproval(consent);

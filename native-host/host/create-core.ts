@@ -12,7 +12,7 @@ import { deleteProfile, writeProfile } from '../profiles/write';
 import { TrustStore } from '../trust/trust-store';
 import { wrapUntrusted } from '../untrusted/wrap';
 import { HostCore, type HostCoreEvents } from './core';
-import { HostError } from './host-error';
+import { HostError, configUpdateError } from './host-error';
 import { createLauncher } from './launch';
 import type { HostSetup } from './setup';
 
@@ -117,18 +117,6 @@ async function savePolicy(
     });
     return parseToolPolicy(raw['toolPolicy']).rules;
   } catch (error) {
-    if (error instanceof ConfigError) {
-      const where = [error.file, error.line, error.column].filter((p) => p !== undefined).join(':');
-      throw new HostError(
-        'config-invalid',
-        `Cannot update ${where}: ${error.detail}. Nothing was changed; fix the file, then try again.`,
-        {
-          ...(error.file === undefined ? {} : { file: error.file }),
-          ...(error.line === undefined ? {} : { line: error.line }),
-          ...(error.key === undefined ? {} : { key: error.key }),
-        },
-      );
-    }
-    throw error;
+    throw error instanceof ConfigError ? configUpdateError(error) : error;
   }
 }

@@ -1,4 +1,5 @@
 import type { ErrorReason } from '../../protocol/errors';
+import type { ConfigError } from '../config/load';
 
 /**
  * A failure with a protocol reason. Handlers throw it; the dispatcher turns it into a JSON-RPC
@@ -14,4 +15,25 @@ export class HostError extends Error {
   ) {
     super(message);
   }
+}
+
+/** Where a ConfigError points (file, line, JSON key), as the details of a protocol error. */
+export function configErrorDetails(error: ConfigError): Record<string, string | number> {
+  return {
+    ...(error.file === undefined ? {} : { file: error.file }),
+    ...(error.line === undefined ? {} : { line: error.line }),
+    ...(error.key === undefined ? {} : { key: error.key }),
+  };
+}
+
+/**
+ * `config-invalid` for a config file Switchyard was asked to change and would not (updateConfigFile
+ * never overwrites a file it cannot parse): the message says where the problem is.
+ */
+export function configUpdateError(error: ConfigError): HostError {
+  return new HostError(
+    'config-invalid',
+    `Cannot update ${error.message}. Nothing was changed; fix the file, then try again.`,
+    configErrorDetails(error),
+  );
 }

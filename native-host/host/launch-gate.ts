@@ -18,6 +18,11 @@ import { sanitizeText } from '../untrusted/sanitize';
 const CODE_LOADING_ENV =
   /^(NODE_OPTIONS|NODE_PATH|LD_PRELOAD|LD_LIBRARY_PATH|DYLD_[A-Z_]+|PYTHONPATH|PYTHONSTARTUP|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|BASH_ENV|ENV)$/i;
 
+/** Whether setting the env variable `key` changes what the program loads and runs. */
+export function loadsCode(key: string): boolean {
+  return CODE_LOADING_ENV.test(key);
+}
+
 export interface ConsentInput {
   readonly server: string;
   readonly command: string;
@@ -51,7 +56,7 @@ export function launchWarnings(input: ConsentInput): string[] {
     }
   }
   for (const key of Object.keys(definition.env)) {
-    if (CODE_LOADING_ENV.test(key)) {
+    if (loadsCode(key)) {
       warnings.push(`Sets ${key}, which changes what the program loads and runs.`);
     }
   }

@@ -1,13 +1,16 @@
 import { promises as fs } from 'node:fs';
-import type { ParamsOf } from '../../protocol/methods';
 import type { ServerSummary } from '../../protocol/servers';
-import { TrustStore } from '../trust/trust-store';
 import { ConfigReloader } from './config-reload';
 import { watchConfigFile, type ConfigWatch } from './config-watch';
 import type { HostCore, LogLevel } from './core';
 import { HostError } from './host-error';
 import { loadSetup, type HostSetup, type SetupEnvironment } from './setup';
-import { addUserServer, removeUserServer, type UserServersContext } from './user-servers';
+import {
+  addUserServer,
+  removeUserServer,
+  type NewUserServer,
+  type UserServersContext,
+} from './user-servers';
 
 /**
  * The running host's configuration, kept live: config.json is watched and reloaded (any writer:
@@ -18,8 +21,8 @@ import { addUserServer, removeUserServer, type UserServersContext } from './user
 
 export interface LiveConfigOptions extends SetupEnvironment {
   readonly core: HostCore;
-  /** The configuration the host started with; must have a home and a config file. */
-  readonly initial: HostSetup & { readonly home: string; readonly configFile: string };
+  /** The configuration the host started with; must have a config file. */
+  readonly initial: HostSetup & { readonly configFile: string };
   readonly log: (level: LogLevel, message: string) => void;
   readonly debounceMs?: number;
 }
@@ -32,11 +35,14 @@ export class LiveConfig {
   private readonly debounceMs: number | undefined;
   private watch: ConfigWatch | undefined;
 
-  private constructor(options: LiveConfigOptions, trust: TrustStore) {
+  constructor(options: LiveConfigOptions) {
     const { env, platform, homedir, core, initial } = options;
     this.core = core;
     this.file = initial.configFile;
     this.debounceMs = options.debounceMs;
+    // The core's own store: calls on one instance run one at a time, so an approval written here
+    // never races (and undoes) a revocation or pin the core writes.
+    const trust = core.trustStore;
     this.context = { env, platform, ...(homedir === undefined ? {} : { homedir }), trust };
     const environment: SetupEnvironment = this.context;
     this.reloader = new ConfigReloader({
@@ -46,10 +52,6 @@ export class LiveConfig {
       apply: (setup) => core.applyConfig(setup),
       log: options.log,
     });
-  }
-
-  static async open(options: LiveConfigOptions): Promise<LiveConfig> {
-    return new LiveConfig(options, await TrustStore.open(options.initial.home));
   }
 
   /** Starts watching config.json; every change is reloaded (debounced). */
@@ -73,9 +75,9 @@ export class LiveConfig {
   }
 
   /** `servers/add`: written, approved, then started; answers once the start has settled. */
-  async addServer(params: ParamsOf<'servers/add'>): Promise<ServerSummary> {
+  async addServer(server: NewUserServer & { readonly replace?: boolean }): Promise<ServerSummary> {
     const { value, settled } = await this.reloader.afterWrite(() =>
-      addUserServer(params, { replace: params.replace === true }, this.context),
+      addUserServer(server, { replace: server.replace === true }, this.context),
     );
     this.core.auditTrust(value.name, 'written-by-switchyard', value.fingerprint ?? undefined);
     await settled;

@@ -34,10 +34,7 @@ export interface RunHostOptions {
   readonly createCore: (emit: CoreEventSink) => Promise<HostCore>;
   readonly configWarnings: readonly string[];
   /** Keeps config.json live (watched, reloaded, written by `servers/add`); none without a file. */
-  readonly liveConfig?: (
-    core: HostCore,
-    log: CoreEventSink['log'],
-  ) => Promise<LiveConfig | undefined>;
+  readonly liveConfig?: (core: HostCore, log: CoreEventSink['log']) => LiveConfig | undefined;
   /** Writes one diagnostic line (stderr in production: never stdout, which is the wire). */
   readonly log: (line: string) => void;
   readonly exit: (code: number) => void;
@@ -110,7 +107,7 @@ async function serve(options: RunHostOptions): Promise<number> {
     },
   };
   const core = await options.createCore(sink);
-  const live = await options.liveConfig?.(core, (level, message, server) => {
+  const live = options.liveConfig?.(core, (level, message, server) => {
     sink.log(level, message, server);
   });
 

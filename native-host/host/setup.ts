@@ -3,9 +3,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError, loadConfigFile } from '../config/load';
 import { configPath, switchyardHome } from '../config/paths';
-import { loadWorkspace, mergeTiers, type MergedServer } from '../config/workspace';
+import { loadWorkspace, mergeTiers, normalizeFolder, type MergedServer } from '../config/workspace';
 import { parseToolPolicy, type ToolPolicyRules } from '../policy/tool-policy';
-import { normalizeFolder } from '../profiles/filters';
 import { loadProfiles } from '../profiles/load';
 import type { ProfileSetup } from '../profiles/store';
 import { resolveCommand } from '../supervisor/resolve-command';
@@ -76,16 +75,15 @@ export async function loadSetup({
   warnings.push(...profiles.warnings);
   // The shared folders first (a server name two folders define comes from the first), then each
   // profile's own workspace folder: its files join the workspace tier, behind the same gate.
-  const shared = (roots.data ?? []).map((root) => normalizeFolder(root));
-  const profileFolders = profiles.profiles.flatMap((p) =>
-    p.workspace === undefined ? [] : [normalizeFolder(p.workspace)],
-  );
-  const folders: string[] = [];
+  // Each folder once, spelled as first written (a warning about it quotes the user's spelling).
+  const folders = new Map<string, string>();
+  const profileFolders = profiles.profiles.flatMap((p) => p.workspace ?? []);
   for (const folder of [...(roots.data ?? []), ...profileFolders]) {
-    if (!folders.some((f) => normalizeFolder(f) === normalizeFolder(folder))) folders.push(folder);
+    const key = normalizeFolder(folder);
+    if (!folders.has(key)) folders.set(key, folder);
   }
   const workspaces = await Promise.all(
-    folders.map((root) => loadWorkspace(root, undefined, { homedir })),
+    [...folders.values()].map((root) => loadWorkspace(root, undefined, { homedir })),
   );
   for (const workspace of workspaces) warnings.push(...workspace.warnings.map((w) => w.message));
   const merged = mergeTiers(loaded.servers, workspaces);
@@ -108,7 +106,10 @@ export async function loadSetup({
     skippedServers: loaded.warnings.flatMap((w) =>
       w.kind === 'invalid-entry' && w.server !== undefined ? [w.server] : [],
     ),
-    profiles: { profiles: profiles.profiles, sharedWorkspaces: shared },
+    profiles: {
+      profiles: profiles.profiles,
+      sharedWorkspaces: (roots.data ?? []).map(normalizeFolder),
+    },
   };
 }
 

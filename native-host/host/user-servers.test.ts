@@ -29,6 +29,20 @@ function fixture(config?: unknown) {
   return { home, env, configFile, read };
 }
 
+/** A workspace folder in `home` whose .mcp.json defines `db`, listed in a new config.json. */
+function addWorkspaceServer(home: string): void {
+  const workspace = path.join(home, 'repo');
+  mkdirSync(workspace);
+  writeFileSync(
+    path.join(workspace, '.mcp.json'),
+    JSON.stringify({ mcpServers: { db: { command: NODE } } }),
+  );
+  writeFileSync(
+    path.join(home, 'config.json'),
+    JSON.stringify({ mcpServers: {}, workspaces: [workspace] }),
+  );
+}
+
 async function context(env: NodeJS.ProcessEnv, home: string) {
   return { env, platform, trust: await TrustStore.open(home) };
 }
@@ -164,16 +178,7 @@ describe('addUserServer', () => {
 
   it('refuses a name a workspace file defines', async () => {
     const { home, env } = fixture();
-    const workspace = path.join(home, 'repo');
-    mkdirSync(workspace);
-    writeFileSync(
-      path.join(workspace, '.mcp.json'),
-      JSON.stringify({ mcpServers: { db: { command: NODE } } }),
-    );
-    writeFileSync(
-      path.join(home, 'config.json'),
-      JSON.stringify({ mcpServers: {}, workspaces: [workspace] }),
-    );
+    addWorkspaceServer(home);
     const ctx = await context(env, home);
     expect(await reasonOf(addUserServer({ name: 'db', command: NODE }, {}, ctx))).toBe(
       'workspace-server',
@@ -215,16 +220,7 @@ describe('removeUserServer', () => {
 
   it('refuses a workspace server: the repository file is not Switchyard’s to edit', async () => {
     const { home, env } = fixture();
-    const workspace = path.join(home, 'repo');
-    mkdirSync(workspace);
-    writeFileSync(
-      path.join(workspace, '.mcp.json'),
-      JSON.stringify({ mcpServers: { db: { command: NODE } } }),
-    );
-    writeFileSync(
-      path.join(home, 'config.json'),
-      JSON.stringify({ mcpServers: {}, workspaces: [workspace] }),
-    );
+    addWorkspaceServer(home);
     const error = await removeUserServer('db', await context(env, home)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HostError);
     expect(error).toMatchObject({ reason: 'workspace-server' });

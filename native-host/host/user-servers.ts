@@ -6,7 +6,7 @@ import { LAUNCH_FIELDS, mergeTiers } from '../config/workspace';
 import { updateConfigFile } from '../config/write';
 import { launchFingerprint } from '../trust/fingerprint';
 import type { LaunchApproval, TrustStore } from '../trust/trust-store';
-import { HostError } from './host-error';
+import { HostError, configUpdateError } from './host-error';
 import { loadSetup, toSpec, type HostSetup, type SetupEnvironment } from './setup';
 
 /**
@@ -203,7 +203,7 @@ async function userTier(context: UserServersContext): Promise<{
       servers: ServersSchema.safeParse(loaded.raw['mcpServers']).data ?? {},
     };
   } catch (error) {
-    if (error instanceof ConfigError) throw configInvalid(error);
+    if (error instanceof ConfigError) throw configUpdateError(error);
     throw error;
   }
 }
@@ -215,7 +215,7 @@ async function writeConfig(
   try {
     await updateConfigFile(file, mutate);
   } catch (error) {
-    if (error instanceof ConfigError) throw configInvalid(error);
+    if (error instanceof ConfigError) throw configUpdateError(error);
     throw error;
   }
 }
@@ -251,17 +251,5 @@ function workspaceServer(name: string, root: string | null): HostError {
     'workspace-server',
     `Server '${name}' comes from the workspace ${root ?? '(unknown)'}: edit its .mcp.json or .vscode/mcp.json, or revoke the workspace's trust; Switchyard does not change repository files.`,
     { server: name, workspace: root },
-  );
-}
-
-function configInvalid(error: ConfigError): HostError {
-  return new HostError(
-    'config-invalid',
-    `Cannot update ${error.message}. Nothing was changed; fix the file, then try again.`,
-    {
-      ...(error.file === undefined ? {} : { file: error.file }),
-      ...(error.line === undefined ? {} : { line: error.line }),
-      ...(error.key === undefined ? {} : { key: error.key }),
-    },
   );
 }

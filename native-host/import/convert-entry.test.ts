@@ -247,3 +247,26 @@ describe('fields', () => {
     expect(ok(outcome).disabled).toBe(true);
   });
 });
+
+describe('env that changes what the program loads', () => {
+  // Banner: an imported server is approved by the import and never shows a launch card, whose
+  // warning about these variables (launch-gate.ts) the preview must carry instead. Missing it is
+  // the dangerous direction; values of other variables (often secrets) are never shown.
+  it('notes each such variable with its value, and no other value', () => {
+    const outcome = convertStdio(
+      {
+        command: 'node',
+        args: ['server.js'],
+        env: { NODE_OPTIONS: '--require /tmp/x.js', LD_PRELOAD: '/tmp/hook.so', TOKEN: 's3cret' },
+      },
+      literal,
+      linux,
+    );
+    if (!outcome.ok) throw new Error(outcome.reason);
+    expect(outcome.notes).toEqual([
+      'env NODE_OPTIONS is "--require /tmp/x.js": it changes what the program loads and runs, and an imported server starts without asking',
+      'env LD_PRELOAD is "/tmp/hook.so": it changes what the program loads and runs, and an imported server starts without asking',
+    ]);
+    expect(outcome.notes.join(' ')).not.toContain('s3cret');
+  });
+});

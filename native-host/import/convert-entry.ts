@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { formatJsonPath } from '../config/json-scan';
 import { ServerEntrySchema } from '../config/schema';
+import { loadsCode } from '../host/launch-gate';
 import { shownKey, shownValue } from './text';
 import type { ConvertContext, ImportedEntry } from './types';
 import { predefinedValues, substitute, type Dialect } from './variables';
@@ -119,6 +120,15 @@ export function convertStdio(
   const converted = convertEnv(fields.env, variables, dialect, notes);
   if (!converted.ok) return converted.outcome;
   const env = converted.env;
+  // The launch card warns about these (design D6); an imported server is approved without one,
+  // so the preview says it, with the value (flags or paths; other values are never shown).
+  for (const [key, value] of Object.entries(env)) {
+    if (loadsCode(key)) {
+      notes.push(
+        `env ${shownKey(key)} is ${shownValue(value)}: it changes what the program loads and runs, and an imported server starts without asking`,
+      );
+    }
+  }
 
   let cwd: string | undefined;
   if (fields.cwd !== undefined && fields.cwd !== null && fields.cwd !== '') {

@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ParamsOf } from '../../protocol/methods';
 import type { ServerSummary } from '../../protocol/servers';
 import type { RequestContext } from '../host/dispatcher';
 import { HostError } from '../host/host-error';
+import type { LiveConfig } from '../host/live-config';
 import { importHandlers } from './host-import';
 
 /**
@@ -14,7 +14,7 @@ import { importHandlers } from './host-import';
  */
 
 let root: string;
-let added: ParamsOf<'servers/add'>[];
+let added: Parameters<LiveConfig['addServer']>[0][];
 let failWith: Error | undefined;
 
 const summary = (name: string): ServerSummary => ({

@@ -3,7 +3,7 @@ import type { ServerSummary } from '../../protocol/servers';
 import { ConfigError } from '../config/load';
 import { configPath } from '../config/paths';
 import type { Handlers } from '../host/dispatcher';
-import { HostError } from '../host/host-error';
+import { HostError, configErrorDetails } from '../host/host-error';
 import type { LiveConfig } from '../host/live-config';
 import {
   ImportRefusal,
@@ -15,7 +15,7 @@ import {
   type ImportEnvironment,
 } from './importer';
 import { sourcePreview } from './preview';
-import { prepareImport } from './write-servers';
+import { newUserServer, prepareImport } from './write-servers';
 
 /**
  * `import/preview` and `import/apply` for the options page. The extension names clients and
@@ -62,16 +62,7 @@ export function importHandlers(
       try {
         const applied = await applyImport(entries, where, async (name, entry) => {
           const { replace } = await prepareImport(where.configFile, name, entry);
-          servers.push(
-            await live.addServer({
-              name,
-              command: entry.command,
-              args: [...entry.args],
-              env: { ...entry.env },
-              ...(entry.cwd === undefined ? {} : { cwd: entry.cwd }),
-              replace,
-            }),
-          );
+          servers.push(await live.addServer({ ...newUserServer(name, entry), replace }));
         });
         const shown = (list: typeof applied.written) =>
           list.map((w) => ({ source: w.client, name: w.name, server: w.server }));
@@ -89,14 +80,14 @@ function hostErrorOf(error: unknown): unknown {
     return new HostError(
       'config-invalid',
       `Cannot read ${error.message}. Nothing was imported; fix the file, then try again.`,
-      located(error),
+      configErrorDetails(error),
     );
   }
   if (error instanceof ImportSourceFailure) {
     return new HostError(
       'config-invalid',
       `${error.message}. Nothing was imported; fix the file in its own app, or import from the other clients only.`,
-      { ...located(error.error), source: error.client },
+      { ...configErrorDetails(error.error), source: error.client },
     );
   }
   if (error instanceof ImportRefusal) {
@@ -120,12 +111,4 @@ function hostErrorOf(error: unknown): unknown {
     return new HostError('internal', `${error.message} ${done}`, { written });
   }
   return error;
-}
-
-function located(error: ConfigError): Record<string, string | number> {
-  return {
-    ...(error.file === undefined ? {} : { file: error.file }),
-    ...(error.line === undefined ? {} : { line: error.line }),
-    ...(error.key === undefined ? {} : { key: error.key }),
-  };
 }

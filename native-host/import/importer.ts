@@ -37,7 +37,7 @@ export interface SourceFile {
 }
 
 /** Every client, in the order previews list them. */
-export const ALL_CLIENTS: readonly ImportClient[] = ImportClientSchema.options;
+const ALL_CLIENTS: readonly ImportClient[] = ImportClientSchema.options;
 
 /** The default file of each of `clients` (all of them when undefined), deduplicated. */
 export function defaultSources(
@@ -140,7 +140,7 @@ export async function applyImport(
 }
 
 /** Reads and converts `sources`; throws ImportSourceFailure for the first unreadable one. */
-export async function convertSources(
+async function convertSources(
   sources: readonly SourceFile[],
   environment: ImportEnvironment,
 ): Promise<Map<ImportClient, { file: string; result: ConvertResult }>> {

@@ -39,7 +39,7 @@ export function commandLine(command: string, args: readonly string[]): string {
   return formatCommandLine([command, ...args]);
 }
 
-export function launchPreview(entry: ImportedEntry): ImportLaunch {
+function launchPreview(entry: ImportedEntry): ImportLaunch {
   return {
     commandLine: shown(commandLine(entry.command, entry.args), MAX_COMMAND_LINE_CHARS),
     envKeys: Object.keys(entry.env).map((key) => shown(key)),

@@ -104,6 +104,6 @@ export function sameLaunch(a: ImportedEntry, b: ImportedEntry): boolean {
 }
 
 /** Whether two entries would write the same thing (key order aside). */
-export function sameEntry(a: ImportedEntry, b: ImportedEntry): boolean {
+function sameEntry(a: ImportedEntry, b: ImportedEntry): boolean {
   return sameLaunch(a, b) && (a.disabled === true) === (b.disabled === true);
 }

@@ -1,8 +1,10 @@
 import { ConfigError } from '../config/load';
 import { convertStdio, droppedKeyNotes, isRemoteEntry, type EntryOutcome } from './convert-entry';
+import { parseJsonDocument } from './parse-document';
+import { ResultBuilder } from './result-builder';
 import { isRecord, shownValue } from './text';
 import type { Dialect } from './variables';
-import { REMOTE_REASON, type ConvertContext } from './types';
+import { REMOTE_REASON, type ConvertContext, type Converter } from './types';
 
 /**
  * Reading the `mcpServers`-style maps most clients use: `{ "<name>": { "command": ..., "args":
@@ -57,7 +59,7 @@ const KNOWN_KEYS = [
 ];
 
 /** Converts one `mcpServers`-style entry. */
-export function convertMcpServersEntry(
+function convertMcpServersEntry(
   raw: unknown,
   dialect: Dialect,
   context: ConvertContext,
@@ -101,4 +103,16 @@ export function convertServerMap(
   for (const [name, raw] of Object.entries(servers ?? {})) {
     add(name, convertMcpServersEntry(raw, dialect, context, projectDir));
   }
+}
+
+/** The converter of a JSON file whose servers are its top-level `mcpServers` map. */
+export function mcpServersConverter(dialect: Dialect): Converter {
+  return (text, file, context) => {
+    const root = rootObject(parseJsonDocument(text, file), file);
+    const builder = new ResultBuilder(dialect);
+    convertServerMap(serverMap(root, 'mcpServers', file), dialect, context, (name, outcome) => {
+      builder.add(name, outcome);
+    });
+    return builder.result();
+  };
 }

@@ -1,6 +1,6 @@
 import { ConfigError } from '../config/load';
 import { updateConfigFile } from '../config/write';
-import { HostError } from '../host/host-error';
+import { HostError, configUpdateError } from '../host/host-error';
 import type { NewUserServer } from '../host/user-servers';
 import { isRecord } from './text';
 import type { ImportedEntry } from './types';
@@ -61,14 +61,7 @@ export async function prepareImport(
       config['mcpServers'] = servers;
     });
   } catch (error) {
-    if (error instanceof ConfigError) {
-      throw new HostError(
-        'config-invalid',
-        `Cannot update ${error.message}. Nothing was changed; fix the file, then try again.`,
-        { ...(error.file === undefined ? {} : { file: error.file }) },
-      );
-    }
-    throw error;
+    throw error instanceof ConfigError ? configUpdateError(error) : error;
   }
   return { replace: true };
 }

@@ -9,6 +9,7 @@ import type { Profile } from '../../protocol/profiles';
 import type { ApprovalRequest } from '../../protocol/tools';
 import { HostCore, type ServerSpec } from '../host/core';
 import { HostError } from '../host/host-error';
+import { fakeServerSpec } from '../host/test-support';
 import type { LaunchFn } from '../mcp/server-runtime';
 import type { ToolPolicyRules } from '../policy/tool-policy';
 import { TrustStore } from '../trust/trust-store';
@@ -32,36 +33,7 @@ const SERVERS: Record<string, FakeTool[]> = {
   notes: [{ name: 'read', annotations: { readOnlyHint: true } }, { name: 'write' }],
 };
 
-function spec(name: string): ServerSpec {
-  const definition = {
-    executable: '/usr/bin/fake',
-    args: [],
-    env: {},
-    cwd: null,
-    provenance: 'user' as const,
-    workspaceRoot: null,
-  };
-  return {
-    name,
-    command: 'fake',
-    args: [],
-    env: {},
-    cwd: undefined,
-    handshakeTimeoutMs: 5_000,
-    toolTimeoutMs: 5_000,
-    prefix: undefined,
-    envKeys: [],
-    provenance: 'user',
-    workspaceRoot: null,
-    scope: 'user',
-    sourceFile: null,
-    ignoredTrustClaims: [],
-    definition,
-    resolutionError: null,
-    resolvedCommand: '/usr/bin/fake',
-    disabled: false,
-  };
-}
+const spec = (name: string): ServerSpec => fakeServerSpec(name, { args: [] });
 
 /** In-memory servers that record every call and every roots answer they got. */
 function fakeServers() {

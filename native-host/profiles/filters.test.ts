@@ -1,13 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Profile, ProfileMode } from '../../protocol/profiles';
 import type { Hint } from '../mcp/tool-definition';
-import {
-  filtersShow,
-  modeShows,
-  normalizeFolder,
-  profileEnablesServer,
-  profileShowsTool,
-} from './filters';
+import { filtersShow, modeShows, profileEnablesServer, profileShowsTool } from './filters';
 
 // Banner: showing a tool the profile hides is the dangerous direction (the model can call it,
 // and the host would route it). Hiding one it shows only costs an edit of the profile.
@@ -155,10 +149,4 @@ describe('profileShowsTool', () => {
     expect(profileShowsTool({ ...base, exclude: ['*__delete_*'] }, tool, none)).toBe(false);
     expect(profileShowsTool({ ...base, mode: 'standard' }, tool, none)).toBe(false);
   });
-});
-
-test('normalizeFolder drops trailing separators and dot segments, keeps a root', () => {
-  expect(normalizeFolder('/home/alex/src/webshop/')).toBe('/home/alex/src/webshop');
-  expect(normalizeFolder('/home/alex/./src/../src/webshop')).toBe('/home/alex/src/webshop');
-  expect(normalizeFolder('/')).toBe('/');
 });

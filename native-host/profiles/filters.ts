@@ -1,5 +1,5 @@
-import path from 'node:path';
 import type { Profile, ProfileMode } from '../../protocol/profiles';
+import { normalizeFolder } from '../config/workspace';
 import type { Hint } from '../mcp/tool-definition';
 import { globMatches } from '../policy/glob';
 
@@ -22,13 +22,6 @@ export interface ServerPlace {
 export interface ToolClaims {
   readonly readOnlyHint: Hint;
   readonly destructiveHint: Hint;
-}
-
-/** A folder spelled the way workspace roots are: normalized, no trailing separator. */
-export function normalizeFolder(folder: string): string {
-  const normalized = path.normalize(folder);
-  const root = path.parse(normalized).root;
-  return normalized.length > root.length ? normalized.replace(/[\\/]+$/, '') : normalized;
 }
 
 /**

@@ -71,10 +71,6 @@ describe('ProfileStore', () => {
     ]);
   });
 
-  it('lists the folders whose files join the workspace tier', () => {
-    expect(store().workspaceFolders()).toEqual(['/home/alex/src/webshop', '/home/alex/notes']);
-  });
-
   it('counts a change only when something changed', () => {
     const s = store();
     expect(
@@ -83,7 +79,7 @@ describe('ProfileStore', () => {
     expect(s.version).toBe(0);
     expect(s.replace({ profiles: [webshop], sharedWorkspaces: ['/work/shared'] })).toBe(true);
     expect(s.version).toBe(1);
-    expect(s.has('docs')).toBe(false);
+    expect(s.list().profiles.map((p) => p.id)).toEqual(['webshop']);
   });
 
   it('treats servers of the shared workspaces as every profile’s', () => {

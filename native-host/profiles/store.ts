@@ -7,10 +7,10 @@ import {
   type Profile,
   type ProfileResolution,
 } from '../../protocol/profiles';
+import { normalizeFolder } from '../config/workspace';
 import { HostError } from '../host/host-error';
 import { canonicalJson } from '../trust/canonical-json';
 import {
-  normalizeFolder,
   profileEnablesServer,
   profileShowsTool,
   type ServerPlace,
@@ -37,7 +37,7 @@ export interface McpRoot {
   readonly name: string;
 }
 
-export const NO_PROFILES: ProfileSetup = { profiles: [], sharedWorkspaces: [] };
+const NO_PROFILES: ProfileSetup = { profiles: [], sharedWorkspaces: [] };
 
 /** Writes `profiles` in config.json; each returns the profiles as the file now has them. */
 export interface ProfileWriter {
@@ -108,11 +108,6 @@ export class ProfileStore {
     return profile;
   }
 
-  /** Whether a profile of that id exists (the default always does). */
-  has(id: string): boolean {
-    return id === DEFAULT_PROFILE_ID || this.profiles.some((p) => p.id === id);
-  }
-
   resolve(url: string): ProfileResolution {
     return resolveProfile(this.profiles, url);
   }
@@ -148,16 +143,5 @@ export class ProfileStore {
       uri: pathToFileURL(folder).href,
       name: path.basename(folder) || folder,
     }));
-  }
-
-  /** Workspace folders of the profiles, normalized, each once (they join the workspace tier). */
-  workspaceFolders(): string[] {
-    const folders: string[] = [];
-    for (const profile of this.all()) {
-      if (profile.workspace === undefined) continue;
-      const folder = normalizeFolder(profile.workspace);
-      if (!folders.includes(folder)) folders.push(folder);
-    }
-    return folders;
   }
 }

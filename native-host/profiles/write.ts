@@ -1,7 +1,7 @@
 import type { Profile } from '../../protocol/profiles';
 import { ConfigError } from '../config/load';
 import { updateConfigFile } from '../config/write';
-import { HostError } from '../host/host-error';
+import { configUpdateError } from '../host/host-error';
 import { parseProfiles } from './load';
 
 /**
@@ -58,17 +58,7 @@ async function update(
       config['profiles'] = list;
     });
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    const where = [error.file, error.line, error.column].filter((p) => p !== undefined).join(':');
-    throw new HostError(
-      'config-invalid',
-      `Cannot update ${where}: ${error.detail}. Nothing was changed; fix the file, then try again.`,
-      {
-        ...(error.file === undefined ? {} : { file: error.file }),
-        ...(error.line === undefined ? {} : { line: error.line }),
-        ...(error.key === undefined ? {} : { key: error.key }),
-      },
-    );
+    throw error instanceof ConfigError ? configUpdateError(error) : error;
   }
 }
 

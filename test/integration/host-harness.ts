@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -54,6 +54,19 @@ export function approveAll(home: string): string {
     env: { ...process.env, SWITCHYARD_HOME: home },
     encoding: 'utf8',
   });
+}
+
+/** Runs the bundled CLI with `env` (stdin closed); never throws, whatever it exits with. */
+export function runCli(
+  env: NodeJS.ProcessEnv,
+  ...args: string[]
+): { code: number | null; out: string; err: string } {
+  const result = spawnSync(process.execPath, [HOST_BUNDLE, ...args], {
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return { code: result.status, out: result.stdout, err: result.stderr };
 }
 
 export function makeHome(config: unknown): string {

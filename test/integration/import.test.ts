@@ -1,9 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HOST_BUNDLE, HostHarness, MEMORY_SERVER, makeHome } from './host-harness';
+import { HostHarness, MEMORY_SERVER, makeHome, runCli as cli } from './host-harness';
 
 // `switchyard import` and the import/* methods against the real bundle, with HOME pointing at a
 // folder holding other clients' config files. Dangerous direction: writing (and approving)
@@ -77,23 +76,6 @@ function envFor(home: string, switchyardHome: string): NodeJS.ProcessEnv {
     CODEX_HOME: undefined,
     FLATPAK_XDG_CONFIG_HOME: undefined,
   };
-}
-
-function cli(
-  env: NodeJS.ProcessEnv,
-  ...args: string[]
-): { code: number; out: string; err: string } {
-  try {
-    const out = execFileSync(process.execPath, [HOST_BUNDLE, ...args], {
-      env,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    return { code: 0, out, err: '' };
-  } catch (error) {
-    const e = error as { status: number; stdout: string; stderr: string };
-    return { code: e.status, out: e.stdout, err: e.stderr };
-  }
 }
 
 const existingServer = { command: process.execPath, args: [MEMORY_SERVER, '--existing'] };

@@ -1,14 +1,13 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  HOST_BUNDLE,
   HostHarness,
   MEMORY_SERVER,
   childrenOf,
   isAlive,
   makeHome,
+  runCli,
   type Notification,
 } from './host-harness';
 
@@ -58,26 +57,25 @@ function removedNotice(name: string) {
     (n.params['server'] as ServerView).name === name;
 }
 
-function cli(home: string, ...args: string[]): { code: number; out: string; err: string } {
+function cli(home: string, ...args: string[]) {
+  return runCli({ ...process.env, SWITCHYARD_HOME: home }, ...args);
+}
+
+/** Runs `test` against a host (after host/hello) of a new home with no servers, then closes it. */
+async function withHost(test: (host: HostHarness, home: string) => Promise<void>): Promise<void> {
+  const home = makeHome({ mcpServers: {} });
+  const host = new HostHarness(home);
   try {
-    const out = execFileSync(process.execPath, [HOST_BUNDLE, ...args], {
-      env: { ...process.env, SWITCHYARD_HOME: home },
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    return { code: 0, out, err: '' };
-  } catch (error) {
-    const e = error as { status: number; stdout: string; stderr: string };
-    return { code: e.status, out: e.stdout, err: e.stderr };
+    await host.hello();
+    await test(host, home);
+  } finally {
+    await host.close();
   }
 }
 
 describe('servers/add and servers/remove', () => {
-  it('adds a server that starts without a prompt, then removes it and its process', async () => {
-    const home = makeHome({ mcpServers: {} });
-    const host = new HostHarness(home);
-    try {
-      await host.hello();
+  it('adds a server that starts without a prompt, then removes it and its process', () =>
+    withHost(async (host, home) => {
       const { server } = await host.call<{ server: ServerView }>('servers/add', {
         name: 'memory',
         ...MEMORY,
@@ -99,16 +97,10 @@ describe('servers/add and servers/remove', () => {
       expect(launchesIn(home)).toEqual([]);
       const after = await host.call<{ servers: ServerView[] }>('servers/list');
       expect(after.servers).toEqual([]);
-    } finally {
-      await host.close();
-    }
-  });
+    }));
 
-  it('refuses an existing name unless told to replace it, and replaces exactly', async () => {
-    const home = makeHome({ mcpServers: {} });
-    const host = new HostHarness(home);
-    try {
-      await host.hello();
+  it('refuses an existing name unless told to replace it, and replaces exactly', () =>
+    withHost(async (host, home) => {
       await host.call('servers/add', { name: 'memory', ...MEMORY });
       const again = await host.request('servers/add', { name: 'memory', ...MEMORY });
       expect(again.error?.data?.reason).toBe('already-exists');
@@ -124,16 +116,10 @@ describe('servers/add and servers/remove', () => {
         env: { MEMORY_FILE_PATH: join(home, 'memory.jsonl') },
       });
       expect(statesOf(host, 'memory')).not.toContain('needs-approval');
-    } finally {
-      await host.close();
-    }
-  });
+    }));
 
-  it('writes a command that is not found, runs nothing, and reports it', async () => {
-    const home = makeHome({ mcpServers: {} });
-    const host = new HostHarness(home);
-    try {
-      await host.hello();
+  it('writes a command that is not found, runs nothing, and reports it', () =>
+    withHost(async (host, home) => {
       const { server } = await host.call<{ server: ServerView }>('servers/add', {
         name: 'ghost',
         command: 'no-such-command-5b1e',
@@ -141,10 +127,7 @@ describe('servers/add and servers/remove', () => {
       expect(server.status).toMatchObject({ state: 'failed', reason: 'command-not-found' });
       expect(configOf(home).mcpServers).toEqual({ ghost: { command: 'no-such-command-5b1e' } });
       expect(launchesIn(home)).toEqual([]);
-    } finally {
-      await host.close();
-    }
-  });
+    }));
 
   it('refuses to remove a workspace server, and says what to do instead', async () => {
     const home = makeHome({ mcpServers: {} });
@@ -168,11 +151,8 @@ describe('servers/add and servers/remove', () => {
     }
   });
 
-  it('picks up `switchyard add` and `switchyard remove` while running, without a prompt', async () => {
-    const home = makeHome({ mcpServers: {} });
-    const host = new HostHarness(home);
-    try {
-      await host.hello();
+  it('picks up `switchyard add` and `switchyard remove` while running, without a prompt', () =>
+    withHost(async (host, home) => {
       const added = cli(home, 'add', 'memory', '--', ...[MEMORY.command, ...MEMORY.args]);
       expect(added.code, added.err).toBe(0);
       expect(added.out).toMatch(/Added 'memory'/);
@@ -192,10 +172,7 @@ describe('servers/add and servers/remove', () => {
       expect(removed.out).toMatch(/Removed 'memory'.*forgot its launch approval/);
       await host.until(() => host.notifications.find(removedNotice('memory')), 'memory removed');
       expect(isAlive(running.status.pid!)).toBe(false);
-    } finally {
-      await host.close();
-    }
-  });
+    }));
 
   it('answers a CLI mistake with what to do', () => {
     const home = makeHome({ mcpServers: { memory: MEMORY } });
@@ -212,11 +189,8 @@ describe('servers/add and servers/remove', () => {
 });
 
 describe('trust/forget', () => {
-  it('forgets a stale approval and the pins of a server no longer configured', async () => {
-    const home = makeHome({ mcpServers: {} });
-    const host = new HostHarness(home);
-    try {
-      await host.hello();
+  it('forgets a stale approval and the pins of a server no longer configured', () =>
+    withHost(async (host, home) => {
       await host.call('servers/add', { name: 'memory', ...MEMORY });
       // An approved call pins the tool's definition (design D7).
       await host.call('tools/call', { name: 'memory__read_graph', arguments: {} });
@@ -233,16 +207,10 @@ describe('trust/forget', () => {
         pins: 0,
         server: null,
       });
-    } finally {
-      await host.close();
-    }
-  });
+    }));
 
-  it('re-gates a configured server whose approval it forgets', async () => {
-    const home = makeHome({ mcpServers: {} });
-    const host = new HostHarness(home);
-    try {
-      await host.hello();
+  it('re-gates a configured server whose approval it forgets', () =>
+    withHost(async (host) => {
       const { server } = await host.call<{ server: ServerView }>('servers/add', {
         name: 'memory',
         ...MEMORY,
@@ -253,8 +221,5 @@ describe('trust/forget', () => {
         consent: { reason: 'edited-outside' },
       });
       expect(isAlive(server.status.pid!)).toBe(false);
-    } finally {
-      await host.close();
-    }
-  });
+    }));
 });

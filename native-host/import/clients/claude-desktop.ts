@@ -1,8 +1,5 @@
-import { ResultBuilder } from '../result-builder';
+import { mcpServersConverter } from '../server-map';
 import type { Dialect } from '../variables';
-import { parseJsonDocument } from '../parse-document';
-import { convertServerMap, rootObject, serverMap } from '../server-map';
-import type { ConvertContext, ConvertResult } from '../types';
 
 /**
  * Claude Desktop, `claude_desktop_config.json`: `{"mcpServers": {"<name>": {"command", "args",
@@ -14,20 +11,4 @@ export const CLAUDE_DESKTOP: Dialect = {
   predefined: [],
 };
 
-export function convertClaudeDesktop(
-  text: string,
-  file: string,
-  context: ConvertContext,
-): ConvertResult {
-  const root = rootObject(parseJsonDocument(text, file), file);
-  const builder = new ResultBuilder(CLAUDE_DESKTOP);
-  convertServerMap(
-    serverMap(root, 'mcpServers', file),
-    CLAUDE_DESKTOP,
-    context,
-    (name, outcome) => {
-      builder.add(name, outcome);
-    },
-  );
-  return builder.result();
-}
+export const convertClaudeDesktop = mcpServersConverter(CLAUDE_DESKTOP);

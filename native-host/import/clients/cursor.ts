@@ -1,8 +1,5 @@
-import { ResultBuilder } from '../result-builder';
+import { mcpServersConverter } from '../server-map';
 import type { Dialect } from '../variables';
-import { parseJsonDocument } from '../parse-document';
-import { convertServerMap, rootObject, serverMap } from '../server-map';
-import type { ConvertContext, ConvertResult } from '../types';
 
 /**
  * Cursor, `~/.cursor/mcp.json`: `mcpServers` with `command`, `args`, `env`, `envFile`, or `url`
@@ -16,11 +13,4 @@ export const CURSOR: Dialect = {
   predefined: ['userHome', 'pathSeparator', '/'],
 };
 
-export function convertCursor(text: string, file: string, context: ConvertContext): ConvertResult {
-  const root = rootObject(parseJsonDocument(text, file), file);
-  const builder = new ResultBuilder(CURSOR);
-  convertServerMap(serverMap(root, 'mcpServers', file), CURSOR, context, (name, outcome) => {
-    builder.add(name, outcome);
-  });
-  return builder.result();
-}
+export const convertCursor = mcpServersConverter(CURSOR);

@@ -1,8 +1,5 @@
-import { ResultBuilder } from '../result-builder';
+import { mcpServersConverter } from '../server-map';
 import type { Dialect } from '../variables';
-import { parseJsonDocument } from '../parse-document';
-import { convertServerMap, rootObject, serverMap } from '../server-map';
-import type { ConvertContext, ConvertResult } from '../types';
 
 /**
  * Windsurf, `~/.codeium/windsurf/mcp_config.json`: `mcpServers` with `command`, `args`, `env`,
@@ -16,15 +13,4 @@ export const WINDSURF: Dialect = {
   predefined: [],
 };
 
-export function convertWindsurf(
-  text: string,
-  file: string,
-  context: ConvertContext,
-): ConvertResult {
-  const root = rootObject(parseJsonDocument(text, file), file);
-  const builder = new ResultBuilder(WINDSURF);
-  convertServerMap(serverMap(root, 'mcpServers', file), WINDSURF, context, (name, outcome) => {
-    builder.add(name, outcome);
-  });
-  return builder.result();
-}
+export const convertWindsurf = mcpServersConverter(WINDSURF);

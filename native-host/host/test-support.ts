@@ -1,0 +1,39 @@
+import type { LaunchDefinition } from '../trust/fingerprint';
+import type { ServerSpec } from './core';
+
+/**
+ * A user-tier ServerSpec for the core's tests: `fake` resolved to /usr/bin/fake, its launch
+ * definition built from `args` (default `['server.js']`); `over` replaces any other field.
+ */
+export function fakeServerSpec(name: string, over: Partial<ServerSpec> = {}): ServerSpec {
+  const args = over.args ?? ['server.js'];
+  const definition: LaunchDefinition = {
+    executable: '/usr/bin/fake',
+    args,
+    env: {},
+    cwd: null,
+    provenance: 'user',
+    workspaceRoot: null,
+  };
+  return {
+    name,
+    command: 'fake',
+    args,
+    env: {},
+    cwd: undefined,
+    handshakeTimeoutMs: 5_000,
+    toolTimeoutMs: 5_000,
+    prefix: undefined,
+    envKeys: [],
+    provenance: 'user',
+    workspaceRoot: null,
+    scope: 'user',
+    sourceFile: null,
+    ignoredTrustClaims: [],
+    definition,
+    resolutionError: null,
+    resolvedCommand: '/usr/bin/fake',
+    disabled: false,
+    ...over,
+  };
+}
