@@ -143,7 +143,11 @@ function processesOf(userDataDir: string): BrowserProcesses {
     (p) => p.args.includes(`--user-data-dir=${userDataDir}`) && !p.args.includes('--type='),
   );
   const tree = descendants(all, new Set(roots.map((p) => p.pid)));
-  const hosts = tree.filter((p) => HOST_COMMAND.test(p.args));
+  const hostLike = tree.filter((p) => HOST_COMMAND.test(p.args));
+  const hostLikePids = new Set(hostLike.map((p) => p.pid));
+  // A server the host is spawning shows the host's command line between fork and exec (tens of
+  // ms, more under load): a host's child is never a host, whatever `ps` says it runs.
+  const hosts = hostLike.filter((p) => !hostLikePids.has(p.ppid));
   const hostPids = new Set(hosts.map((p) => p.pid));
   const servers = descendants(all, hostPids).filter((p) => !hostPids.has(p.pid));
   const notBrowser = new Set([...hostPids, ...servers.map((p) => p.pid)]);
