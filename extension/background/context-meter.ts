@@ -9,9 +9,6 @@ import type { ToolSpec } from './tool-outcome';
  * tools carved out of the tools total and named by server.
  */
 
-/** How many servers the meter names; the rest are summed as "others" by the UI. */
-export const METER_SERVERS = 5;
-
 function messageText(message: ChatMessage): string {
   switch (message.role) {
     case 'user':

@@ -1,48 +1,19 @@
 import { describe, expect, test } from 'vitest';
 import { newConversation } from './conversation';
 import { HostRequestError } from './host-errors';
-import { UiServer, type PageHandlers, type WorkerPort } from './ui-server';
-import { UI_PORT_NAME, type WorkerMessage } from '../messaging/ui-protocol';
+import { FakePagePort } from './testing/fake-page-port';
+import { UiServer, type PageHandlers } from './ui-server';
+import { UI_PORT_NAME } from '../messaging/ui-protocol';
 import type { SenderInfo } from '../messaging/sender';
 
 const ID = 'ddbjoamfefamboaogaeefgfijojophel';
 const ORIGIN = `chrome-extension://${ID}`;
 const PANEL: SenderInfo = { id: ID, url: `${ORIGIN}/sidepanel.html`, origin: ORIGIN };
 
-class FakePort implements WorkerPort {
-  readonly posted: WorkerMessage[] = [];
-  disconnected = false;
-  private messageListeners: ((message: unknown) => void)[] = [];
-  private disconnectListeners: (() => void)[] = [];
-  readonly onMessage = {
-    addListener: (listener: (message: unknown) => void) => this.messageListeners.push(listener),
-  };
-  readonly onDisconnect = {
-    addListener: (listener: () => void) => this.disconnectListeners.push(listener),
-  };
-
-  constructor(
-    readonly sender: SenderInfo | undefined,
-    readonly name = UI_PORT_NAME,
-  ) {}
-
-  postMessage(message: WorkerMessage): void {
-    this.posted.push(message);
-  }
-
-  disconnect(): void {
-    this.disconnected = true;
-  }
-
-  /** The page sends a message and the worker's handlers run. */
-  async send(message: unknown): Promise<void> {
-    for (const listener of this.messageListeners) listener(message);
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  }
-
-  close(): void {
-    for (const listener of this.disconnectListeners) listener();
-  }
+/** The page sends a message; the worker's handlers run (they answer within a macrotask). */
+async function deliver(port: FakePagePort, message: unknown): Promise<void> {
+  port.send(message);
+  await new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 function fail(): never {
@@ -82,7 +53,7 @@ describe('UiServer', () => {
     ['our page on a port with another name', PANEL, 'something-else'],
   ])('refuses %s: the port is closed and gets nothing', (_label, sender, name) => {
     const ui = server();
-    const port = new FakePort(sender, name);
+    const port = new FakePagePort(sender, name);
     expect(ui.accept(port)).toBe(false);
     expect(port.disconnected).toBe(true);
     ui.broadcast({ type: 'context', context: null });
@@ -91,9 +62,9 @@ describe('UiServer', () => {
 
   test('answers a request with its id and result', async () => {
     const ui = server();
-    const port = new FakePort(PANEL);
+    const port = new FakePagePort(PANEL);
     ui.accept(port);
-    await port.send({ kind: 'request', id: 7, method: 'chat/send', params: { text: 'hi' } });
+    await deliver(port, { kind: 'request', id: 7, method: 'chat/send', params: { text: 'hi' } });
     expect(port.posted).toEqual([
       { kind: 'response', id: 7, ok: true, result: { runId: 'run for hi' } },
     ]);
@@ -101,10 +72,10 @@ describe('UiServer', () => {
 
   test('params are parsed before the handler runs', async () => {
     const ui = server();
-    const port = new FakePort(PANEL);
+    const port = new FakePagePort(PANEL);
     ui.accept(port);
-    await port.send({ kind: 'request', id: 1, method: 'chat/send', params: { text: '   ' } });
-    await port.send({ kind: 'request', id: 2, method: 'autopilot/set', params: { on: 'yes' } });
+    await deliver(port, { kind: 'request', id: 1, method: 'chat/send', params: { text: '   ' } });
+    await deliver(port, { kind: 'request', id: 2, method: 'autopilot/set', params: { on: 'yes' } });
     expect(port.posted.map((m) => m.kind === 'response' && !m.ok && m.reason)).toEqual([
       'invalid-request',
       'invalid-request',
@@ -113,11 +84,11 @@ describe('UiServer', () => {
 
   test('an unknown method is answered, a malformed message is dropped', async () => {
     const ui = server();
-    const port = new FakePort(PANEL);
+    const port = new FakePagePort(PANEL);
     ui.accept(port);
-    await port.send({ kind: 'request', id: 3, method: 'tools/call', params: {} });
-    await port.send({ kind: 'request', id: 'x', method: 'chat/stop' });
-    await port.send('hello');
+    await deliver(port, { kind: 'request', id: 3, method: 'tools/call', params: {} });
+    await deliver(port, { kind: 'request', id: 'x', method: 'chat/stop' });
+    await deliver(port, 'hello');
     expect(port.posted).toEqual([
       {
         kind: 'response',
@@ -138,9 +109,9 @@ describe('UiServer', () => {
           }),
         ),
     });
-    const port = new FakePort(PANEL);
+    const port = new FakePagePort(PANEL);
     ui.accept(port);
-    await port.send({
+    await deliver(port, {
       kind: 'request',
       id: 4,
       method: 'host/request',
@@ -153,8 +124,8 @@ describe('UiServer', () => {
 
   test('events reach every open page and stop after a page closes', () => {
     const ui = server();
-    const a = new FakePort(PANEL);
-    const b = new FakePort({ id: ID, url: `${ORIGIN}/popup.html` });
+    const a = new FakePagePort(PANEL);
+    const b = new FakePagePort({ id: ID, url: `${ORIGIN}/popup.html` });
     ui.accept(a);
     ui.accept(b);
     ui.broadcast({ type: 'context', context: null });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ParamsOf, RequestMethod, ResultOf } from '../../protocol/methods';
+import type { RequestMethod } from '../../protocol/methods';
 import type { AgentEvent, PendingApproval } from '../background/agent-session';
 import type { ConnectionState } from '../background/connection-state';
 import type { Conversation } from '../background/conversation';
@@ -141,12 +141,6 @@ export interface PageResults {
   'host/reconnect': Record<string, never>;
 }
 export type PageResultOf<M extends PageMethod> = PageResults[M];
-
-/** Typed view of `host/request` for a page. */
-export type HostRequestFn = <M extends PageHostMethod>(
-  method: M,
-  params: ParamsOf<M>,
-) => Promise<ResultOf<M>>;
 
 /** What the worker pushes to every connected page. */
 export type PageEvent =

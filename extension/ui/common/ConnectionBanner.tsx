@@ -1,9 +1,8 @@
-import { useState } from 'react';
 import type { ConnectionState } from '../../background/connection-state';
 import { Button } from './Button';
 import { connectionBannerView, splitCodeSpans } from './connection-view';
-import { errorMessage } from './errors';
 import { pageClient } from './page-client';
+import { useAsyncAction } from './use-async-action';
 import './common.css';
 
 export interface ConnectionBannerProps {
@@ -22,22 +21,11 @@ function retryDefault(): Promise<unknown> {
  * "Retry". Renders nothing while connected without problems.
  */
 export function ConnectionBanner({ state, onRetry = retryDefault }: ConnectionBannerProps) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAsyncAction();
   const view = connectionBannerView(state);
   if (view === null) return null;
   const retry = (): void => {
-    setBusy(true);
-    setError(null);
-    onRetry().then(
-      () => {
-        setBusy(false);
-      },
-      (reason: unknown) => {
-        setBusy(false);
-        setError(errorMessage(reason));
-      },
-    );
+    run(onRetry);
   };
   return (
     <div

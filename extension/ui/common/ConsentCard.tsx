@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import type { ConsentRequest, ServerSummary } from '../../../protocol/servers';
 import { Button } from './Button';
 import {
@@ -8,9 +8,9 @@ import {
   launchChangeView,
   provenanceText,
 } from './consent-view';
-import { errorMessage } from './errors';
 import { pageClient } from './page-client';
 import { UntrustedText } from './UntrustedText';
+import { useAsyncAction } from './use-async-action';
 import { VisibleText } from './VisibleText';
 import './common.css';
 
@@ -41,20 +41,11 @@ export function ConsentCard({
   approve = approveDefault,
 }: ConsentCardProps) {
   const headingId = useId();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAsyncAction();
   const onApprove = (): void => {
-    setBusy(true);
-    setError(null);
-    approve(consent.server, consent.fingerprint).then(
-      (result) => {
-        setBusy(false);
-        onApproved?.(result.server);
-      },
-      (reason: unknown) => {
-        setBusy(false);
-        setError(errorMessage(reason));
-      },
+    run(
+      () => approve(consent.server, consent.fingerprint),
+      (result) => onApproved?.(result.server),
     );
   };
   return (

@@ -1,11 +1,11 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo } from 'react';
 import type { ResultOf } from '../../../protocol/methods';
 import type { PageClient } from '../../messaging/page-client';
 import type { PageEvent } from '../../messaging/ui-protocol';
-import { errorMessage } from '../common/errors';
 import { exactCount } from '../common/format';
 import { pageClient } from '../common/page-client';
 import { UntrustedText } from '../common/UntrustedText';
+import { useAsyncAction } from '../common/use-async-action';
 import { VisibleText } from '../common/VisibleText';
 import { formatTokens } from './server-view';
 import {
@@ -89,22 +89,14 @@ function ToolItem({
   readonly onChanged: () => void;
 }) {
   const client = useMemo(() => pageClient(), []);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAsyncAction();
 
   const setPolicy = (value: string) => {
     if (!isPolicyChoice(value)) return;
-    setBusy(true);
-    setError(null);
-    client
-      .host('policy/set', { tool: row.exposedName, policy: policyParam(value) })
-      .then(onChanged)
-      .catch((e: unknown) => {
-        setError(errorMessage(e));
-      })
-      .finally(() => {
-        setBusy(false);
-      });
+    run(
+      () => client.host('policy/set', { tool: row.exposedName, policy: policyParam(value) }),
+      onChanged,
+    );
   };
 
   return (

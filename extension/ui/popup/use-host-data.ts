@@ -5,7 +5,7 @@ import type { PageClient } from '../../messaging/page-client';
 import type { ActiveProfileView, PageEvent } from '../../messaging/ui-protocol';
 import { errorMessage } from '../common/errors';
 import { pageClient } from '../common/page-client';
-import { coalesce } from './coalesce';
+import { coalesce } from '../common/coalesce';
 
 /**
  * The popup's and options page's reads of worker and host state, kept fresh: re-read on the

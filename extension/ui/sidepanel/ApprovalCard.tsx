@@ -1,12 +1,12 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import type { ApprovalDecision } from '../../background/approval-flow';
 import type { PendingApproval } from '../../background/agent-session';
 import type { ChatMessage } from '../../background/conversation';
 import type { ToolChange } from '../../../protocol/tools';
 import { Button } from '../common/Button';
-import { errorMessage } from '../common/errors';
 import { JsonView } from '../common/JsonView';
 import { UntrustedText } from '../common/UntrustedText';
+import { useAsyncAction } from '../common/use-async-action';
 import { VisibleText } from '../common/VisibleText';
 import { approvalView, expiryText } from './approval-view';
 
@@ -37,21 +37,10 @@ export function ApprovalCard({
   now = Date.now(),
 }: ApprovalCardProps) {
   const headingId = useId();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAsyncAction();
   const view = approvalView(pending, messages);
   const decide = (decision: ApprovalDecision): void => {
-    setBusy(true);
-    setError(null);
-    onResolve(decision).then(
-      () => {
-        setBusy(false);
-      },
-      (reason: unknown) => {
-        setBusy(false);
-        setError(errorMessage(reason));
-      },
-    );
+    run(() => onResolve(decision));
   };
   return (
     <article

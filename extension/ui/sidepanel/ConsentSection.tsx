@@ -27,7 +27,9 @@ export function ConsentSection({ connection }: { readonly connection: Connection
             <ConsentCard
               key={consentKey(consent)}
               consent={consent}
-              onApproved={refresh}
+              onApproved={() => {
+                void refresh();
+              }}
               onDismiss={() => {
                 dismiss(consent);
               }}

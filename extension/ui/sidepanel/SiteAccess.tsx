@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { browser } from 'wxt/browser';
 import { Button } from '../common/Button';
-import { siteAccessPattern } from './site-access';
+import { grantedFor, siteAccessPattern, type SiteGrant } from './site-access';
 
 /**
  * Offers to let Switchyard read the active site's pages without a click on its toolbar button
@@ -10,7 +10,8 @@ import { siteAccessPattern } from './site-access';
 export function SiteAccess({ url }: { readonly url: string | null }) {
   const site = siteAccessPattern(url);
   const pattern = site?.pattern ?? null;
-  const [granted, setGranted] = useState<boolean | null>(null);
+  const [known, setKnown] = useState<SiteGrant | null>(null);
+  const granted = grantedFor(known, pattern);
 
   useEffect(() => {
     if (pattern === null) return;
@@ -18,10 +19,10 @@ export function SiteAccess({ url }: { readonly url: string | null }) {
     browser.permissions
       .contains({ origins: [pattern] })
       .then((has) => {
-        if (live) setGranted(has);
+        if (live) setKnown({ pattern, granted: has });
       })
       .catch(() => {
-        if (live) setGranted(null);
+        if (live) setKnown(null);
       });
     return () => {
       live = false;
@@ -30,10 +31,13 @@ export function SiteAccess({ url }: { readonly url: string | null }) {
 
   if (site === null || granted !== false) return null;
   const allow = () => {
-    // Called inside the click: the browser shows its own prompt naming the site.
+    // Called inside the click: the browser shows its own prompt naming the site. The answer is
+    // kept for the site it was asked for, whichever tab is active when it comes.
     browser.permissions
       .request({ origins: [site.pattern] })
-      .then(setGranted)
+      .then((has) => {
+        setKnown({ pattern: site.pattern, granted: has });
+      })
       .catch(() => undefined);
   };
   return (

@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { ConnectionStateName } from '../../background/connection-state';
 import type { ConsentRequest, ServerSummary } from '../../../protocol/servers';
+import { coalesce } from '../common/coalesce';
 import { consentKey } from '../common/consent-view';
 import { errorMessage } from '../common/errors';
 import { pageClient } from '../common/page-client';
@@ -10,58 +11,45 @@ export interface ConsentsState {
   readonly consents: readonly ConsentRequest[];
   readonly error: string | null;
   readonly dismiss: (consent: ConsentRequest) => void;
-  readonly refresh: () => void;
+  readonly refresh: () => Promise<void>;
 }
 
 /**
  * Servers waiting for launch approval, from the host's `servers/list`: read when the host
  * connects, when a server changes (`host` events) and after the worker restarted. Refreshes that
- * arrive while one is in flight are folded into one more.
+ * arrive while one is in flight are folded into one more (coalesce).
  */
 export function useConsents(connection: ConnectionStateName): ConsentsState {
   const client = pageClient();
   const [servers, setServers] = useState<readonly ServerSummary[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [dismissed, setDismissed] = useState<ReadonlySet<string>>(new Set());
-  const inFlight = useRef(false);
-  const again = useRef(false);
-
-  const refresh = useCallback(() => {
-    if (inFlight.current) {
-      again.current = true;
-      return;
-    }
-    inFlight.current = true;
-    client
-      .host('servers/list', {})
-      .then(
-        (result) => {
+  const refresh = useMemo(
+    () =>
+      coalesce(async () => {
+        try {
+          const result = await client.host('servers/list', {});
           setServers(result.servers);
           setError(null);
-        },
-        (reason: unknown) => {
+        } catch (reason) {
           setError(errorMessage(reason));
-        },
-      )
-      .finally(() => {
-        inFlight.current = false;
-        if (again.current) {
-          again.current = false;
-          refresh();
         }
-      });
-  }, [client]);
+      }),
+    [client],
+  );
 
   useEffect(() => {
-    if (connection === 'connected') refresh();
+    if (connection === 'connected') void refresh();
     else setServers([]);
   }, [connection, refresh]);
 
   useEffect(() => {
     const offEvent = client.onEvent((event) => {
-      if (event.type === 'host' && event.method === 'notifications/servers/changed') refresh();
+      if (event.type === 'host' && event.method === 'notifications/servers/changed') {
+        void refresh();
+      }
     });
-    const offReconnect = client.onReconnect(refresh);
+    const offReconnect = client.onReconnect(() => void refresh());
     return () => {
       offEvent();
       offReconnect();

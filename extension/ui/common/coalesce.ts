@@ -1,7 +1,7 @@
 /**
  * Runs `task` again when asked, at most one run at a time: asks that arrive during a run cause
  * exactly one more run after it, however many there were. A server starting sends a burst of
- * `servers/changed` notifications; the popup should list once or twice, not once per event.
+ * `servers/changed` notifications; a page should list once or twice, not once per event.
  */
 export function coalesce(task: () => Promise<void>): () => Promise<void> {
   let running: Promise<void> | null = null;
