@@ -24,15 +24,45 @@ export const UI_PORT_NAME = 'switchyard-ui';
 export const MAX_CHAT_MESSAGE_CHARS = 100_000;
 
 /**
- * Host methods a page may call through the worker. The agent's own methods stay with the agent:
- * a page never runs a tool (`tools/call`), answers the handshake, or withdraws an approval the
- * agent is holding.
+ * Host methods a page may call through the worker: an allow-list, so a method added to the
+ * protocol later is refused to pages until someone decides otherwise. The agent's own methods stay
+ * with the agent: a page never runs a tool (`tools/call`), answers the handshake, or withdraws an
+ * approval the agent is holding.
  */
-export const PAGE_BLOCKED_HOST_METHODS = ['host/hello', 'tools/call', 'approvals/deny'] as const;
-export type PageHostMethod = Exclude<RequestMethod, (typeof PAGE_BLOCKED_HOST_METHODS)[number]>;
+export const PAGE_HOST_METHODS = [
+  'servers/list',
+  'servers/start',
+  'servers/stop',
+  'servers/restart',
+  'servers/add',
+  'servers/remove',
+  'servers/logs',
+  'tools/list',
+  'policy/set',
+  'trust/pending',
+  'trust/approve',
+  'trust/revoke',
+  'trust/forget',
+  'profiles/list',
+  'profiles/set',
+  'profiles/remove',
+  'profiles/resolve',
+  'import/preview',
+  'import/apply',
+] as const satisfies readonly RequestMethod[];
+export type PageHostMethod = (typeof PAGE_HOST_METHODS)[number];
+
+/** The host methods pages may not call; with PAGE_HOST_METHODS, every method is decided. */
+export const AGENT_ONLY_HOST_METHODS = ['host/hello', 'tools/call', 'approvals/deny'] as const;
+
+// Compile-time: a method in neither list (a new one) fails the build here.
+type MustBeNever<T extends never> = T;
+export type UndecidedHostMethods = MustBeNever<
+  Exclude<RequestMethod, PageHostMethod | (typeof AGENT_ONLY_HOST_METHODS)[number]>
+>;
 
 export function isPageHostMethod(method: RequestMethod): method is PageHostMethod {
-  return !(PAGE_BLOCKED_HOST_METHODS as readonly string[]).includes(method);
+  return (PAGE_HOST_METHODS as readonly string[]).includes(method);
 }
 
 /**
@@ -115,7 +145,7 @@ export const pageRequests = {
       forgetApiKey: z.boolean().optional(),
     }),
   },
-  /** Any host method but the agent's own (see PAGE_BLOCKED_HOST_METHODS). */
+  /** A host method pages may call (PAGE_HOST_METHODS). */
   'host/request': {
     params: z.object({ method: z.string().min(1).max(64), params: z.unknown() }),
   },
