@@ -5,6 +5,8 @@ import { DEV_EXTENSION_KEY, GECKO_ID } from './protocol/identity';
 export default defineConfig({
   srcDir: 'extension',
   outDir: 'dist',
+  // Icons (extension/public/icon/<size>.png, rendered by scripts/icon/render.mjs).
+  publicDir: 'extension/public',
   modules: ['@wxt-dev/module-react'],
   // Explicit imports everywhere: a reader can follow every name to its module.
   imports: false,
