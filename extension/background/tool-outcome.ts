@@ -33,6 +33,8 @@ export interface ToolSpec extends ProviderTool {
 export interface ToolOutcome {
   readonly status: 'ok' | 'error' | 'denied' | 'cancelled';
   readonly content: string;
+  /** Something the user should know that the model need not (e.g. "Always" was not saved). */
+  readonly notice?: string;
 }
 
 /** What an approval card shows: a host approval for an MCP call, or one of our own tools. */

@@ -1,5 +1,6 @@
 import { describe, expect, it, test } from 'vitest';
 import { z } from 'zod';
+import configInvalid from '../../protocol/fixtures/errors/config-invalid.json';
 import deniedFixture from '../../protocol/fixtures/errors/denied.json';
 import approvalRequired from '../../protocol/fixtures/errors/approval-required.json';
 import serverExited from '../../protocol/fixtures/errors/server-exited.json';
@@ -200,6 +201,28 @@ describe('MCP calls', () => {
         .map((r) => r.method)
         .filter((m) => m !== 'host/hello'),
     ).toEqual(methods);
+  });
+
+  it('when "Always" cannot be saved, the call runs once and the user is told', async () => {
+    const { native, call } = await setup((port, r) => {
+      if (ToolCallParams.parse(r.params).approval === undefined) {
+        port.fail(r.id, approvalRequired.error);
+      } else {
+        port.respond(r.id, { content: [{ type: 'text', text: 'refunded' }] });
+      }
+    });
+    const relay = native.port.onRequest;
+    native.port.onRequest = (request) => {
+      if (request.method === 'policy/set') {
+        native.port.fail(request.id, configInvalid.error);
+        return;
+      }
+      relay?.(request);
+    };
+    const outcome = await call('shop-db__refund_order', 'always');
+    expect(outcome.status).toBe('ok');
+    expect(outcome.notice).toContain('"Always allow" could not be saved for shop-db__refund_order');
+    expect(outcome.notice).toContain('the next one will ask again');
   });
 
   it("a call the user's policy denies says so", async () => {

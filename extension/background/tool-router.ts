@@ -217,7 +217,14 @@ export function createToolRouter(options: ToolRouterOptions): HostToolRouter {
         case 'result': {
           const source = sources.get(name) ?? { server: 'mcp', tool: name };
           const content = callResultText(outcome.result, source, options.random);
-          return { status: outcome.result.isError === true ? 'error' : 'ok', content };
+          const status = outcome.result.isError === true ? 'error' : 'ok';
+          return outcome.policyError === undefined
+            ? { status, content }
+            : {
+                status,
+                content,
+                notice: `"Always allow" could not be saved for ${name} (${outcome.policyError.message}). This call ran once; the next one will ask again.`,
+              };
         }
       }
     } catch (error) {

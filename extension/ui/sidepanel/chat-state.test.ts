@@ -64,6 +64,28 @@ describe('a run', () => {
     expect(isBusy(started)).toBe(true);
   });
 
+  test("a finished call's notice for the user becomes an error notice", () => {
+    const notice = '"Always allow" could not be saved for x__y (disk full).';
+    const state = run(
+      started,
+      agent({
+        type: 'tool-call-finished',
+        runId: 'run1',
+        callId: 'c1',
+        name: 'x__y',
+        outcome: { status: 'ok', content: 'done', notice },
+      }),
+      agent({
+        type: 'tool-call-finished',
+        runId: 'run1',
+        callId: 'c2',
+        name: 'x__z',
+        outcome: { status: 'ok', content: 'done' },
+      }),
+    );
+    expect(state.notices.map((n) => [n.tone, n.message])).toEqual([['error', notice]]);
+  });
+
   test('text deltas stream into the current bubble', () => {
     const state = run(
       started,

@@ -178,12 +178,15 @@ function applyAgentEvent(state: ChatState, event: AgentEvent): ChatState {
       return { ...adopted, streamingText: adopted.streamingText + event.text };
     case 'tool-call-started':
       return withLiveCall(adopted, event.callId, { phase: 'running', name: event.name });
-    case 'tool-call-finished':
-      return withLiveCall(adopted, event.callId, {
+    case 'tool-call-finished': {
+      const finished = withLiveCall(adopted, event.callId, {
         phase: 'finished',
         name: event.name,
         status: event.outcome.status,
       });
+      const { notice } = event.outcome;
+      return notice === undefined ? finished : addNotice(finished, 'error', notice);
+    }
     case 'approval-needed': {
       if (adopted.approvals.some((a) => a.approvalId === event.approvalId)) return adopted;
       const { approvalId, runId, callId, prompt } = event;
