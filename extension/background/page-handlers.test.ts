@@ -60,6 +60,7 @@ async function setup(turns: readonly ScriptedTurn[] = []) {
     host,
     context: () => Promise.resolve(null),
     profile: () => null,
+    run: () => null,
     broadcast: (event) => broadcasts.push(event),
     afterHostRequest: (method) => relayed.push(method),
   });
@@ -262,6 +263,7 @@ describe('session/snapshot', () => {
       // The meter waits for the host's tool listing, which takes a while as the host starts.
       context: () => new Promise((resolve) => (listed = resolve)),
       profile: () => null,
+      run: () => null,
       broadcast: () => undefined,
     });
 

@@ -36,6 +36,8 @@ export interface PageHandlerDeps {
   /** The meter as of now (recomputed from the last tool listing). */
   readonly context: () => Promise<ContextMeter | null>;
   readonly profile: () => ActiveProfileView | null;
+  /** The run in progress and its text streamed since the transcript last changed. */
+  readonly run: () => SessionSnapshot['run'];
   readonly broadcast: (event: PageEvent) => void;
   /** Called after a page's host request succeeded (e.g. profiles changed: resolve again). */
   readonly afterHostRequest?: (method: RequestMethod) => void;
@@ -62,6 +64,7 @@ export function createPageHandlers(deps: PageHandlerDeps): PageHandlers {
       return {
         conversation: session.conversation,
         running: session.running,
+        run: deps.run(),
         pendingApprovals: session.pendingApprovals(),
         connection: host.state,
         provider: provider === null ? null : viewOfProviderSettings(provider),

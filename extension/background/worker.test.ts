@@ -199,6 +199,39 @@ describe('startWorker', () => {
     });
   });
 
+  test('a page opened mid-stream gets the text streamed so far', async () => {
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { open } = await boot(await configuredStorage(), [
+      {
+        steps: [
+          { type: 'text-delta', text: 'Half of ' },
+          { type: 'text-delta', text: 'an answer' },
+          { type: 'wait', until: released },
+          { type: 'text-delta', text: '.' },
+          { type: 'finish', reason: 'stop' },
+        ],
+      },
+    ]);
+    const first = open(PANEL);
+    const { runId } = z
+      .object({ runId: z.string() })
+      .parse(await first.call('chat/send', { text: 'hi' }));
+    await vi.waitFor(() => {
+      expect(agentEvents(first).filter((e) => e.type === 'text-delta')).toHaveLength(2);
+    });
+    const late = open(PANEL);
+    expect(await late.call('session/snapshot')).toMatchObject({
+      running: true,
+      run: { runId, streamingText: 'Half of an answer' },
+    });
+    release();
+    await untilRunDone(first);
+    expect(await late.call('session/snapshot')).toMatchObject({ running: false, run: null });
+  });
+
   test('chat/send streams the run to the page and the conversation is stored', async () => {
     const storage = await configuredStorage();
     const { open, worker, native } = await boot(

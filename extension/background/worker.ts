@@ -107,6 +107,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
       host,
       context: refreshTools,
       profile: () => tracker.current(),
+      run: () => (streaming === null ? null : { ...streaming }),
       broadcast,
       afterHostRequest: (method) => {
         if (method.startsWith('profiles/')) void tracker.refresh();
@@ -123,7 +124,20 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     void tracker.setUrl(url);
   });
 
+  // What a page opened mid-turn needs to show the text streamed so far.
+  let streaming: { runId: string; streamingText: string } | null = null;
   session.subscribe((event) => {
+    if (event.type === 'run-started') {
+      streaming = { runId: event.runId, streamingText: '' };
+    } else if (event.type === 'text-delta') {
+      if (streaming?.runId === event.runId) streaming.streamingText += event.text;
+    } else if (event.type === 'conversation-changed') {
+      // The transcript now holds what was streamed (or a new chat began).
+      streaming =
+        session.running && streaming !== null ? { ...streaming, streamingText: '' } : null;
+    } else if (event.type === 'done') {
+      streaming = null;
+    }
     broadcast({ type: 'agent', event });
     if (event.type === 'conversation-changed') {
       void conversations.save(event.conversation);

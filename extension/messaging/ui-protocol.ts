@@ -114,6 +114,8 @@ export interface ContextMeter {
 export interface SessionSnapshot {
   readonly conversation: Conversation;
   readonly running: boolean;
+  /** The run in progress and the text it streamed since the transcript last changed. */
+  readonly run: { readonly runId: string; readonly streamingText: string } | null;
   readonly pendingApprovals: readonly PendingApproval[];
   readonly connection: ConnectionState;
   readonly provider: ProviderSettingsView | null;

@@ -30,6 +30,14 @@ describe('snapshot', () => {
     expect(loaded.running).toBe(false);
   });
 
+  test('mid-stream: adopts the run and the text streamed so far', () => {
+    const state = chatReducer(initialChatState, {
+      type: 'snapshot',
+      snapshot: snapshot({ running: true, run: { runId: 'r7', streamingText: 'Half of' } }),
+    });
+    expect(state).toMatchObject({ running: true, runId: 'r7', streamingText: 'Half of' });
+  });
+
   test('mid-run: follows the run its pending approvals belong to', () => {
     const state = chatReducer(initialChatState, {
       type: 'snapshot',

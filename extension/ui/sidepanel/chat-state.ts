@@ -235,9 +235,11 @@ function applySnapshot(state: ChatState, snapshot: SessionSnapshot): ChatState {
     loaded: true,
     conversation: snapshot.conversation,
     running: snapshot.running,
-    runId: snapshot.running ? (snapshot.pendingApprovals[0]?.runId ?? null) : null,
+    runId: snapshot.running
+      ? (snapshot.run?.runId ?? snapshot.pendingApprovals[0]?.runId ?? null)
+      : null,
     sending: false,
-    streamingText: '',
+    streamingText: snapshot.running ? (snapshot.run?.streamingText ?? '') : '',
     liveCalls: new Map(),
     approvals: snapshot.pendingApprovals,
     connection: snapshot.connection,

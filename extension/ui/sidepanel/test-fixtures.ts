@@ -41,6 +41,7 @@ export function snapshot(overrides: Partial<SessionSnapshot> = {}): SessionSnaps
   return {
     conversation: conversation(),
     running: false,
+    run: null,
     pendingApprovals: [],
     connection: { state: 'connected', hostVersion: '0.1.0', home: '/h', configWarnings: [] },
     provider: { kind: 'openai', model: 'gpt-test', hasApiKey: true },
