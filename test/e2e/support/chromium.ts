@@ -175,6 +175,13 @@ function snapshotExtension(root: string): string {
 }
 
 export async function launchBrowser(profile: SwitchyardProfile): Promise<SwitchyardBrowser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    // Google Chrome 137+ ignores --load-extension: these tests need Chromium (or Chrome for
+    // Testing), whose path may be given.
+    throw new Error(
+      `No Chromium at ${CHROMIUM_PATH}: install it (Debian, Ubuntu: apt install chromium) or set SWITCHYARD_E2E_CHROMIUM to a Chromium or Chrome for Testing binary.`,
+    );
+  }
   const extensionDir = snapshotExtension(profile.root);
   const context = await chromium.launchPersistentContext(profile.userDataDir, {
     executablePath: CHROMIUM_PATH,
