@@ -1,3 +1,4 @@
+import '../zod-jitless';
 import { browser } from 'wxt/browser';
 import { defineBackground } from 'wxt/utils/define-background';
 import { watchActiveTab } from '../background/active-tab';

@@ -1,3 +1,4 @@
+import '../../zod-jitless';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import '../../ui/common/theme.css';
