@@ -3,6 +3,7 @@ import type { HostNotificationParams } from '../../protocol/methods';
 import type { ServerState, ServerSummary } from '../../protocol/servers';
 import type { ConnectionState } from './connection-state';
 import { waitForStartingServers, type ReadinessHost } from './server-readiness';
+import { serverSummary } from './testing/server-summary';
 
 const CONNECTED: ConnectionState = {
   state: 'connected',
@@ -18,23 +19,6 @@ const RUNNING: ServerState = {
   protocolVersion: '2025-06-18',
   serverInfo: { name: 'x', version: '1' },
 };
-
-function summary(name: string, status: ServerState): ServerSummary {
-  return {
-    name,
-    provenance: 'user',
-    workspaceRoot: null,
-    disabled: false,
-    command: 'node',
-    args: [],
-    resolvedCommand: '/usr/bin/node',
-    cwd: null,
-    envKeys: [],
-    status,
-    toolCount: 0,
-    tokens: 0,
-  };
-}
 
 type Listener = (params: HostNotificationParams<'notifications/servers/changed'>) => void;
 
@@ -57,38 +41,40 @@ function fakeHost(servers: ServerSummary[]) {
 
 describe('waitForStartingServers', () => {
   test('returns at once when nothing is starting, and leaves no listener behind', async () => {
-    const host = fakeHost([summary('a', RUNNING), summary('b', { state: 'stopped' })]);
+    const host = fakeHost([serverSummary('a', RUNNING), serverSummary('b', { state: 'stopped' })]);
     await waitForStartingServers(host, 60_000);
     expect(host.listeners.size).toBe(0);
   });
 
   test('waits until every starting server has finished, however it ended', async () => {
     const host = fakeHost([
-      summary('a', { state: 'starting', attempt: 0 }),
-      summary('b', { state: 'starting', attempt: 0 }),
+      serverSummary('a', { state: 'starting', attempt: 0 }),
+      serverSummary('b', { state: 'starting', attempt: 0 }),
     ]);
     let done = false;
     const waiting = waitForStartingServers(host, 60_000).then(() => {
       done = true;
     });
     await new Promise((resolve) => setTimeout(resolve, 0));
-    host.emit(summary('a', RUNNING));
+    host.emit(serverSummary('a', RUNNING));
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(done).toBe(false);
-    host.emit(summary('b', { state: 'failed', reason: 'handshake-timeout', message: 'too slow' }));
+    host.emit(
+      serverSummary('b', { state: 'failed', reason: 'handshake-timeout', message: 'too slow' }),
+    );
     await waiting;
     expect(host.listeners.size).toBe(0);
   });
 
   test('gives up after the timeout and lets the run go on', async () => {
-    const host = fakeHost([summary('slow', { state: 'starting', attempt: 0 })]);
+    const host = fakeHost([serverSummary('slow', { state: 'starting', attempt: 0 })]);
     await waitForStartingServers(host, 5);
     expect(host.listeners.size).toBe(0);
   });
 
   test('does nothing when there is no host to ask', async () => {
     const host = {
-      ...fakeHost([summary('a', { state: 'starting', attempt: 0 })]),
+      ...fakeHost([serverSummary('a', { state: 'starting', attempt: 0 })]),
       state: { state: 'not-installed', message: 'missing' } as const,
     };
     await waitForStartingServers(host, 60_000);
@@ -96,7 +82,7 @@ describe('waitForStartingServers', () => {
 
   test('while the handshake is under way, it asks (the request waits for it) and waits', async () => {
     const host = {
-      ...fakeHost([summary('a', { state: 'starting', attempt: 0 })]),
+      ...fakeHost([serverSummary('a', { state: 'starting', attempt: 0 })]),
       state: { state: 'connecting', attempt: 1 } as const,
     };
     let done = false;
@@ -105,7 +91,7 @@ describe('waitForStartingServers', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(done).toBe(false);
-    host.emit(summary('a', RUNNING));
+    host.emit(serverSummary('a', RUNNING));
     await waiting;
   });
 });

@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest';
 import type { ConsentRequest, ServerSummary } from '../../../protocol/servers';
+import { serverSummary } from '../../background/testing/server-summary';
 import { consentKey } from '../common/consent-view';
 import { consentHeading, pendingConsents } from './consents';
 
@@ -22,20 +23,7 @@ const consent: ConsentRequest = {
 };
 
 function server(name: string, status: ServerSummary['status']): ServerSummary {
-  return {
-    name,
-    provenance: 'workspace',
-    workspaceRoot: '/src/repo',
-    disabled: false,
-    command: 'node',
-    args: [],
-    resolvedCommand: '/usr/bin/node',
-    cwd: null,
-    envKeys: [],
-    status,
-    toolCount: 0,
-    tokens: 0,
-  };
+  return serverSummary(name, status, { provenance: 'workspace', workspaceRoot: '/src/repo' });
 }
 
 test('pendingConsents lists servers that need approval, minus dismissed ones', () => {

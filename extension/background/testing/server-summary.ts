@@ -1,0 +1,24 @@
+import type { ServerState, ServerSummary } from '../../../protocol/servers';
+
+/** A configured server as `servers/list` reports it, for tests: a user-tier `node` server. */
+export function serverSummary(
+  name: string,
+  status: ServerState,
+  overrides: Partial<ServerSummary> = {},
+): ServerSummary {
+  return {
+    name,
+    provenance: 'user',
+    workspaceRoot: null,
+    disabled: false,
+    command: 'node',
+    args: [],
+    resolvedCommand: '/usr/bin/node',
+    cwd: null,
+    envKeys: [],
+    status,
+    toolCount: 0,
+    tokens: 0,
+    ...overrides,
+  };
+}
