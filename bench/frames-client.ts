@@ -9,7 +9,7 @@ import {
   type RequestMethod,
   type ResultOf,
 } from '../protocol/methods';
-import { HOST_NODE_FLAGS } from '../native-host/node-flags';
+import { HOST_NODE_FLAGS } from '../native-host/shared/node-flags';
 
 /**
  * A lean native-messaging client for the bench: spawns the bundled host the way the browser does

@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HOST_NODE_FLAGS } from '../native-host/node-flags';
+import { HOST_NODE_FLAGS } from '../native-host/shared/node-flags';
 import { cmdQuote, parseLauncher, posixLauncher, shQuote, windowsLauncher } from './launcher';
 
 // Dangerous direction: a path the shell or cmd.exe re-reads as code. A path with `$(...)`,

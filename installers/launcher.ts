@@ -1,4 +1,4 @@
-import { HOST_NODE_FLAGS } from '../native-host/node-flags';
+import { HOST_NODE_FLAGS } from '../native-host/shared/node-flags';
 
 /**
  * The launcher the host manifest points at. A browser started from the desktop has no shell PATH

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { readFileBounded } from '../native-host/config/load';
+import { readFileBounded } from '../native-host/shared/bounded-read';
 import { BROWSERS } from './browsers';
 import {
   BUNDLE_FILE,

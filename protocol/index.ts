@@ -9,4 +9,4 @@ export * from './methods';
 export * from './profiles';
 export * from './servers';
 export * from './tools';
-export * from './untrusted-block';
+export * from './untrusted/block';

@@ -16,13 +16,13 @@ import {
   wrapUntrusted as wrapWith,
   type RandomBytes,
   type UntrustedSource,
-} from '../../protocol/untrusted-block';
+} from '../../protocol/untrusted/block';
 
 export {
   UNTRUSTED_NOTICE,
   type RandomBytes,
   type UntrustedSource,
-} from '../../protocol/untrusted-block';
+} from '../../protocol/untrusted/block';
 
 /** Looked up at call time: WXT evaluates module top levels at build time. */
 const cryptoRandom: RandomBytes = (size) => crypto.getRandomValues(new Uint8Array(size));

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { formatCommandLine } from '../../protocol/argv';
 import { ConfigError } from '../config/load';
 import { switchyardHome } from '../config/paths';
-import { HostError } from '../host/host-error';
+import { HostError } from '../shared/host-error';
 import { addUserServer, type NewUserServer } from '../host/user-servers';
 import { TrustStore, TrustStoreError } from '../trust/trust-store';
 import { hostStartContext } from './install-host';

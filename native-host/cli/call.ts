@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ApprovalRequestSchema, type ApprovalRequest } from '../../protocol/tools';
-import { HostError } from '../host/host-error';
+import { HostError } from '../shared/host-error';
 import { confirm } from './prompt';
 import type { CliIo } from './io';
 import { withCore } from './session';

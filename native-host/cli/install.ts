@@ -7,7 +7,7 @@ import { installPaths } from '../../installers/locations';
 import type { RecordedPath } from '../../installers/login-path';
 import { planInstall, type PlannedManifest } from '../../installers/plan';
 import { readReceipt } from '../../installers/receipt';
-import { HOST_NODE_FLAGS } from '../node-flags';
+import { HOST_NODE_FLAGS } from '../shared/node-flags';
 import { HOST_VERSION } from '../version';
 import { parseInstallArgs } from './install-args';
 import {

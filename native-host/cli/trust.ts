@@ -1,4 +1,4 @@
-import { HostError } from '../host/host-error';
+import { HostError } from '../shared/host-error';
 import { formatConsent } from './consent-text';
 import type { CliIo } from './io';
 import { confirm } from './prompt';

@@ -7,8 +7,8 @@ import {
   MAX_CONFIG_FILE_BYTES,
   loadConfigFile,
   parseConfig,
-  readFileBounded,
 } from './load';
+import { readFileBounded } from '../shared/bounded-read';
 import type { ReadConfigFile } from './load';
 
 // Dangerous direction: loading something the file did not say. A broken file read "as best we

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { z } from 'zod';
 import { JsonSyntaxError, formatJsonPath, lineColumn, scanJson } from './json-scan';
 import type { JsonPath, ScannedJson } from './json-scan';
@@ -9,6 +8,10 @@ import {
   serverNameProblem,
 } from './schema';
 import type { ServerConfig } from './schema';
+import { readFileBounded } from '../shared/bounded-read';
+
+// Moved to shared/bounded-read; re-exported until every importer is updated.
+export { readHandleBounded } from '../shared/bounded-read';
 
 /**
  * Reading the user-tier config file. A file that is not JSON, or whose top level or `mcpServers`
@@ -185,7 +188,7 @@ export type ReadConfigFile = (path: string) => Promise<Uint8Array | string>;
  */
 export async function loadConfigFile(
   path: string,
-  readFile: ReadConfigFile = readFileBounded,
+  readFile: ReadConfigFile = (file) => readFileBounded(file, MAX_CONFIG_FILE_BYTES),
 ): Promise<ConfigLoadResult> {
   let data: Uint8Array | string;
   try {
@@ -196,39 +199,6 @@ export async function loadConfigFile(
     throw new ConfigError({ file: path, detail: readFailure(code), cause: error });
   }
   return parseConfig(typeof data === 'string' ? data : decode(data, path), path);
-}
-
-/**
- * Reads at most `maxBytes + 1` bytes of `path`: enough to tell a file over the cap from one at
- * it without ever buffering an unbounded file (or a device such as /dev/zero).
- */
-export async function readFileBounded(
-  path: string,
-  maxBytes: number = MAX_CONFIG_FILE_BYTES,
-): Promise<Uint8Array> {
-  const handle = await fs.promises.open(path, 'r');
-  try {
-    return await readHandleBounded(handle, maxBytes);
-  } finally {
-    await handle.close();
-  }
-}
-
-/** Reads at most `maxBytes + 1` bytes from an open file, in 64 KiB chunks joined once. */
-export async function readHandleBounded(
-  handle: fs.promises.FileHandle,
-  maxBytes: number,
-): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  while (total <= maxBytes) {
-    const buffer = new Uint8Array(Math.min(65_536, maxBytes + 1 - total));
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
-    if (bytesRead === 0) break;
-    chunks.push(buffer.subarray(0, bytesRead));
-    total += bytesRead;
-  }
-  return Buffer.concat(chunks);
 }
 
 const ErrnoSchema = z.object({ code: z.string() });

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, parseConfig, readFileBounded } from './load';
+import { readFileBounded } from '../shared/bounded-read';
+import { ConfigError, MAX_CONFIG_FILE_BYTES, parseConfig } from './load';
 
 /**
  * Changes `config.json` on the user's behalf (policy rules now; servers added from the popup or
@@ -41,7 +42,7 @@ async function updateNow(
 ): Promise<Record<string, unknown>> {
   let text: string;
   try {
-    text = Buffer.from(await readFileBounded(file)).toString('utf8');
+    text = Buffer.from(await readFileBounded(file, MAX_CONFIG_FILE_BYTES)).toString('utf8');
   } catch (error) {
     if (!isMissing(error)) {
       throw new ConfigError({ file, detail: 'cannot read the file to update it', cause: error });

@@ -9,7 +9,8 @@ import { LaunchError, type LaunchFn } from '../mcp/server-runtime';
 import { launchFingerprint } from '../trust/fingerprint';
 import { TrustStore, nodeTrustFileSystem, type TrustFileSystem } from '../trust/trust-store';
 import { ConfigReloader, carryOverSkipped, planReload } from './config-reload';
-import { HostCore, type ServerSpec } from './core';
+import { HostCore } from './core';
+import { type ServerSpec } from '../shared/server-spec';
 import type { HostSetup } from './setup';
 import { fakeServerSpec } from './test-support';
 

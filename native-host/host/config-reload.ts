@@ -1,6 +1,6 @@
 import { canonicalJson } from '../trust/canonical-json';
 import { launchFingerprint } from '../trust/fingerprint';
-import type { ServerSpec } from './core';
+import type { ServerSpec } from '../shared/server-spec';
 import type { HostSetup } from './setup';
 
 /**

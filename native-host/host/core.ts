@@ -1,3 +1,4 @@
+import type { ServerSpec } from '../shared/server-spec';
 import { BUILTIN_TOOL_NAMES } from '../../protocol/builtin-tools';
 import {
   MAX_PROFILES,
@@ -9,12 +10,8 @@ import type { ConsentRequest, LaunchChange, ServerSummary } from '../../protocol
 import type { CallToolResult, ExposedTool, ToolPolicyState } from '../../protocol/tools';
 import type { AuditLog } from '../audit/audit-log';
 import type { RestartPolicy } from '../mcp/restart-policy';
-import {
-  ServerRuntime,
-  type CallOptions,
-  type LaunchFn,
-  type ServerLaunch,
-} from '../mcp/server-runtime';
+import { ServerRuntime, type CallOptions, type LaunchFn } from '../mcp/server-runtime';
+import { type ServerLaunch } from '../shared/server-spec';
 import type { ToolDefinition } from '../mcp/tool-definition';
 import { ApprovalLedger } from '../policy/approvals';
 import type { ToolPolicyRules } from '../policy/tool-policy';
@@ -27,10 +24,11 @@ import {
 } from '../profiles/store';
 import { buildProfileListing, type ProfileListing } from '../profiles/view';
 import { canonicalJson } from '../trust/canonical-json';
-import { launchFingerprint, type LaunchDefinition } from '../trust/fingerprint';
+import { launchFingerprint } from '../trust/fingerprint';
+import { type LaunchDefinition } from '../shared/server-spec';
 import type { TrustSnapshot, TrustStore } from '../trust/trust-store';
 import { carryOverSkipped, planReload } from './config-reload';
-import { HostError } from './host-error';
+import { HostError } from '../shared/host-error';
 import { consentRequest } from './launch-gate';
 import { gateCallResult } from './result-gate';
 import { ToolGate, type CallDecision } from './tool-gate';
@@ -43,29 +41,6 @@ import type { HostSetup } from './setup';
  * each tool's policy (D4, D7, D8, D11), and the call pipeline (route by exposed name -> policy and
  * approval -> server -> result gate -> audit). It knows nothing of frames or argv.
  */
-
-export interface ServerSpec extends Omit<
-  ServerLaunch,
-  'executable' | 'notFound' | 'notFoundReason'
-> {
-  readonly prefix: string | undefined;
-  /** Keys of the entry's `env` (values are never reported). */
-  readonly envKeys: readonly string[];
-  readonly provenance: 'user' | 'workspace';
-  readonly workspaceRoot: string | null;
-  /** Trust scope: 'user' or the workspace root. */
-  readonly scope: string;
-  /** The workspace file the launch fields came from, for workspace servers. */
-  readonly sourceFile: string | null;
-  readonly ignoredTrustClaims: readonly string[];
-  /** Exactly what would run (fingerprinted and spawned); null when the command was not found. */
-  readonly definition: LaunchDefinition | null;
-  readonly resolutionError: { readonly reason: string; readonly message: string } | null;
-  /** Absolute executable the host resolved, if it could (for display). */
-  readonly resolvedCommand: string | null;
-  /** Listed but not started by `startAll` (`"disabled": true` in config.json). */
-  readonly disabled: boolean;
-}
 
 export type LogLevel = 'info' | 'warning' | 'error';
 

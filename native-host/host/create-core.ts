@@ -10,9 +10,10 @@ import { ToolGlobSchema, parseToolPolicy, type ToolPolicyRules } from '../policy
 import { ProfileStore } from '../profiles/store';
 import { deleteProfile, writeProfile } from '../profiles/write';
 import { TrustStore } from '../trust/trust-store';
-import { wrapUntrusted } from '../untrusted/wrap';
+import { wrapUntrusted } from '../shared/wrap-untrusted';
 import { HostCore, type HostCoreEvents } from './core';
-import { HostError, configUpdateError } from './host-error';
+import { HostError } from '../shared/host-error';
+import { configUpdateError } from '../config/config-error-details';
 import { createLauncher } from './launch';
 import type { HostSetup } from './setup';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PROTOCOL_VERSION } from '../../protocol/methods';
 import { CANCEL_REASON, Dispatcher, type Handlers } from './dispatcher';
 import { FrameTooLargeError } from '../transport/frame-codec';
-import { HostError } from './host-error';
+import { HostError } from '../shared/host-error';
 
 const emptyListing = { tools: [], tokens: { total: 0, byServer: {} } };
 

@@ -18,8 +18,8 @@ import {
 } from '../../protocol/methods';
 import { HostErrorDataSchema, type ErrorReason } from '../../protocol/errors';
 import { FrameTooLargeError } from '../transport/frame-codec';
-import { capText } from '../untrusted/cap';
-import { HostError } from './host-error';
+import { capText } from '../../protocol/untrusted/cap';
+import { HostError } from '../shared/host-error';
 
 /**
  * Routes JSON-RPC requests from the extension to typed handlers. It validates every message

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { PROTOCOL_VERSION } from '../../protocol/methods';
 import { CANCEL_REASON, type Handlers } from './dispatcher';
 import type { HostCore } from './core';
-import { HostError } from './host-error';
+import { HostError } from '../shared/host-error';
 import type { LiveConfig } from './live-config';
 import { importHandlers } from '../import/host-import';
 

@@ -1,11 +1,8 @@
 import path from 'node:path';
 import type { ConsentReason, ConsentRequest, LaunchChange } from '../../protocol/servers';
-import {
-  describeLaunchChanges,
-  launchFingerprint,
-  type LaunchDefinition,
-} from '../trust/fingerprint';
-import { sanitizeText } from '../untrusted/sanitize';
+import { describeLaunchChanges, launchFingerprint } from '../trust/fingerprint';
+import { type LaunchDefinition } from '../shared/server-spec';
+import { sanitizeText } from '../../protocol/untrusted/sanitize';
 
 /**
  * The launch consent card (design D6), built from exactly the definition the host would spawn.

@@ -4,8 +4,8 @@ import { buildChildEnv } from '../config/env';
 import { LaunchError, type LaunchFn, type ServerProcess } from '../mcp/server-runtime';
 import { ProcessSpawnError, ProcessTransport } from '../supervisor/process-transport';
 import { RingBuffer } from '../supervisor/ring-buffer';
-import { redactSecrets } from '../untrusted/redact';
-import { sanitizeText } from '../untrusted/sanitize';
+import { redactSecrets } from '../../protocol/untrusted/redact';
+import { sanitizeText } from '../../protocol/untrusted/sanitize';
 
 /**
  * The production launcher: spawns the program the host resolved at load time (never from the cwd

@@ -3,7 +3,7 @@ import type { ServerSummary } from '../../protocol/servers';
 import { ConfigReloader } from './config-reload';
 import { watchConfigFile, type ConfigWatch } from './config-watch';
 import type { HostCore, LogLevel } from './core';
-import { HostError } from './host-error';
+import { HostError } from '../shared/host-error';
 import { loadSetup, type HostSetup, type SetupEnvironment } from './setup';
 import {
   addUserServer,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CallToolResult, ContentBlock } from '../../protocol/tools';
-import { HostError } from './host-error';
+import { HostError } from '../shared/host-error';
 import { gateCallResult, jsonBytesUpperBound } from './result-gate';
 
 const bytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value), 'utf8');

@@ -1,9 +1,9 @@
 import { MAX_HOST_TO_BROWSER_FRAME_BYTES } from '../../protocol/limits';
 import type { CallToolResult, ContentBlock } from '../../protocol/tools';
-import { capText } from '../untrusted/cap';
-import { redactSecrets } from '../untrusted/redact';
-import { sanitizeDeep, sanitizeText } from '../untrusted/sanitize';
-import { HostError } from './host-error';
+import { capText } from '../../protocol/untrusted/cap';
+import { redactSecrets } from '../../protocol/untrusted/redact';
+import { sanitizeDeep, sanitizeText } from '../../protocol/untrusted/sanitize';
+import { HostError } from '../shared/host-error';
 
 /**
  * Everything a tool result goes through before it leaves the host: every string is sanitized and

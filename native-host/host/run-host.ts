@@ -5,7 +5,7 @@ import {
   MAX_HOST_TO_BROWSER_FRAME_BYTES,
 } from '../../protocol/limits';
 import { NativeMessagingChannel } from '../transport/native-messaging-channel';
-import { sanitizeText } from '../untrusted/sanitize';
+import { sanitizeText } from '../../protocol/untrusted/sanitize';
 import type { HostCore, LogLevel } from './core';
 import { Dispatcher } from './dispatcher';
 import { createHandlers } from './handlers';

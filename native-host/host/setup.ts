@@ -8,8 +8,8 @@ import { parseToolPolicy, type ToolPolicyRules } from '../policy/tool-policy';
 import { loadProfiles } from '../profiles/load';
 import type { ProfileSetup } from '../profiles/store';
 import { resolveCommand } from '../supervisor/resolve-command';
-import type { LaunchDefinition } from '../trust/fingerprint';
-import type { ServerSpec } from './core';
+import type { LaunchDefinition } from '../shared/server-spec';
+import type { ServerSpec } from '../shared/server-spec';
 
 /**
  * Everything the host and the CLI need before starting servers: the state directory, the merged

@@ -1,5 +1,5 @@
-import type { LaunchDefinition } from '../trust/fingerprint';
-import type { ServerSpec } from './core';
+import type { LaunchDefinition } from '../shared/server-spec';
+import type { ServerSpec } from '../shared/server-spec';
 
 /**
  * A user-tier ServerSpec for the core's tests: `fake` resolved to /usr/bin/fake, its launch

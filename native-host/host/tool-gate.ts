@@ -11,10 +11,10 @@ import {
 import { canonicalJson, sha256Hex } from '../trust/canonical-json';
 import { diffToolDefinition, toolDefinitionHash, type PinnableTool } from '../trust/tool-pin';
 import type { ToolPin, TrustSnapshot, TrustStore } from '../trust/trust-store';
-import { capText } from '../untrusted/cap';
-import { redactSecrets } from '../untrusted/redact';
-import { sanitizeText } from '../untrusted/sanitize';
-import { HostError } from './host-error';
+import { capText } from '../../protocol/untrusted/cap';
+import { redactSecrets } from '../../protocol/untrusted/redact';
+import { sanitizeText } from '../../protocol/untrusted/sanitize';
+import { HostError } from '../shared/host-error';
 import type { ListedTool } from './tool-listing';
 
 /**

@@ -2,8 +2,8 @@ import type { ExposedTool, ToolAnnotations, ToolPolicyState } from '../../protoc
 import type { ToolDefinition, ToolHints } from '../mcp/tool-definition';
 import { buildNameTable } from '../names/namespace';
 import { estimateToolTokens } from '../../protocol/token-estimate';
-import { capText } from '../untrusted/cap';
-import { sanitizeDeep, sanitizeText } from '../untrusted/sanitize';
+import { capText } from '../../protocol/untrusted/cap';
+import { sanitizeDeep, sanitizeText } from '../../protocol/untrusted/sanitize';
 
 /**
  * The model-facing listing of every running server's tools: exposed names from the name table

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, test } from 'vitest';
 import { TrustStore } from '../trust/trust-store';
-import { HostError } from './host-error';
+import { HostError } from '../shared/host-error';
 import { loadSetup } from './setup';
 import { addUserServer, removeUserServer, type NewUserServer } from './user-servers';
 

@@ -6,7 +6,8 @@ import { LAUNCH_FIELDS, mergeTiers } from '../config/workspace';
 import { updateConfigFile } from '../config/write';
 import { launchFingerprint } from '../trust/fingerprint';
 import type { LaunchApproval, TrustStore } from '../trust/trust-store';
-import { HostError, configUpdateError } from './host-error';
+import { HostError } from '../shared/host-error';
+import { configUpdateError } from '../config/config-error-details';
 import { loadSetup, toSpec, type HostSetup, type SetupEnvironment } from './setup';
 
 /**

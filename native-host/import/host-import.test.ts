@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ServerSummary } from '../../protocol/servers';
 import type { RequestContext } from '../host/dispatcher';
-import { HostError } from '../host/host-error';
+import { HostError } from '../shared/host-error';
 import type { LiveConfig } from '../host/live-config';
 import { importHandlers } from './host-import';
 

@@ -3,7 +3,8 @@ import type { ServerSummary } from '../../protocol/servers';
 import { ConfigError } from '../config/load';
 import { configPath } from '../config/paths';
 import type { Handlers } from '../host/dispatcher';
-import { HostError, configErrorDetails } from '../host/host-error';
+import { HostError } from '../shared/host-error';
+import { configErrorDetails } from '../config/config-error-details';
 import type { LiveConfig } from '../host/live-config';
 import {
   ImportRefusal,

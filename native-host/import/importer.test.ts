@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ImportSelection } from '../../protocol/import';
 import { ConfigError } from '../config/load';
-import { HostError } from '../host/host-error';
+import { HostError } from '../shared/host-error';
 import {
   ImportRefusal,
   ImportSourceFailure,

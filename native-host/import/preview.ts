@@ -1,7 +1,7 @@
 import type { ImportEntryPreview, ImportLaunch, ImportSourcePreview } from '../../protocol/import';
 import { formatCommandLine } from '../../protocol/argv';
-import { capText } from '../untrusted/cap';
-import { sanitizeText } from '../untrusted/sanitize';
+import { capText } from '../../protocol/untrusted/cap';
+import { sanitizeText } from '../../protocol/untrusted/sanitize';
 import type { PlanItem, PlanSource } from './plan';
 import type { ImportedEntry } from './types';
 

@@ -1,6 +1,7 @@
 import { ConfigError } from '../config/load';
 import { updateConfigFile } from '../config/write';
-import { HostError, configUpdateError } from '../host/host-error';
+import { HostError } from '../shared/host-error';
+import { configUpdateError } from '../config/config-error-details';
 import type { NewUserServer } from '../host/user-servers';
 import { isRecord } from './text';
 import type { ImportedEntry } from './types';

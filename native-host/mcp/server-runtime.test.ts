@@ -1,7 +1,8 @@
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describe, expect, it, vi } from 'vitest';
-import { ServerRuntime, type ServerLaunch, type ServerProcess } from './server-runtime';
+import { ServerRuntime, type ServerProcess } from './server-runtime';
+import { type ServerLaunch } from '../shared/server-spec';
 
 // Starts that overlap (the host's own start-up, a restart from the popup, another client's
 // start): at the edges real processes cannot reach on demand, an in-memory MCP server behind the

@@ -1,3 +1,4 @@
+import type { ServerLaunch } from '../shared/server-spec';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   ListRootsRequestSchema,
@@ -5,7 +6,7 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ConsentRequest, ExitInfo, ServerState } from '../../protocol/servers';
-import { HostError } from '../host/host-error';
+import { HostError } from '../shared/host-error';
 import {
   MAX_LIST_PAGES,
   MAX_TOOLS_PER_SERVER,
@@ -18,9 +19,9 @@ import type { CallToolResult } from '../../protocol/tools';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/index.js';
 import { restartDecision, type RestartPolicy, DEFAULT_RESTART_POLICY } from './restart-policy';
-import { capText } from '../untrusted/cap';
-import { redactSecrets } from '../untrusted/redact';
-import { sanitizeText } from '../untrusted/sanitize';
+import { capText } from '../../protocol/untrusted/cap';
+import { redactSecrets } from '../../protocol/untrusted/redact';
+import { sanitizeText } from '../../protocol/untrusted/sanitize';
 
 /**
  * One configured server: its process, its SDK client and its state machine
@@ -31,25 +32,6 @@ import { sanitizeText } from '../untrusted/sanitize';
  * The MCP protocol is the SDK's; the process layer is ours (design D1). Every transition is
  * reported through `onStateChange`, so the UI and the agent see the same state.
  */
-
-/** What the runtime needs to launch a server: already validated config, unexpanded env. */
-export interface ServerLaunch {
-  readonly name: string;
-  /** The absolute program to spawn, resolved once by the host; null when it was not found. */
-  readonly executable: string | null;
-  /** Why the command was not found (shown when `executable` is null). */
-  readonly notFound: string | null;
-  /** Whether the command was missing, or found but not runnable (not executable, relative). */
-  readonly notFoundReason: 'command-not-found' | 'spawn-failed';
-  /** The command as written in the configuration. */
-  readonly command: string;
-  readonly args: readonly string[];
-  /** The entry's own variables, unexpanded (`${VAR}` is expanded at spawn time). */
-  readonly env: Readonly<Record<string, string>>;
-  readonly cwd: string | undefined;
-  readonly handshakeTimeoutMs: number;
-  readonly toolTimeoutMs: number;
-}
 
 /** The process seam: production spawns a real process group (ProcessTransport). */
 export interface ServerProcess {

@@ -7,8 +7,9 @@ import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/ty
 import { describe, expect, it } from 'vitest';
 import type { Profile } from '../../protocol/profiles';
 import type { ApprovalRequest } from '../../protocol/tools';
-import { HostCore, type ServerSpec } from '../host/core';
-import { HostError } from '../host/host-error';
+import { HostCore } from '../host/core';
+import { type ServerSpec } from '../shared/server-spec';
+import { HostError } from '../shared/host-error';
 import { fakeServerSpec } from '../host/test-support';
 import type { LaunchFn } from '../mcp/server-runtime';
 import type { ToolPolicyRules } from '../policy/tool-policy';

@@ -9,7 +9,8 @@ import {
   type Profile,
 } from '../../protocol/profiles';
 import { formatJsonPath, lineColumn, scanJson, type JsonPath } from '../config/json-scan';
-import { readFileBounded } from '../config/load';
+import { MAX_CONFIG_FILE_BYTES } from '../config/load';
+import { readFileBounded } from '../shared/bounded-read';
 
 /**
  * Reads `profiles` from config.json (design D10): a list of profiles, each checked on its own, so
@@ -133,7 +134,7 @@ export async function loadProfiles(
 }
 
 async function readText_(file: string): Promise<string> {
-  return Buffer.from(await readFileBounded(file)).toString('utf8');
+  return Buffer.from(await readFileBounded(file, MAX_CONFIG_FILE_BYTES)).toString('utf8');
 }
 
 /** A profile that enables nothing, selected by the patterns of the broken entry that parse. */

@@ -8,7 +8,7 @@ import {
   type ProfileResolution,
 } from '../../protocol/profiles';
 import { normalizeFolder } from '../config/workspace';
-import { HostError } from '../host/host-error';
+import { HostError } from '../shared/host-error';
 import { canonicalJson } from '../trust/canonical-json';
 import {
   profileEnablesServer,

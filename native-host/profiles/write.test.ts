@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Profile } from '../../protocol/profiles';
-import { HostError } from '../host/host-error';
+import { HostError } from '../shared/host-error';
 import { deleteProfile, writeProfile } from './write';
 
 const configFile = (content: unknown): string => {

@@ -1,7 +1,7 @@
 import type { Profile } from '../../protocol/profiles';
 import { ConfigError } from '../config/load';
 import { updateConfigFile } from '../config/write';
-import { configUpdateError } from '../host/host-error';
+import { configUpdateError } from '../config/config-error-details';
 import { parseProfiles } from './load';
 
 /**

@@ -1,7 +1,8 @@
 import { describe, expect, it, test } from 'vitest';
 import { sha256Hex } from './canonical-json';
 import { describeLaunchChanges, diffLaunch, launchFingerprint } from './fingerprint';
-import type { LaunchChange, LaunchDefinition } from './fingerprint';
+import type { LaunchChange } from './fingerprint';
+import type { LaunchDefinition } from '../shared/server-spec';
 import { seededRandom } from '../../test/support/seeded-random';
 
 // Dangerous direction: a change that keeps its approval. Any edit to what would run must change

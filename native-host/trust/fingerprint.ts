@@ -1,3 +1,4 @@
+import type { LaunchDefinition } from '../shared/server-spec';
 import { canonicalHash } from './canonical-json';
 
 /**
@@ -15,17 +16,6 @@ import { canonicalHash } from './canonical-json';
 export const LAUNCH_FINGERPRINT_VERSION = 1;
 
 /** What the host would spawn for one server, as shown on the consent card. */
-export interface LaunchDefinition {
-  /** Absolute path the host resolved and will spawn (never a bare name or a relative path). */
-  readonly executable: string;
-  readonly args: readonly string[];
-  /** The entry's env AS CONFIGURED: `${VAR}` references unexpanded. */
-  readonly env: Readonly<Record<string, string>>;
-  readonly cwd: string | null;
-  readonly provenance: 'user' | 'workspace';
-  readonly workspaceRoot: string | null;
-}
-
 /**
  * Lower-case hex SHA-256 (64 chars) over the canonical JSON of
  * `{ v, executable, args, env: [[key, value], ...] sorted by key, cwd, provenance, workspaceRoot }`.

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { readFileBounded } from '../config/load';
+import { readFileBounded } from '../shared/bounded-read';
 import {
   MAX_TRUST_ENTRIES,
   MAX_TRUST_FILE_BYTES,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { launchFingerprint } from './fingerprint';
-import type { LaunchDefinition } from './fingerprint';
+import type { LaunchDefinition } from '../shared/server-spec';
 import { toolDefinitionHash } from './tool-pin';
 import {
   emptyTrustState,

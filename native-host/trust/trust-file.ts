@@ -2,7 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { canonicalJson } from './canonical-json';
 import { launchFingerprint } from './fingerprint';
-import type { LaunchDefinition } from './fingerprint';
+import type { LaunchDefinition } from '../shared/server-spec';
 import { toolDefinitionHash } from './tool-pin';
 import type { PinnableTool } from './tool-pin';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { launchFingerprint } from './fingerprint';
-import type { LaunchDefinition } from './fingerprint';
+import type { LaunchDefinition } from '../shared/server-spec';
 import { toolDefinitionHash } from './tool-pin';
 import type { PinnableTool } from './tool-pin';
 import { TrustStore, TrustStoreError, nodeTrustFileSystem } from './trust-store';

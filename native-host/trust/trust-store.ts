@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { diffLaunch, launchFingerprint } from './fingerprint';
-import type { LaunchChange, LaunchDefinition } from './fingerprint';
+import type { LaunchChange } from './fingerprint';
+import type { LaunchDefinition } from '../shared/server-spec';
 import { diffToolDefinition, toolDefinitionHash } from './tool-pin';
 import type { PinnableTool, ToolChange } from './tool-pin';
 import { definitionProblem, isTrustScope, launchKey, pinKey, storableTool } from './trust-file';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser } from 'wxt/browser';
 import { pairingProblems } from '../../extension/background/conversation';
 import { OUTCOME_TEXT } from '../../extension/background/tool-outcome';
-import { unwrapUntrusted } from '../../protocol/untrusted-block';
+import { unwrapUntrusted } from '../../protocol/untrusted/block';
 import { startScriptedModel } from './support/scripted-model';
 import { useSwitchyard } from './support/session';
 import {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DEV_EXTENSION_ID, chromiumOrigin } from '../../protocol/identity';
 import { PROTOCOL_VERSION } from '../../protocol/methods';
-import { unwrapUntrusted } from '../../native-host/untrusted/wrap';
+import { unwrapUntrusted } from '../../native-host/shared/wrap-untrusted';
 
 /**
  * Drives the real bundled host (dist/host/switchyard.cjs) over real native-messaging frames, the

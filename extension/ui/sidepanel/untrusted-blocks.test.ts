@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { wrapUntrusted } from '../../../protocol/untrusted-block';
+import { wrapUntrusted } from '../../../protocol/untrusted/block';
 import { splitUntrustedBlocks } from './untrusted-blocks';
 
 function counterRandom(): (size: number) => Uint8Array {

@@ -1,4 +1,4 @@
-import { unwrapUntrusted } from '../../../protocol/untrusted-block';
+import { unwrapUntrusted } from '../../../protocol/untrusted/block';
 
 /**
  * Splits what the model read for a tool call into the untrusted-data blocks the host and the

@@ -1,21 +1,5 @@
-import type { ErrorReason } from '../../protocol/errors';
-import type { ConfigError } from '../config/load';
-
-/**
- * A failure with a protocol reason. Handlers throw it; the dispatcher turns it into a JSON-RPC
- * error whose `data` is `{ reason, ...details }`. Messages are for people: say what to do next.
- */
-export class HostError extends Error {
-  override readonly name = 'HostError';
-
-  constructor(
-    readonly reason: ErrorReason,
-    message: string,
-    readonly details: Readonly<Record<string, unknown>> = {},
-  ) {
-    super(message);
-  }
-}
+import { HostError } from '../shared/host-error';
+import type { ConfigError } from './load';
 
 /** Where a ConfigError points (file, line, JSON key), as the details of a protocol error. */
 export function configErrorDetails(error: ConfigError): Record<string, string | number> {

@@ -3,7 +3,7 @@ import {
   wrapUntrusted as wrapWith,
   type RandomBytes,
   type UntrustedSource,
-} from '../../protocol/untrusted-block';
+} from '../../protocol/untrusted/block';
 
 /**
  * The untrusted-data block (design D9) with the host's random source. The format lives in
@@ -15,7 +15,7 @@ export {
   type RandomBytes,
   type UnwrappedUntrusted,
   type UntrustedSource,
-} from '../../protocol/untrusted-block';
+} from '../../protocol/untrusted/block';
 
 export function wrapUntrusted(
   payload: string,

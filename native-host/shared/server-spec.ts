@@ -1,0 +1,63 @@
+/**
+ * A configured server as the host layers pass it around: built from config by the setup, launched
+ * by the fleet, fingerprinted by the launch gate, diffed by a reload. Types only, so every layer
+ * can name them without importing the layer that builds them.
+ */
+
+/**
+ * Exactly what would run, fingerprinted by the launch gate (design D6) and spawned as
+ * fingerprinted.
+ */
+export interface LaunchDefinition {
+  /** Absolute path the host resolved and will spawn (never a bare name or a relative path). */
+  readonly executable: string;
+  readonly args: readonly string[];
+  /** The entry's env AS CONFIGURED: `${VAR}` references unexpanded. */
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd: string | null;
+  readonly provenance: 'user' | 'workspace';
+  readonly workspaceRoot: string | null;
+}
+
+/** What the runtime needs to launch a server: already validated config, unexpanded env. */
+export interface ServerLaunch {
+  readonly name: string;
+  /** The absolute program to spawn, resolved once by the host; null when it was not found. */
+  readonly executable: string | null;
+  /** Why the command was not found (shown when `executable` is null). */
+  readonly notFound: string | null;
+  /** Whether the command was missing, or found but not runnable (not executable, relative). */
+  readonly notFoundReason: 'command-not-found' | 'spawn-failed';
+  /** The command as written in the configuration. */
+  readonly command: string;
+  readonly args: readonly string[];
+  /** The entry's own variables, unexpanded (`${VAR}` is expanded at spawn time). */
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd: string | undefined;
+  readonly handshakeTimeoutMs: number;
+  readonly toolTimeoutMs: number;
+}
+
+/** One configured server: its launch, where it came from, and what the host resolved. */
+export interface ServerSpec extends Omit<
+  ServerLaunch,
+  'executable' | 'notFound' | 'notFoundReason'
+> {
+  readonly prefix: string | undefined;
+  /** Keys of the entry's `env` (values are never reported). */
+  readonly envKeys: readonly string[];
+  readonly provenance: 'user' | 'workspace';
+  readonly workspaceRoot: string | null;
+  /** Trust scope: 'user' or the workspace root. */
+  readonly scope: string;
+  /** The workspace file the launch fields came from, for workspace servers. */
+  readonly sourceFile: string | null;
+  readonly ignoredTrustClaims: readonly string[];
+  /** Exactly what would run (fingerprinted and spawned); null when the command was not found. */
+  readonly definition: LaunchDefinition | null;
+  readonly resolutionError: { readonly reason: string; readonly message: string } | null;
+  /** Absolute executable the host resolved, if it could (for display). */
+  readonly resolvedCommand: string | null;
+  /** Listed but not started by `startAll` (`"disabled": true` in config.json). */
+  readonly disabled: boolean;
+}
