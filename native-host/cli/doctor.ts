@@ -1,6 +1,6 @@
 import type { ServerState, ServerSummary } from '../../protocol/servers';
 import { describeExit } from '../mcp/server-runtime';
-import { profileReport } from '../profiles/report';
+import { profileReport } from './profile-report';
 import { installSection } from './install-doctor';
 import { table, type CliIo } from './io';
 import { withCore } from './session';

@@ -1,6 +1,6 @@
 import { createCore } from '../host/create-core';
 import { LiveConfig } from '../host/live-config';
-import { runHost } from '../host/run-host';
+import { runHost } from '../rpc/run-host';
 import { loadSetup } from '../host/setup';
 import { killProcessGroupNow } from '../supervisor/process-transport';
 import { HOST_VERSION } from '../version';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEV_EXTENSION_ID } from '../../protocol/identity';
 import { receiptText, type Receipt } from '../../installers/receipt';
-import { DEFAULT_ALLOWED_CALLERS, checkCaller } from '../host/origin';
+import { DEFAULT_ALLOWED_CALLERS, checkCaller } from '../rpc/origin';
 import { applyReceipt, hostStartContext } from './install-host';
 
 // Dangerous direction: accepting a caller no manifest allows, or searching a PATH entry that

@@ -4,7 +4,7 @@ import { installPaths } from '../../installers/locations';
 import { mergeSearchPath } from '../../installers/login-path';
 import { readReceipt, receiptExtensionIds, type Receipt } from '../../installers/receipt';
 import { switchyardHome } from '../config/paths';
-import { DEFAULT_ALLOWED_CALLERS, type AllowedCallers } from '../host/origin';
+import { DEFAULT_ALLOWED_CALLERS, type AllowedCallers } from '../rpc/origin';
 
 /**
  * What the install receipt changes for a host the browser started: the PATH it resolves server

@@ -2,12 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, test } from 'vitest';
-import {
-  ConfigError,
-  MAX_CONFIG_FILE_BYTES,
-  loadConfigFile,
-  parseConfig,
-} from './load';
+import { ConfigError, MAX_CONFIG_FILE_BYTES, loadConfigFile, parseConfig } from './load';
 import { readFileBounded } from '../shared/bounded-read';
 import type { ReadConfigFile } from './load';
 

@@ -1,4 +1,4 @@
-import { canonicalJson } from '../trust/canonical-json';
+import { canonicalJson } from '../shared/canonical-json';
 import { launchFingerprint } from '../trust/fingerprint';
 import type { ServerSpec } from '../shared/server-spec';
 import type { HostSetup } from './setup';

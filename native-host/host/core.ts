@@ -12,7 +12,7 @@ import type { AuditLog } from '../audit/audit-log';
 import type { RestartPolicy } from '../mcp/restart-policy';
 import { ServerRuntime, type CallOptions, type LaunchFn } from '../mcp/server-runtime';
 import { type ServerLaunch } from '../shared/server-spec';
-import type { ToolDefinition } from '../mcp/tool-definition';
+import type { ToolDefinition } from '../shared/tool-definition';
 import { ApprovalLedger } from '../policy/approvals';
 import type { ToolPolicyRules } from '../policy/tool-policy';
 import { policyOverlay } from '../profiles/policy';
@@ -22,10 +22,9 @@ import {
   type ProfileSetup,
   type ProfileWriter,
 } from '../profiles/store';
-import { buildProfileListing, type ProfileListing } from '../profiles/view';
-import { canonicalJson } from '../trust/canonical-json';
+import { buildProfileListing, type ProfileListing } from './profile-listing';
+import { canonicalJson } from '../shared/canonical-json';
 import { launchFingerprint } from '../trust/fingerprint';
-import { type LaunchDefinition } from '../shared/server-spec';
 import type { TrustSnapshot, TrustStore } from '../trust/trust-store';
 import { carryOverSkipped, planReload } from './config-reload';
 import { HostError } from '../shared/host-error';

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseToolDefinition, type ToolDefinition } from '../mcp/tool-definition';
+import { parseToolDefinition, type ToolDefinition } from '../shared/tool-definition';
 import { ApprovalLedger, approvalArgumentsHash } from '../policy/approvals';
 import { TrustStore } from '../trust/trust-store';
 import { ToolGate } from './tool-gate';

@@ -1,14 +1,15 @@
 import type { CallToolResult, ToolChange, ToolPolicyState } from '../../protocol/tools';
-import type { ToolDefinition } from '../mcp/tool-definition';
+import type { ToolDefinition } from '../shared/tool-definition';
 import type { ApprovalLedger } from '../policy/approvals';
 import { globMatches } from '../policy/glob';
 import {
   decideToolPolicy,
   type PolicyDecision,
+  type PolicyOverlay,
   type PolicyWarning,
   type ToolPolicyRules,
 } from '../policy/tool-policy';
-import { canonicalJson, sha256Hex } from '../trust/canonical-json';
+import { canonicalJson, sha256Hex } from '../shared/canonical-json';
 import { diffToolDefinition, toolDefinitionHash, type PinnableTool } from '../trust/tool-pin';
 import type { ToolPin, TrustSnapshot, TrustStore } from '../trust/trust-store';
 import { capText } from '../../protocol/untrusted/cap';
@@ -58,16 +59,6 @@ export function pinnable(definition: ToolDefinition): PinnableTool {
       openWorldHint: definition.hints.openWorldHint ?? null,
     },
   };
-}
-
-/**
- * What a profile adds to the user's policy (design D10): its rules join `toolPolicy` with the
- * same precedence (deny, then ask, then allow), and a read-only profile asks about every call.
- */
-export interface PolicyOverlay {
-  readonly rules: ToolPolicyRules;
-  /** An `allow` still asks (read-only profiles: a read-only claim is only the server's word). */
-  readonly askOnly: boolean;
 }
 
 export interface ToolGateOptions {

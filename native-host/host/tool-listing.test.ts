@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseToolDefinition, type ToolDefinition } from '../mcp/tool-definition';
+import { parseToolDefinition, type ToolDefinition } from '../shared/tool-definition';
 import { estimateToolTokens } from '../../protocol/token-estimate';
 import { MAX_DESCRIPTION_CHARS, buildToolListing, type ServerTools } from './tool-listing';
 

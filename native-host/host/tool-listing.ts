@@ -1,5 +1,5 @@
 import type { ExposedTool, ToolAnnotations, ToolPolicyState } from '../../protocol/tools';
-import type { ToolDefinition, ToolHints } from '../mcp/tool-definition';
+import type { ToolDefinition, ToolHints } from '../shared/tool-definition';
 import { buildNameTable } from '../names/namespace';
 import { estimateToolTokens } from '../../protocol/token-estimate';
 import { capText } from '../../protocol/untrusted/cap';

@@ -1,7 +1,7 @@
 import type { ImportClient, ImportSelection } from '../../protocol/import';
 import type { ConfigError } from '../config/load';
 import { MAX_SERVER_NAME_CHARS, serverNameProblem } from '../config/schema';
-import { canonicalHash } from '../trust/canonical-json';
+import { canonicalHash } from '../shared/canonical-json';
 import { CLIENTS } from './clients';
 import { sameLaunch } from './result-builder';
 import type { SourceOutcome } from './read-source';

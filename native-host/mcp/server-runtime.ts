@@ -13,7 +13,7 @@ import {
   ListToolsPageSchema,
   parseToolDefinition,
   type ToolDefinition,
-} from './tool-definition';
+} from '../shared/tool-definition';
 import { RawCallToolResultSchema, normalizeCallResult } from './call-result';
 import type { CallToolResult } from '../../protocol/tools';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';

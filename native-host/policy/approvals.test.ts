@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { canonicalHash } from '../trust/canonical-json';
+import { canonicalHash } from '../shared/canonical-json';
 import {
   APPROVAL_TOKEN_BYTES,
   ApprovalLedger,

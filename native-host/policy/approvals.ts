@@ -1,5 +1,5 @@
 import { randomBytes as cryptoRandomBytes, timingSafeEqual } from 'node:crypto';
-import { canonicalHash } from '../trust/canonical-json';
+import { canonicalHash } from '../shared/canonical-json';
 
 /**
  * Approvals bound to one call (design D8). When policy says `ask`, the host issues a request with

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { Hint } from '../mcp/tool-definition';
+import type { Hint } from '../shared/tool-definition';
 import {
   ToolPolicySchema,
   decideToolPolicy,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Hint } from '../mcp/tool-definition';
+import type { Hint } from '../shared/tool-definition';
 import { globMatches, globProblem, globSpecificity, isLiteralGlob, normalizeGlob } from './glob';
 
 /**
@@ -195,4 +195,14 @@ function showValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/**
+ * What a profile adds to the user's policy (design D10): its rules join `toolPolicy` with the
+ * same precedence (deny, then ask, then allow), and a read-only profile asks about every call.
+ */
+export interface PolicyOverlay {
+  readonly rules: ToolPolicyRules;
+  /** An `allow` still asks (read-only profiles: a read-only claim is only the server's word). */
+  readonly askOnly: boolean;
 }

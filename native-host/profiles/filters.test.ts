@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { Profile, ProfileMode } from '../../protocol/profiles';
-import type { Hint } from '../mcp/tool-definition';
+import type { Hint } from '../shared/tool-definition';
 import { filtersShow, modeShows, profileEnablesServer, profileShowsTool } from './filters';
 
 // Banner: showing a tool the profile hides is the dangerous direction (the model can call it,

@@ -1,6 +1,6 @@
 import type { Profile, ProfileMode } from '../../protocol/profiles';
 import { normalizeFolder } from '../config/workspace';
-import type { Hint } from '../mcp/tool-definition';
+import type { Hint } from '../shared/tool-definition';
 import { globMatches } from '../policy/glob';
 
 /**

@@ -1,5 +1,5 @@
 import type { Profile } from '../../protocol/profiles';
-import type { PolicyOverlay } from '../host/tool-gate';
+import type { PolicyOverlay } from '../policy/tool-policy';
 import { parseToolPolicy } from '../policy/tool-policy';
 
 /**

@@ -9,7 +9,7 @@ import {
 } from '../../protocol/profiles';
 import { normalizeFolder } from '../config/workspace';
 import { HostError } from '../shared/host-error';
-import { canonicalJson } from '../trust/canonical-json';
+import { canonicalJson } from '../shared/canonical-json';
 import {
   profileEnablesServer,
   profileShowsTool,

@@ -1,5 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { UNTRUSTED_NOTICE, unwrapUntrusted, wrapUntrusted, type RandomBytes } from './wrap-untrusted';
+import {
+  UNTRUSTED_NOTICE,
+  unwrapUntrusted,
+  wrapUntrusted,
+  type RandomBytes,
+} from './wrap-untrusted';
 
 // A payload that can end the block early (and then speak as the host) is the dangerous direction;
 // a wrapper a few tokens longer than necessary only costs tokens.

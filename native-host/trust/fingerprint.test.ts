@@ -1,5 +1,5 @@
 import { describe, expect, it, test } from 'vitest';
-import { sha256Hex } from './canonical-json';
+import { sha256Hex } from '../shared/canonical-json';
 import { describeLaunchChanges, diffLaunch, launchFingerprint } from './fingerprint';
 import type { LaunchChange } from './fingerprint';
 import type { LaunchDefinition } from '../shared/server-spec';

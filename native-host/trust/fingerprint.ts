@@ -1,5 +1,5 @@
 import type { LaunchDefinition } from '../shared/server-spec';
-import { canonicalHash } from './canonical-json';
+import { canonicalHash } from '../shared/canonical-json';
 
 /**
  * Launch fingerprints (design.md D6): the identity of exactly what would run, so trust is tied to

@@ -1,5 +1,5 @@
 import { describe, expect, it, test } from 'vitest';
-import { sha256Hex } from './canonical-json';
+import { sha256Hex } from '../shared/canonical-json';
 import { diffToolDefinition, toolDefinitionHash } from './tool-pin';
 import type { PinnableTool, ToolChange } from './tool-pin';
 

@@ -1,4 +1,4 @@
-import { canonicalHash, canonicalJson } from './canonical-json';
+import { canonicalHash, canonicalJson } from '../shared/canonical-json';
 
 /**
  * Tool-definition pinning (design.md D7, the rug-pull defence): when a tool is first approved or

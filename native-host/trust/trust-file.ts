@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { canonicalJson } from './canonical-json';
+import { canonicalJson } from '../shared/canonical-json';
 import { launchFingerprint } from './fingerprint';
 import type { LaunchDefinition } from '../shared/server-spec';
 import { toolDefinitionHash } from './tool-pin';

@@ -1,5 +1,5 @@
 import type { BudgetSuggestion } from '../../protocol/profiles';
-import { table } from '../cli/io';
+import { table } from './io';
 import type { ProfileCost } from '../host/core';
 
 /**

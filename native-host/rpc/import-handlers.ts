@@ -2,7 +2,7 @@ import os from 'node:os';
 import type { ServerSummary } from '../../protocol/servers';
 import { ConfigError } from '../config/load';
 import { configPath } from '../config/paths';
-import type { Handlers } from '../host/dispatcher';
+import type { Handlers } from './dispatcher';
 import { HostError } from '../shared/host-error';
 import { configErrorDetails } from '../config/config-error-details';
 import type { LiveConfig } from '../host/live-config';
@@ -14,9 +14,9 @@ import {
   defaultSources,
   previewImport,
   type ImportEnvironment,
-} from './importer';
-import { sourcePreview } from './preview';
-import { newUserServer, prepareImport } from './write-servers';
+} from '../import/importer';
+import { sourcePreview } from '../import/preview';
+import { newUserServer, prepareImport } from '../import/write-servers';
 
 /**
  * `import/preview` and `import/apply` for the options page. The extension names clients and

@@ -6,10 +6,10 @@ import {
 } from '../../protocol/limits';
 import { NativeMessagingChannel } from '../transport/native-messaging-channel';
 import { sanitizeText } from '../../protocol/untrusted/sanitize';
-import type { HostCore, LogLevel } from './core';
+import type { HostCore, LogLevel } from '../host/core';
 import { Dispatcher } from './dispatcher';
 import { createHandlers } from './handlers';
-import type { LiveConfig } from './live-config';
+import type { LiveConfig } from '../host/live-config';
 import { checkCaller, type AllowedCallers } from './origin';
 
 /**

@@ -1,7 +1,7 @@
 import type { TokenBudget } from '../../protocol/profiles';
 import type { ToolPolicyState } from '../../protocol/tools';
-import type { ListedTool, ToolListing } from '../host/tool-listing';
-import { budgetReport } from './budget';
+import type { ListedTool, ToolListing } from './tool-listing';
+import { budgetReport } from '../profiles/budget';
 
 /**
  * One profile's view of the model-facing listing (design D10, D11): the tools it shows, each with

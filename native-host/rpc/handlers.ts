@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { PROTOCOL_VERSION } from '../../protocol/methods';
 import { CANCEL_REASON, type Handlers } from './dispatcher';
-import type { HostCore } from './core';
+import type { HostCore } from '../host/core';
 import { HostError } from '../shared/host-error';
-import type { LiveConfig } from './live-config';
-import { importHandlers } from '../import/host-import';
+import type { LiveConfig } from '../host/live-config';
+import { importHandlers } from './import-handlers';
 
 /**
  * The protocol's request methods, each a thin adapter from validated params to the core.

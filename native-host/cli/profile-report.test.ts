@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { builtinDefaultProfile, type Profile } from '../../protocol/profiles';
-import { profileReport } from './report';
+import { profileReport } from './profile-report';
 
 const github: Profile = {
   id: 'github',

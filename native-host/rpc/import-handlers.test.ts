@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ServerSummary } from '../../protocol/servers';
-import type { RequestContext } from '../host/dispatcher';
+import type { RequestContext } from './dispatcher';
 import { HostError } from '../shared/host-error';
 import type { LiveConfig } from '../host/live-config';
-import { importHandlers } from './host-import';
+import { importHandlers } from './import-handlers';
 
 /**
  * import/preview and import/apply as the dispatcher calls them, with a fake `servers/add`
