@@ -1,0 +1,116 @@
+import type { CallToolResult } from '../../protocol/tools';
+import type { AuditLog } from '../audit/audit-log';
+import type { CallOptions } from '../mcp/server-runtime';
+import { policyOverlay } from '../profiles/policy';
+import type { ProfileStore } from '../profiles/store';
+import { HostError } from '../shared/host-error';
+import { gateCallResult } from './result-gate';
+import type { ServerFleet } from './server-fleet';
+import type { ToolCatalog } from './tool-catalog';
+import { ToolGate, type CallDecision } from './tool-gate';
+
+/**
+ * One `tools/call`: route the exposed name to its server and raw tool (design D4), hide what the
+ * active profile hides (D10), decide allow / ask / deny with the approval bound to these
+ * arguments (D7, D8), call the server, pass the result through the result gate (D9), and audit
+ * the call without its values.
+ */
+
+export interface CallPipelineOptions {
+  readonly fleet: ServerFleet;
+  readonly catalog: ToolCatalog;
+  readonly gate: ToolGate;
+  readonly profiles: ProfileStore;
+  readonly audit: AuditLog | undefined;
+  /** Wraps model-bound result text in an untrusted-data block (design D9). */
+  readonly wrapResult:
+    ((text: string, source: { server: string; tool: string }) => string) | undefined;
+}
+
+export type ToolCallOptions = CallOptions & {
+  approval?: { requestId: string; nonce: string };
+  profile?: string;
+};
+
+export class CallPipeline {
+  constructor(private readonly options: CallPipelineOptions) {}
+
+  /**
+   * Calls a tool by its exposed name through the policy gate: `deny` never reaches the server,
+   * `ask` needs an approval bound to these arguments. The result has been through the result gate.
+   */
+  async call(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    options: ToolCallOptions = {},
+  ): Promise<CallToolResult> {
+    const { fleet, catalog, gate } = this.options;
+    const profile = this.options.profiles.get(options.profile);
+    const listed = catalog.current().byName.get(name);
+    // A tool the active profile hides does not exist for this call (design D10): the same answer
+    // as an unknown name, before any policy or approval is looked at, so an approval issued
+    // under another profile cannot be redeemed where the tool is hidden.
+    if (!listed || !catalog.shows(profile, listed)) {
+      throw new HostError(
+        'unknown-tool',
+        `No tool is exposed as '${name}'. List tools again: the server may have stopped, changed its tools, or be waiting for approval.`,
+        { name },
+      );
+    }
+    const started = Date.now();
+    const audit = (decision: string, outcome: string, result?: CallToolResult): void => {
+      const durationMs = Date.now() - started;
+      // Built after the reply has gone out: hashing the arguments and the result is audit
+      // bookkeeping, not part of the call's latency. Neither object is modified afterwards (the
+      // arguments are the dispatcher's parsed copy; the result is only serialized).
+      this.options.audit?.append(() => ({
+        event: 'call',
+        server: listed.server,
+        tool: listed.definition.name,
+        exposedName: name,
+        decision,
+        outcome,
+        ...gate.argumentsFacts(args),
+        ...(result ? ToolGate.resultFacts(result) : {}),
+        durationMs,
+      }));
+    };
+    const decision: CallDecision = gate.check(
+      fleet.spec(listed.server).scope,
+      listed,
+      args,
+      options.approval,
+      policyOverlay(profile),
+    );
+    if (decision.kind !== 'run') {
+      audit(decision.kind, decision.error.reason);
+      throw decision.error;
+    }
+    if (decision.pin) await catalog.pin(listed);
+    const runtime = fleet.runtime(listed.server);
+    try {
+      const raw = await runtime.callTool(listed.definition.name, args, options);
+      const wrap = this.options.wrapResult;
+      const result = gateCallResult(
+        raw,
+        undefined,
+        wrap
+          ? (text) => wrap(text, { server: listed.server, tool: listed.definition.name })
+          : undefined,
+      );
+      audit(decision.policy, result.isError === true ? 'tool-error' : 'ok', result);
+      return result;
+    } catch (error) {
+      audit(decision.policy, error instanceof HostError ? error.reason : 'internal');
+      throw error;
+    }
+  }
+
+  /** Refuses a pending approval: it can never be redeemed. */
+  deny(requestId: string): boolean {
+    const denied = this.options.gate.deny(requestId);
+    if (denied)
+      this.options.audit?.append({ event: 'call', decision: 'denied-by-user', outcome: 'denied' });
+    return denied;
+  }
+}
