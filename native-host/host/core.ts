@@ -1,24 +1,20 @@
-import { BUILTIN_TOOL_NAMES } from '../../protocol/builtin-tools';
 import type { Profile, ProfileResolution } from '../../protocol/profiles';
 import type { ConsentRequest, ServerSummary } from '../../protocol/servers';
 import type { CallToolResult } from '../../protocol/tools';
-import type { AuditLog } from '../audit/audit-log';
-import type { RestartPolicy } from '../mcp/restart-policy';
-import type { LaunchFn, ServerRuntime } from '../mcp/server-runtime';
-import { ApprovalLedger } from '../policy/approvals';
-import type { ToolPolicyRules } from '../policy/tool-policy';
-import { ProfileStore, type ProfileWriter } from '../profiles/store';
-import type { ServerSpec } from '../shared/server-spec';
+import type { ServerRuntime } from '../mcp/server-runtime';
+import type { ProfileStore } from '../profiles/store';
 import type { TrustStore } from '../trust/trust-store';
-import { CallPipeline, type CallPipelineOptions } from './call-pipeline';
-import { ConfigApply } from './config-apply';
-import type { HostCoreEvents, ProfileCost } from './core-types';
-import { LaunchTrust } from './launch-trust';
-import { ServerFleet } from './server-fleet';
-import { SettingsWrites, type PolicyWriter } from './settings-writes';
-import { ToolCatalog } from './tool-catalog';
-import { ToolGate } from './tool-gate';
+import type { CallPipeline } from './call-pipeline';
+import type { ConfigApply } from './config-apply';
+import { assembleCore, type HostCoreOptions } from './core-parts';
+import type { ProfileCost } from './core-types';
+import type { LaunchTrust } from './launch-trust';
+import type { ServerFleet } from './server-fleet';
+import type { SettingsWrites } from './settings-writes';
+import type { ToolCatalog } from './tool-catalog';
+import type { ToolGate } from './tool-gate';
 
+export type { HostCoreOptions } from './core-parts';
 export type { HostCoreEvents, LogLevel, ProfileCost } from './core-types';
 
 /**
@@ -26,27 +22,8 @@ export type { HostCoreEvents, LogLevel, ProfileCost } from './core-types';
  * the server fleet (server-fleet.ts), launch trust (launch-trust.ts, design D6), the tool catalog
  * and profile views (tool-catalog.ts, D4, D7, D8, D10, D11), the call pipeline (call-pipeline.ts),
  * settings writes (settings-writes.ts) and config reloads (config-apply.ts). It knows nothing of
- * frames or argv; each method says which part answers it.
+ * frames or argv.
  */
-
-export interface HostCoreOptions {
-  readonly servers: readonly ServerSpec[];
-  readonly spawnServer: LaunchFn;
-  readonly clientInfo: { readonly name: string; readonly version: string };
-  readonly trust: TrustStore;
-  readonly toolPolicy: ToolPolicyRules;
-  readonly savePolicy?: PolicyWriter;
-  readonly audit?: AuditLog;
-  readonly ledger?: ApprovalLedger;
-  readonly events?: HostCoreEvents;
-  readonly restartPolicy?: RestartPolicy;
-  readonly reservedToolNames?: ReadonlySet<string>;
-  readonly wrapResult?: CallPipelineOptions['wrapResult'];
-  /** The profiles in force (design D10); default: the built-in default profile only. */
-  readonly profiles?: ProfileStore;
-  /** Writes `profiles` in config.json (`profiles/set`, `profiles/remove`). */
-  readonly saveProfiles?: ProfileWriter;
-}
 
 export class HostCore {
   private readonly fleet: ServerFleet;
@@ -59,58 +36,16 @@ export class HostCore {
   private readonly profileStore: ProfileStore;
 
   constructor(private readonly options: HostCoreOptions) {
-    const events = options.events ?? {};
-    const profiles = options.profiles ?? new ProfileStore();
-    this.profileStore = profiles;
-    const { trust, audit } = options;
-    this.gate = new ToolGate({
-      trust,
-      rules: options.toolPolicy,
-      ledger: options.ledger ?? new ApprovalLedger(),
-    });
-    this.fleet = new ServerFleet(options.servers, {
-      spawnServer: options.spawnServer,
-      clientInfo: options.clientInfo,
-      ...(options.restartPolicy ? { restartPolicy: options.restartPolicy } : {}),
-      // MCP roots: the workspace folders of the profiles that enable the server (design D3, D10).
-      rootsOf: (spec) => profiles.rootsOf(spec),
-      events: {
-        // Only running servers contribute tools, so any transition can change the listing.
-        onStateChange: (r) => {
-          this.catalog.invalidate();
-          events.onServerChanged?.(this.summarize(r));
-        },
-        onToolsChanged: (r) => {
-          this.catalog.invalidate();
-          events.onToolsChanged?.(r.name);
-        },
-        onLog: (level, message, server) => events.onLog?.(level, message, server),
-      },
-    });
-    const { fleet, gate } = this;
-    const reserved = options.reservedToolNames ?? new Set(BUILTIN_TOOL_NAMES);
-    this.catalog = new ToolCatalog({ fleet, gate, profiles, trust, reserved });
-    const catalog = this.catalog;
-    const invalidateAllTools = (): void => {
-      catalog.invalidate();
-      for (const r of fleet.allRuntimes()) events.onToolsChanged?.(r.name);
-    };
-    this.launch = new LaunchTrust({ fleet, catalog, trust, audit });
-    const wrapResult = options.wrapResult;
-    this.calls = new CallPipeline({ fleet, catalog, gate, profiles, audit, wrapResult });
-    const { savePolicy, saveProfiles } = options;
-    this.settings = new SettingsWrites({
-      ...{ fleet, catalog, gate, profiles, audit, savePolicy, saveProfiles, invalidateAllTools },
-    });
-    const launchTrust = this.launch;
-    const summarize = (r: ServerRuntime): ServerSummary => this.summarize(r);
-    this.reload = new ConfigApply(
-      {
-        ...{ fleet, catalog, gate, launchTrust, trust, events, summarize, invalidateAllTools },
-        settings: this.settings,
-      },
-      options.toolPolicy,
-    );
+    ({
+      gate: this.gate,
+      fleet: this.fleet,
+      catalog: this.catalog,
+      launch: this.launch,
+      calls: this.calls,
+      settings: this.settings,
+      reload: this.reload,
+      profiles: this.profileStore,
+    } = assembleCore(options, (r) => this.summarize(r)));
   }
 
   /**
