@@ -12,6 +12,7 @@ export default defineConfig({
             'extension/**/*.test.ts',
             'installers/**/*.test.ts',
             'scripts/**/*.test.ts',
+            'test/invariants/**/*.test.ts',
           ],
         },
       },

@@ -9,7 +9,7 @@ import { processIo, type CliIo } from './cli/io';
 import { remove } from './cli/remove';
 import { tools } from './cli/tools';
 import { revoke, trust } from './cli/trust';
-import { HOST_VERSION } from './version';
+import { HOST_VERSION } from './shared/version';
 
 // Entry point of the bundled host: `switchyard <command>`. Wiring only.
 

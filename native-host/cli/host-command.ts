@@ -3,7 +3,7 @@ import { LiveConfig } from '../host/live-config';
 import { runHost } from '../rpc/run-host';
 import { loadSetup } from '../host/setup';
 import { killProcessGroupNow } from '../supervisor/process-transport';
-import { HOST_VERSION } from '../version';
+import { HOST_VERSION } from '../shared/version';
 import { hostStartContext } from './install-host';
 import type { CliIo } from './io';
 

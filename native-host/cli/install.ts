@@ -8,7 +8,7 @@ import type { RecordedPath } from '../../installers/login-path';
 import { planInstall, type PlannedManifest } from '../../installers/plan';
 import { readReceipt } from '../../installers/receipt';
 import { HOST_NODE_FLAGS } from '../shared/node-flags';
-import { HOST_VERSION } from '../version';
+import { HOST_VERSION } from '../shared/version';
 import { parseInstallArgs } from './install-args';
 import {
   STATUS_TEXT,

@@ -2,7 +2,7 @@ import type { HostCore, LogLevel } from '../host/core';
 import { createCore } from '../host/create-core';
 import { loadSetup, type HostSetup } from '../host/setup';
 import type { CliIo } from './io';
-import { HOST_VERSION } from '../version';
+import { HOST_VERSION } from '../shared/version';
 
 /**
  * A CLI session: the same core the host runs, started in-process, for `doctor`, `tools` and
