@@ -4,8 +4,7 @@ import { buildChildEnv } from '../config/env';
 import { LaunchError, type LaunchFn, type ServerProcess } from '../mcp/server-runtime';
 import { ProcessSpawnError, ProcessTransport } from '../supervisor/process-transport';
 import { RingBuffer } from '../supervisor/ring-buffer';
-import { redactSecrets } from '../../protocol/untrusted/redact';
-import { sanitizeText } from '../../protocol/untrusted/sanitize';
+import { safeText } from '../../protocol/untrusted/gate';
 
 /**
  * The production launcher: spawns the program the host resolved at load time (never from the cwd
@@ -64,7 +63,7 @@ export function createLauncher(options: LaunchOptions): LaunchFn {
         stderr
           .lines()
           .slice(-lines)
-          .map((line) => redactSecrets(sanitizeText(line)).text),
+          .map((line) => safeText(line)),
     };
     return process;
   };

@@ -1,8 +1,7 @@
 import { MAX_HOST_TO_BROWSER_FRAME_BYTES } from '../../protocol/limits';
 import type { CallToolResult, ContentBlock } from '../../protocol/tools';
 import { capText } from '../../protocol/untrusted/cap';
-import { redactSecrets } from '../../protocol/untrusted/redact';
-import { sanitizeDeep, sanitizeText } from '../../protocol/untrusted/sanitize';
+import { safeJson, safeText } from '../../protocol/untrusted/gate';
 import { HostError } from '../shared/host-error';
 
 /**
@@ -58,48 +57,29 @@ function contentUpperBound(content: readonly ContentBlock[]): number | undefined
   return bytes;
 }
 
-/** Sanitizes, then redacts: the order matters (see above). */
-function clean(text: string): string {
-  return redactSecrets(sanitizeText(text)).text;
-}
-
-function cleanDeep(value: unknown): unknown {
-  const sanitized = sanitizeDeep(value);
-  // Redact inside the JSON text, then parse back: keys and values alike, one pass.
-  const redacted = redactSecrets(JSON.stringify(sanitized));
-  if (redacted.redactions === 0) return sanitized;
-  try {
-    return JSON.parse(redacted.text) as unknown;
-  } catch {
-    return { redacted: '[Switchyard: structured content withheld: it contained secrets]' };
-  }
-}
-
 function sanitizeBlock(block: ContentBlock): ContentBlock {
   switch (block.type) {
     case 'text':
-      return { type: 'text', text: clean(block.text) };
+      return { type: 'text', text: safeText(block.text) };
     case 'image':
     case 'audio':
-      return { ...block, mimeType: sanitizeText(block.mimeType) };
+      return { ...block, mimeType: safeText(block.mimeType) };
     case 'resource_link':
       return {
         type: 'resource_link',
-        uri: sanitizeText(block.uri),
-        name: sanitizeText(block.name),
-        ...(block.description === undefined
-          ? {}
-          : { description: sanitizeText(block.description) }),
-        ...(block.mimeType === undefined ? {} : { mimeType: sanitizeText(block.mimeType) }),
+        uri: safeText(block.uri),
+        name: safeText(block.name),
+        ...(block.description === undefined ? {} : { description: safeText(block.description) }),
+        ...(block.mimeType === undefined ? {} : { mimeType: safeText(block.mimeType) }),
       };
     case 'resource': {
       const r = block.resource;
       const common = {
-        uri: sanitizeText(r.uri),
-        ...(r.mimeType === undefined ? {} : { mimeType: sanitizeText(r.mimeType) }),
+        uri: safeText(r.uri),
+        ...(r.mimeType === undefined ? {} : { mimeType: safeText(r.mimeType) }),
       };
       return 'text' in r
-        ? { type: 'resource', resource: { ...common, text: clean(r.text) } }
+        ? { type: 'resource', resource: { ...common, text: safeText(r.text) } }
         : { type: 'resource', resource: { ...common, blob: r.blob } };
     }
   }
@@ -154,7 +134,7 @@ export function gateCallResult(
 function fitCallResult(result: CallToolResult, budgetBytes: number): CallToolResult {
   let content = result.content.map(sanitizeBlock);
   let structured =
-    result.structuredContent === undefined ? undefined : cleanDeep(result.structuredContent);
+    result.structuredContent === undefined ? undefined : safeJson(result.structuredContent);
   const assemble = (): CallToolResult => {
     const out: CallToolResult = { content };
     if (typeof structured === 'object' && structured !== null && !Array.isArray(structured)) {

@@ -12,9 +12,7 @@ import {
 import { canonicalJson, sha256Hex } from '../shared/canonical-json';
 import { diffToolDefinition, toolDefinitionHash, type PinnableTool } from '../trust/tool-pin';
 import type { ToolPin, TrustSnapshot, TrustStore } from '../trust/trust-store';
-import { capText } from '../../protocol/untrusted/cap';
-import { redactSecrets } from '../../protocol/untrusted/redact';
-import { sanitizeText } from '../../protocol/untrusted/sanitize';
+import { safeText } from '../../protocol/untrusted/gate';
 import { HostError } from '../shared/host-error';
 import type { ListedTool } from './tool-listing';
 
@@ -32,7 +30,7 @@ import type { ListedTool } from './tool-listing';
 export const MAX_APPROVAL_ARGUMENTS_BYTES = 256 * 1024;
 
 function shownText(text: string): string {
-  return capText(redactSecrets(sanitizeText(text)).text, 8_000).text;
+  return safeText(text, { maxChars: 8_000 });
 }
 
 export type CallDecision =

@@ -36,6 +36,31 @@ describe('buildToolListing', () => {
     expect(shown?.policy).toBe('ask');
   });
 
+  it('redacts secrets in names, titles, descriptions and schema strings (D9)', () => {
+    // Built from parts so no scanner mistakes the fixture for a leaked token.
+    const token = ['gh', 'p_', 'a1B2'.repeat(9)].join('');
+    const definition = tool({
+      name: 'deploy',
+      title: `Deploy with ${token}`,
+      description: `Uses the token ${token} for every call.`,
+      inputSchema: {
+        type: 'object',
+        properties: { repo: { type: 'string', description: `default ${token}` } },
+      },
+    });
+    const listing = buildToolListing(
+      [{ server: 'ci', prefix: undefined, tools: [definition] }],
+      new Set(),
+      ask,
+    );
+    const shown = listing.tools[0]?.exposed;
+    const text = JSON.stringify(shown);
+    expect(text).not.toContain(token);
+    expect(shown?.description).toBe('Uses the token [REDACTED:github] for every call.');
+    expect(shown?.title).toBe('Deploy with [REDACTED:github]');
+    expect(JSON.stringify(shown?.inputSchema)).toContain('default [REDACTED:github]');
+  });
+
   it('gives the same listing when rebuilt, and a changed definition its new text', () => {
     const first = tool({ name: 'read', description: 'Reads a file.' });
     const servers: ServerTools[] = [{ server: 'files', prefix: undefined, tools: [first] }];

@@ -2,8 +2,7 @@ import type { ExposedTool, ToolAnnotations, ToolPolicyState } from '../../protoc
 import type { ToolDefinition, ToolHints } from '../shared/tool-definition';
 import { buildNameTable } from '../names/namespace';
 import { estimateToolTokens } from '../../protocol/token-estimate';
-import { capText } from '../../protocol/untrusted/cap';
-import { sanitizeDeep, sanitizeText } from '../../protocol/untrusted/sanitize';
+import { safeDeep, safeText } from '../../protocol/untrusted/gate';
 
 /**
  * The model-facing listing of every running server's tools: exposed names from the name table
@@ -43,7 +42,7 @@ export interface ToolListing {
 
 function annotationsOf(hints: ToolHints): ToolAnnotations | undefined {
   const annotations: ToolAnnotations = {};
-  if (hints.title !== undefined) annotations.title = sanitizeText(hints.title);
+  if (hints.title !== undefined) annotations.title = safeText(hints.title);
   // A malformed hint is shown as the tighter value: annotations may only tighten (design D8).
   if (hints.readOnlyHint !== undefined) annotations.readOnlyHint = hints.readOnlyHint === true;
   if (hints.destructiveHint !== undefined)
@@ -55,7 +54,7 @@ function annotationsOf(hints: ToolHints): ToolAnnotations | undefined {
 }
 
 function sanitizedSchema(schema: Record<string, unknown>): Record<string, unknown> {
-  const clean = sanitizeDeep(schema);
+  const clean = safeDeep(schema);
   if (typeof clean === 'object' && clean !== null && !Array.isArray(clean)) {
     return Object.fromEntries(Object.entries(clean));
   }
@@ -92,10 +91,10 @@ function partsOf(definition: ToolDefinition): ShownParts {
   let parts = shownParts.get(definition);
   if (parts === undefined) {
     parts = {
-      tool: sanitizeText(definition.name),
-      description: capText(sanitizeText(definition.description), MAX_DESCRIPTION_CHARS).text,
+      tool: safeText(definition.name),
+      description: safeText(definition.description, { maxChars: MAX_DESCRIPTION_CHARS }),
       inputSchema: sanitizedSchema(definition.inputSchema),
-      title: definition.title === undefined ? undefined : sanitizeText(definition.title),
+      title: definition.title === undefined ? undefined : safeText(definition.title),
       annotations: annotationsOf(definition.hints),
     };
     shownParts.set(definition, parts);

@@ -5,7 +5,7 @@ import {
   MAX_HOST_TO_BROWSER_FRAME_BYTES,
 } from '../../protocol/limits';
 import { NativeMessagingChannel } from '../transport/native-messaging-channel';
-import { sanitizeText } from '../../protocol/untrusted/sanitize';
+import { safeText } from '../../protocol/untrusted/gate';
 import type { HostCore, LogLevel } from '../host/core';
 import { Dispatcher } from './dispatcher';
 import { createHandlers } from './handlers';
@@ -97,7 +97,7 @@ async function serve(options: RunHostOptions): Promise<number> {
       notify({ jsonrpc: '2.0', method: 'notifications/tools/changed', params: { server } });
     },
     log: (level, message, server) => {
-      const clean = sanitizeText(message);
+      const clean = safeText(message);
       options.log(`[${level}]${server === undefined ? '' : ` ${server}:`} ${clean}`);
       notify({
         jsonrpc: '2.0',
