@@ -33,11 +33,9 @@ describe('safeText', () => {
   });
 
   test('reports what it did', () => {
-    expect(gateText(`${GITHUB} and ${GITHUB}`, { maxChars: 20 })).toEqual({
-      text: expect.stringContaining('…[truncated'),
-      redactions: 2,
-      truncated: true,
-    });
+    const both = gateText(`${GITHUB} and ${GITHUB}`, { maxChars: 20 });
+    expect(both.text).toContain('…[truncated');
+    expect(both).toMatchObject({ redactions: 2, truncated: true });
     expect(gateText('fine')).toEqual({ text: 'fine', redactions: 0, truncated: false });
   });
 
