@@ -9,6 +9,7 @@ import {
   resolveProfile,
   type Profile,
 } from './profiles';
+import { pathGlobSteps } from './path-glob';
 
 // Banner: a pattern that matches a URL it should not is the dangerous direction: it hands a page
 // the tools (and the policy overrides) of a profile meant for another site. A URL that should
@@ -109,11 +110,35 @@ describe('matchUrl', () => {
     expect(matchUrl(pattern, url)).toBe(false);
   });
 
+  // Work is counted, not timed: a step is a position a piece is tried at or a character compared,
+  // so the bound holds on any machine. A backtracking matcher needs exponentially many steps here.
   it('finds a path glob in linear time, whatever the pattern', () => {
     const pattern = `https://example.com/${'*a'.repeat(200)}b`;
-    const started = Date.now();
     expect(matchUrl(pattern, `https://example.com/${'a'.repeat(1_500)}`)).toBe(false);
-    expect(Date.now() - started).toBeLessThan(500);
+    const path = `/${'a'.repeat(1_500)}`;
+    for (const glob of [
+      `/${'*a'.repeat(200)}b`,
+      `/${'*a'.repeat(200)}*b*`,
+      `/${'*a*'.repeat(700)}`,
+    ]) {
+      const { matches, steps } = pathGlobSteps(glob, path);
+      expect(matches, glob.slice(0, 12)).toBe(glob.endsWith('*a*'));
+      expect(steps, glob.slice(0, 12)).toBeLessThanOrEqual(2 * (glob.length + path.length));
+    }
+  });
+
+  it('never takes more than (|glob| + 1) x (|path| + 1) steps on a path glob', () => {
+    const over: string[] = [];
+    for (const glob of ['/', '/*', '/a*b', '/*ab*ab*', '/**a**', '/a*a*a*a*b']) {
+      for (const path of ['/', '/ab', '/aab', '/abab', '/aaaaaaaaab', '/ba']) {
+        const { matches, steps } = pathGlobSteps(glob, path);
+        if (matches !== matchUrl(`https://x.example${glob}`, `https://x.example${path}`)) {
+          over.push(`${glob} ${path}: disagrees with matchUrl`);
+        }
+        if (steps > (glob.length + 1) * (path.length + 1)) over.push(`${glob} ${path}: ${steps}`);
+      }
+    }
+    expect(over).toEqual([]);
   });
 });
 

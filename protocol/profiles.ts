@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pathGlobMatches } from './path-glob';
 
 /**
  * Per-site workspace profiles (design D10) and per-profile token budgets (D11): the schema the
@@ -356,7 +357,7 @@ function matchesParsed(pattern: MatchPattern, url: TabUrl): boolean {
         break;
     }
   }
-  return globMatchesPath(pattern.path, url.path);
+  return pathGlobMatches(pattern.path, url.path);
 }
 
 /** Whether `url` is matched by `pattern`; false for a malformed pattern or URL. */
@@ -364,28 +365,6 @@ export function matchUrl(pattern: string, url: string): boolean {
   const parsed = cachedPattern(pattern);
   const tab = parseTabUrl(url);
   return parsed !== undefined && tab !== undefined && matchesParsed(parsed, tab);
-}
-
-/**
- * `*` matches any run of characters (none included, `/` included), everything else itself. The
- * pieces between stars are placed leftmost, never revisited: linear in practice, never
- * exponential whatever the pattern.
- */
-function globMatchesPath(glob: string, path: string): boolean {
-  const pieces = glob.split('*');
-  const first = pieces[0] ?? '';
-  if (pieces.length === 1) return glob === path;
-  const last = pieces[pieces.length - 1] ?? '';
-  if (first.length + last.length > path.length) return false;
-  if (!path.startsWith(first) || !path.endsWith(last)) return false;
-  let from = first.length;
-  const end = path.length - last.length;
-  for (const piece of pieces.slice(1, -1)) {
-    const at = path.indexOf(piece, from);
-    if (at < 0 || at + piece.length > end) return false;
-    from = at + piece.length;
-  }
-  return true;
 }
 
 /**

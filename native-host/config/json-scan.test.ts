@@ -1,5 +1,5 @@
 import { describe, expect, it, test } from 'vitest';
-import { JsonSyntaxError, formatJsonPath, lineColumn, scanJson } from './json-scan';
+import { JsonSyntaxError, lineColumn, scanJson } from './json-scan';
 import type { JsonPath } from './json-scan';
 
 // Dangerous direction: accepting text JSON.parse rejects, or reading a different value from it.
@@ -135,20 +135,6 @@ describe('scanJson rejects what JSON.parse rejects, at the right place', () => {
   });
 });
 
-describe('lineColumn counts lines and code points as an editor shows them', () => {
-  test.each([
-    ['abc', 2, 1, 3],
-    ['a\nbc', 3, 2, 2],
-    ['a\r\nbc', 4, 2, 2],
-    ['a\r\n', 2, 1, 2], // between CR and LF: still on line 1
-    ['a\rbc', 3, 2, 2],
-    ['é😀x', 3, 1, 3], // the emoji is two UTF-16 units but one column
-    ['\n\r\n\rx', 4, 4, 1],
-  ])('%j at %i -> %i:%i', (text, offset, line, column) => {
-    expect(lineColumn(text, offset)).toEqual({ line, column });
-  });
-});
-
 describe('locate', () => {
   const text = '{\n  "a": {\n    "b": [10, "x"]\n  },\n  "0": 1\n}';
   const scanned = scanJson(text);
@@ -170,15 +156,4 @@ describe('locate', () => {
     expect(dup.duplicates).toEqual([{ path: ['a'], keyOffset: 10 }]);
     expect(dup.locate(['a'])).toEqual({ keyOffset: 10, valueOffset: 15 });
   });
-});
-
-test.each<[JsonPath, string]>([
-  [[], ''],
-  [['mcpServers', 'github', 'args', 2], 'mcpServers.github.args[2]'],
-  [['mcpServers', 'my server', 'env', 'A=B'], 'mcpServers["my server"].env["A=B"]'],
-  [['mcpServers', 'my-server_1'], 'mcpServers.my-server_1'],
-  [['a.b'], '["a.b"]'],
-  [['a\u202eb', 'c\n', '\u{f0000}'], '["a\\u202Eb"]["c\\n"]["\\u{F0000}"]'], // nothing a terminal hides
-])('formatJsonPath(%j) = %s', (path, expected) => {
-  expect(formatJsonPath(path)).toBe(expected);
 });

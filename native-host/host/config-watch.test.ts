@@ -79,8 +79,10 @@ describe('watchConfigFile', () => {
     writeFileSync(file, '{}');
     const watch = start(file);
     const changed = watch.next();
+    expect(watch.count()).toBe(0);
     rmSync(file);
-    await changed;
+    await expect(changed).resolves.toBeUndefined();
+    expect(watch.count()).toBe(1);
   });
 
   it('ignores other files in the folder (trust.json, the audit log)', async () => {
@@ -97,9 +99,11 @@ describe('watchConfigFile', () => {
     const file = path.join(home, 'config.json');
     const watch = start(file);
     const changed = watch.next();
+    expect(watch.count()).toBe(0);
     mkdirSync(home);
     writeFileSync(file, '{"mcpServers": {}}');
-    await changed;
+    await expect(changed).resolves.toBeUndefined();
+    expect(watch.count()).toBe(1);
   });
 
   it('reports nothing once closed', async () => {

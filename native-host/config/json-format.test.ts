@@ -1,0 +1,31 @@
+import { describe, expect, test } from 'vitest';
+import { formatJsonPath, lineColumn } from './json-format';
+import type { JsonPath } from './json-scan';
+
+// Dangerous direction: a key shown with a character a terminal hides or acts on (a warning that
+// names a different key than the file has). A column off by one only slows the reader down.
+
+describe('lineColumn counts lines and code points as an editor shows them', () => {
+  test.each([
+    ['abc', 2, 1, 3],
+    ['a\nbc', 3, 2, 2],
+    ['a\r\nbc', 4, 2, 2],
+    ['a\r\n', 2, 1, 2], // between CR and LF: still on line 1
+    ['a\rbc', 3, 2, 2],
+    ['é😀x', 3, 1, 3], // the emoji is two UTF-16 units but one column
+    ['\n\r\n\rx', 4, 4, 1],
+  ])('%j at %i -> %i:%i', (text, offset, line, column) => {
+    expect(lineColumn(text, offset)).toEqual({ line, column });
+  });
+});
+
+test.each<[JsonPath, string]>([
+  [[], ''],
+  [['mcpServers', 'github', 'args', 2], 'mcpServers.github.args[2]'],
+  [['mcpServers', 'my server', 'env', 'A=B'], 'mcpServers["my server"].env["A=B"]'],
+  [['mcpServers', 'my-server_1'], 'mcpServers.my-server_1'],
+  [['a.b'], '["a.b"]'],
+  [['a\u202eb', 'c\n', '\u{f0000}'], '["a\\u202Eb"]["c\\n"]["\\u{F0000}"]'], // nothing a terminal hides
+])('formatJsonPath(%j) = %s', (path, expected) => {
+  expect(formatJsonPath(path)).toBe(expected);
+});

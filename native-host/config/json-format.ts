@@ -1,0 +1,72 @@
+import type { JsonPath } from './json-scan';
+
+/**
+ * How positions and paths from json-scan.ts are shown to people: line and column as an editor
+ * counts them, key paths as they are written, and characters named so that an invisible one
+ * cannot hide in a message.
+ */
+
+/**
+ * 1-based line and column of a UTF-16 offset. Lines break at LF, CRLF (one break) and a lone CR;
+ * columns count Unicode code points, so "é" or an emoji before the error counts as one column,
+ * as a reader counts them.
+ */
+export function lineColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let column = 1;
+  const end = Math.min(offset, text.length);
+  for (let i = 0; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x0a || (code === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) {
+      line++;
+      column = 1;
+    } else if (code === 0x0d) {
+      // The CR of a CRLF pair: the LF that follows ends the line.
+    } else if (code >= 0xdc00 && code <= 0xdfff && isHighSurrogate(text.charCodeAt(i - 1))) {
+      // Second half of a surrogate pair: the pair is one code point, already counted.
+    } else {
+      column++;
+    }
+  }
+  return { line, column };
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+/**
+ * Formats a path the way people write it: `mcpServers.github.args[2]`. Keys that are not plain
+ * words are quoted (`mcpServers["my server"]`) so the text stays unambiguous.
+ */
+export function formatJsonPath(path: JsonPath): string {
+  let out = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') out += `[${segment}]`;
+    else if (/^[A-Za-z0-9_$-]+$/.test(segment)) out += out === '' ? segment : `.${segment}`;
+    else out += `[${quote(segment)}]`;
+  }
+  return out;
+}
+
+/** JSON-quotes `key`, also escaping what JSON.stringify leaves raw but a terminal would act on
+ * or hide: bidi overrides, zero-width and other invisible characters. */
+function quote(key: string): string {
+  return JSON.stringify(key).replace(/[\p{C}\p{Zl}\p{Zp}]/gu, (char) => {
+    const hex = codePoint(char.codePointAt(0) ?? 0).slice(2);
+    return hex.length === 4 ? `\\u${hex}` : `\\u{${hex}}`;
+  });
+}
+
+/** A character for a message: itself when visible, else its code point. */
+export function describeChar(char: string): string {
+  // Invisible characters (a pasted non-breaking space, a zero-width joiner) are named by code.
+  return /^[^\p{C}\p{Z}]$/u.test(char)
+    ? `'${char}'`
+    : `character ${codePoint(char.codePointAt(0) ?? 0)}`;
+}
+
+/** `U+00A0` style, at least four hex digits. */
+export function codePoint(code: number): string {
+  return `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+}

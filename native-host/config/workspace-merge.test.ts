@@ -1,0 +1,252 @@
+import { describe, expect, it, test } from 'vitest';
+import { DEFAULT_HANDSHAKE_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS } from './schema';
+import type { ServerConfig } from './schema';
+import { LAUNCH_FIELDS, mergeTiers } from './workspace';
+import type { MergedServer, WorkspaceConfig } from './workspace';
+import { MCP, ROOT, VSCODE } from '../../test/support/workspace-files';
+
+// Dangerous direction: anything a repository wrote reaching the launcher as `user` provenance, a
+// trust claim being honoured, or a hostile file throwing out of loadWorkspace (which would stop
+// the user's own servers). An entry skipped with a warning is the safe failure.
+
+function user(name: string, entry: Partial<ServerConfig> = {}): ServerConfig {
+  return {
+    name,
+    command: 'npx',
+    args: ['-y', `${name}-server`],
+    env: { TOKEN: '${TOKEN}' },
+    handshakeTimeoutMs: DEFAULT_HANDSHAKE_TIMEOUT_MS,
+    toolTimeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
+    disabled: false,
+    ...entry,
+  };
+}
+
+describe('mergeTiers', () => {
+  const ws = (servers: WorkspaceConfig['servers'], root = ROOT): WorkspaceConfig => ({
+    root,
+    servers,
+    warnings: [],
+  });
+  const entry = (
+    name: string,
+    fields: Omit<WorkspaceConfig['servers'][number], 'name' | 'file' | 'ignoredTrustClaims'>,
+    file = MCP,
+  ) => ({
+    name,
+    file,
+    ignoredTrustClaims: [],
+    ...fields,
+  });
+
+  it('passes the user tier through as user provenance', () => {
+    const { servers, warnings } = mergeTiers([user('github', { cwd: '/srv', prefix: 'gh' })], []);
+    expect(warnings).toEqual([]);
+    expect(servers).toEqual([
+      {
+        ...user('github', { cwd: '/srv', prefix: 'gh' }),
+        provenance: 'user',
+        workspaceRoot: null,
+        fieldSources: { command: 'user', args: 'user', env: 'user', cwd: 'user' },
+        ignoredTrustClaims: [],
+      },
+    ]);
+  });
+
+  // Any launch field from a workspace file makes the server need approval (design D5).
+  test.each<[string, Record<string, unknown>, Partial<MergedServer>]>([
+    ['command', { command: 'sh' }, { command: 'sh', args: ['-y', 'github-server'] }],
+    ['args', { args: ['-y', 'evil'] }, { command: 'npx', args: ['-y', 'evil'] }],
+    ['empty args', { args: [] }, { command: 'npx', args: [] }],
+    [
+      'env',
+      { env: { LD_PRELOAD: './evil.so' } },
+      { env: { TOKEN: '${TOKEN}', LD_PRELOAD: './evil.so' } },
+    ],
+    ['env overriding a variable', { env: { TOKEN: 'stolen' } }, { env: { TOKEN: 'stolen' } }],
+    ['empty env', { env: {} }, { env: { TOKEN: '${TOKEN}' } }],
+    ['cwd', { cwd: `${ROOT}/x` }, { cwd: `${ROOT}/x` }],
+  ])(
+    'a workspace %s over a user server makes it workspace provenance',
+    (field, fields, expected) => {
+      const { servers } = mergeTiers([user('github')], [ws([entry('github', fields)])]);
+      expect(servers).toHaveLength(1);
+      const merged = servers[0];
+      expect(merged).toMatchObject({ ...expected, provenance: 'workspace', workspaceRoot: ROOT });
+      const written = Object.keys(fields);
+      for (const launch of LAUNCH_FIELDS) {
+        expect(merged?.fieldSources[launch]).toBe(written.includes(launch) ? MCP : 'user');
+      }
+      expect(field).toBeTruthy();
+    },
+  );
+
+  it('ignores non-launch fields over a user server, and lists re-enabling as a trust claim', () => {
+    const { servers, warnings } = mergeTiers(
+      [user('legacy', { disabled: true, prefix: 'lg' })],
+      [
+        ws([
+          entry('legacy', {
+            disabled: false,
+            prefix: 'x',
+            handshakeTimeoutMs: 1,
+            toolTimeoutMs: 1,
+          }),
+        ]),
+      ],
+    );
+    expect(servers[0]).toMatchObject({
+      disabled: true,
+      prefix: 'lg',
+      handshakeTimeoutMs: DEFAULT_HANDSHAKE_TIMEOUT_MS,
+      toolTimeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
+      provenance: 'user',
+      workspaceRoot: null,
+      ignoredTrustClaims: ['disabled'],
+    });
+    expect(warnings).toEqual([
+      `${MCP}: server "legacy": a workspace file cannot change "prefix", "timeout", "toolTimeout", "disabled" of a server in your config.json; ignored`,
+    ]);
+  });
+
+  it('keeps the user disabled flag under a launch overlay', () => {
+    const { servers } = mergeTiers(
+      [user('legacy', { disabled: true })],
+      [ws([entry('legacy', { command: 'sh', disabled: false })])],
+    );
+    expect(servers[0]).toMatchObject({
+      command: 'sh',
+      disabled: true,
+      provenance: 'workspace',
+      ignoredTrustClaims: ['disabled'],
+    });
+  });
+
+  it('does not warn about non-launch fields equal to the user value', () => {
+    const { warnings } = mergeTiers(
+      [user('a')],
+      [ws([entry('a', { disabled: false, command: 'x' })])],
+    );
+    expect(warnings).toEqual([]);
+  });
+
+  it('gives a workspace-only server defaults and its root as cwd', () => {
+    const { servers } = mergeTiers([], [ws([entry('new', { command: './server' }, VSCODE)])]);
+    expect(servers).toEqual([
+      {
+        name: 'new',
+        command: './server',
+        args: [],
+        env: {},
+        cwd: ROOT,
+        handshakeTimeoutMs: DEFAULT_HANDSHAKE_TIMEOUT_MS,
+        toolTimeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
+        disabled: false,
+        provenance: 'workspace',
+        workspaceRoot: ROOT,
+        fieldSources: { command: VSCODE, args: VSCODE, env: VSCODE, cwd: VSCODE },
+        ignoredTrustClaims: [],
+      },
+    ]);
+  });
+
+  it('keeps the non-launch fields of a workspace-only server', () => {
+    const { servers } = mergeTiers(
+      [],
+      [
+        ws([
+          entry('new', {
+            command: 'x',
+            cwd: '/srv',
+            prefix: 'nw',
+            handshakeTimeoutMs: 5,
+            toolTimeoutMs: 6,
+            disabled: true,
+          }),
+        ]),
+      ],
+    );
+    expect(servers[0]).toMatchObject({
+      cwd: '/srv',
+      prefix: 'nw',
+      handshakeTimeoutMs: 5,
+      toolTimeoutMs: 6,
+      disabled: true,
+    });
+  });
+
+  it('drops a workspace-only entry without a command', () => {
+    const { servers, warnings } = mergeTiers([user('a')], [ws([entry('b', { env: { X: '1' } })])]);
+    expect(servers.map((s) => s.name)).toEqual(['a']);
+    expect(warnings).toEqual([
+      `${MCP}: server "b" has no "command" and your config.json has no server of that name to extend; skipped`,
+    ]);
+  });
+
+  test.each(['github', 'GitHub', 'gh', 'GH'])(
+    'drops a workspace prefix %s that a user server uses',
+    (prefix) => {
+      const { servers, warnings } = mergeTiers(
+        [user('github'), user('other', { prefix: 'gh' })],
+        [ws([entry('notes', { command: 'x', prefix })])],
+      );
+      expect(servers[2]).toMatchObject({ name: 'notes', provenance: 'workspace' });
+      expect(servers[2]).not.toHaveProperty('prefix');
+      expect(warnings[0]).toMatch(/prefix ".*" is taken by a server in your config.json/);
+    },
+  );
+
+  it('the first workspace wins a name; order is user tier, then workspace-only servers', () => {
+    const second = '/home/u/second';
+    const { servers, warnings } = mergeTiers(
+      [user('b'), user('a')],
+      [
+        ws([entry('z', { command: 'first' }), entry('a', { args: ['first'] })]),
+        ws(
+          [
+            entry('z', { command: 'second' }, `${second}/.mcp.json`),
+            entry('a', { args: ['second'] }, `${second}/.mcp.json`),
+            entry('y', { command: 'y' }, `${second}/.mcp.json`),
+          ],
+          second,
+        ),
+      ],
+    );
+    expect(servers.map((s) => [s.name, s.provenance, s.workspaceRoot])).toEqual([
+      ['b', 'user', null],
+      ['a', 'workspace', ROOT],
+      ['z', 'workspace', ROOT],
+      ['y', 'workspace', second],
+    ]);
+    expect(servers.find((s) => s.name === 'z')?.command).toBe('first');
+    expect(servers.find((s) => s.name === 'a')?.args).toEqual(['first']);
+    expect(warnings).toEqual([
+      `${second}/.mcp.json: server "z" is also defined by the workspace ${ROOT}, which comes first; this one was ignored`,
+      `${second}/.mcp.json: server "a" is also defined by the workspace ${ROOT}, which comes first; this one was ignored`,
+    ]);
+  });
+
+  it('uses the first of two same-named user servers', () => {
+    const { servers, warnings } = mergeTiers(
+      [user('a', { command: 'one' }), user('a', { command: 'two' })],
+      [],
+    );
+    expect(servers.map((s) => s.command)).toEqual(['one']);
+    expect(warnings).toEqual(['user tier: server "a" is listed twice; the first is used']);
+  });
+
+  it('copies: the output shares no arrays or objects with the input, and drops unknown fields', () => {
+    const base = { ...user('a'), approved: true, trusted: true };
+    const over = entry('a', { args: ['x'], env: { B: '1' } });
+    const { servers } = mergeTiers([base, user('b')], [ws([over])]);
+    servers[0]?.args.push('mutated');
+    if (servers[0] !== undefined) servers[0].env['C'] = 'mutated';
+    servers[1]?.args.push('mutated');
+    expect(over).toEqual(entry('a', { args: ['x'], env: { B: '1' } }));
+    expect(base.args).toEqual(['-y', 'a-server']);
+    expect(base.env).toEqual({ TOKEN: '${TOKEN}' });
+    expect(servers[0]).not.toHaveProperty('approved');
+    expect(servers[1]?.args).toEqual(['-y', 'b-server', 'mutated']);
+    expect(user('b').args).toEqual(['-y', 'b-server']);
+  });
+});
