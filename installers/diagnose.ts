@@ -5,7 +5,8 @@ import { BROWSER_INFO, type InstallPlatform } from './browsers';
 import { parseLauncher } from './launcher';
 import type { InstallPaths } from './locations';
 import { StoredManifestSchema, manifestProblems } from './manifest';
-import { errnoCode, isErrno, readReceipt, type Receipt, type Registration } from './receipt';
+import { readReceipt, type Receipt, type Registration } from './receipt';
+import { errnoCode, isErrno } from '../native-host/shared/errno';
 import { queryDefault, type RegistryRunner } from './registry';
 import { directoryProblem, fileProblem } from './safety';
 
@@ -200,7 +201,9 @@ async function statProblem(file: string, uid: number): Promise<string | null> {
   try {
     return fileProblem(file, await fs.lstat(file), uid);
   } catch (error) {
-    return isErrno(error, 'ENOENT') ? null : `cannot check ${file} (${errnoCode(error)})`;
+    return isErrno(error, 'ENOENT')
+      ? null
+      : `cannot check ${file} (${errnoCode(error) ?? String(error)})`;
   }
 }
 
@@ -208,6 +211,8 @@ async function dirStatProblem(dir: string, uid: number): Promise<string | null> 
   try {
     return directoryProblem(dir, await fs.stat(dir), uid, 'target');
   } catch (error) {
-    return isErrno(error, 'ENOENT') ? null : `cannot check ${dir} (${errnoCode(error)})`;
+    return isErrno(error, 'ENOENT')
+      ? null
+      : `cannot check ${dir} (${errnoCode(error) ?? String(error)})`;
   }
 }

@@ -3,14 +3,13 @@ import path from 'node:path';
 import type { Browser, InstallPlatform } from './browsers';
 import { targetDirectories, type InstallPlan } from './plan';
 import {
-  errnoCode,
-  isErrno,
   mergeRegistrations,
   receiptText,
   writeFileAtomic,
   type Receipt,
   type Registration,
 } from './receipt';
+import { errnoCode, isErrno } from '../native-host/shared/errno';
 import { queryDefault, regAddArgv, type RegistryRunner } from './registry';
 import { checkTargetDirectory } from './safety';
 
@@ -186,7 +185,7 @@ async function readBundle(
   } catch (error) {
     return {
       ok: false,
-      message: `cannot read the host bundle ${source} (${errnoCode(error)}). Install from the built bundle: 'npm run build:host', then 'node dist/host/switchyard.cjs install'.`,
+      message: `cannot read the host bundle ${source} (${errnoCode(error) ?? String(error)}). Install from the built bundle: 'npm run build:host', then 'node dist/host/switchyard.cjs install'.`,
     };
   }
 }

@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { readFileBounded } from '../native-host/shared/bounded-read';
+import { errnoCode, isErrno } from '../native-host/shared/errno';
 import { BROWSERS } from './browsers';
 import {
   BUNDLE_FILE,
@@ -137,7 +138,7 @@ export async function readReceipt(file: string): Promise<ReadReceiptResult> {
     if (isErrno(error, 'ENOENT')) return { kind: 'missing' };
     return {
       kind: 'invalid',
-      message: `cannot read ${file} (${errnoCode(error)}); check its permissions.`,
+      message: `cannot read ${file} (${errnoCode(error) ?? String(error)}); check its permissions.`,
     };
   }
   if (bytes.length > MAX_RECEIPT_BYTES) {
@@ -161,17 +162,4 @@ export async function writeFileAtomic(file: string, text: string | Uint8Array, m
     await fs.rm(temporary, { force: true });
     throw error;
   }
-}
-
-export function isErrno(error: unknown, code: string): boolean {
-  return errnoCode(error) === code;
-}
-
-export function errnoCode(error: unknown): string {
-  return typeof error === 'object' &&
-    error !== null &&
-    'code' in error &&
-    typeof error.code === 'string'
-    ? error.code
-    : String(error);
 }

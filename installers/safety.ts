@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { isErrno } from './receipt';
+import { isErrno } from '../native-host/shared/errno';
 
 /**
  * Who else could change what the browser runs. The manifest names the program the browser starts

@@ -4,13 +4,13 @@ import type { Browser } from './browsers';
 import type { InstallPaths } from './locations';
 import { FILE_MODES } from './install';
 import {
-  isErrno,
   readReceipt,
   receiptText,
   writeFileAtomic,
   type Receipt,
   type Registration,
 } from './receipt';
+import { isErrno } from '../native-host/shared/errno';
 import { queryDefault, regDeleteArgv, type RegistryRunner } from './registry';
 
 /**

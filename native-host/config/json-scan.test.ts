@@ -1,5 +1,6 @@
 import { describe, expect, it, test } from 'vitest';
-import { JsonSyntaxError, lineColumn, scanJson } from './json-scan';
+import { JsonSyntaxError, scanJson } from './json-scan';
+import { lineColumn } from './json-format';
 import type { JsonPath } from './json-scan';
 
 // Dangerous direction: accepting text JSON.parse rejects, or reading a different value from it.

@@ -8,8 +8,6 @@
 
 import { codePoint, describeChar } from './json-format';
 
-export { formatJsonPath, lineColumn } from './json-format';
-
 /** Deepest nesting accepted. Config files are shallow; the cap keeps a hostile file from
  * exhausting the stack of this recursive parser. */
 export const MAX_JSON_DEPTH = 64;

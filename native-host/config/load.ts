@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { JsonSyntaxError, formatJsonPath, lineColumn, scanJson } from './json-scan';
+import { JsonSyntaxError, scanJson } from './json-scan';
+import { formatJsonPath, lineColumn } from './json-format';
 import type { JsonPath, ScannedJson } from './json-scan';
 import {
   ConfigFileSchema,
@@ -9,9 +10,6 @@ import {
 } from './schema';
 import type { ServerConfig } from './schema';
 import { readFileBounded } from '../shared/bounded-read';
-
-// Moved to shared/bounded-read; re-exported until every importer is updated.
-export { readHandleBounded } from '../shared/bounded-read';
 
 /**
  * Reading the user-tier config file. A file that is not JSON, or whose top level or `mcpServers`

@@ -1,4 +1,4 @@
-import { formatJsonPath } from './json-scan';
+import { formatJsonPath } from './json-format';
 
 /**
  * Trust claims in a workspace file (seed plan G1): keys such as `approved`, `alwaysAllow` or

@@ -1,4 +1,5 @@
-import { JsonSyntaxError, formatJsonPath, lineColumn, scanJson } from './json-scan';
+import { JsonSyntaxError, scanJson } from './json-scan';
+import { formatJsonPath, lineColumn } from './json-format';
 import type { JsonPath, ScannedJson } from './json-scan';
 import { fileWarning, locatedWarning, offsetOf, shownText } from './located-warning';
 import type { Position, WorkspaceWarning, WorkspaceWarningKind } from './located-warning';

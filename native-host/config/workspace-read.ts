@@ -1,6 +1,8 @@
 import fs from 'node:fs';
-import { MAX_CONFIG_FILE_BYTES, readHandleBounded } from './load';
+import { MAX_CONFIG_FILE_BYTES } from './load';
+import { readHandleBounded } from '../shared/bounded-read';
 import type { ReadConfigFile } from './load';
+import { errnoCode } from '../shared/errno';
 
 /**
  * Reading a workspace file: bounded, refusing what is not a regular file, decoded as UTF-8. A
@@ -67,11 +69,6 @@ export async function readWorkspaceText(
   }
   if (body.trim() === '') return unusable('the file is empty');
   return { kind: 'text', body };
-}
-
-function errnoCode(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
-  return typeof error.code === 'string' ? error.code : undefined;
 }
 
 /** The text of a file as read: a string is taken as is (a test's reader), bytes must be UTF-8. */

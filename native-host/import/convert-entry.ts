@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { formatJsonPath } from '../config/json-scan';
+import { formatJsonPath } from '../config/json-format';
 import { ServerEntrySchema } from '../config/schema';
 import { loadsCode } from '../host/launch-gate';
 import { shownKey, shownValue } from './text';

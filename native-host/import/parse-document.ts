@@ -1,6 +1,6 @@
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { TomlError, parse as parseToml } from 'smol-toml';
-import { lineColumn } from '../config/json-scan';
+import { lineColumn } from '../config/json-format';
 import { ConfigError } from '../config/load';
 
 /**

@@ -3,6 +3,7 @@ import { ConfigError } from '../config/load';
 import { NotARegularFileError, readWorkspaceFile } from '../config/workspace';
 import { CLIENTS } from './clients';
 import type { ConvertContext, ConvertResult } from './types';
+import { errnoCode } from '../shared/errno';
 
 /**
  * Reading one client's file and converting it. The file is opened the way workspace files are
@@ -58,11 +59,6 @@ function readFailure(error: unknown, code: string | undefined): string {
     default:
       return `cannot read the file (${code ?? 'unknown error'})`;
   }
-}
-
-function errnoCode(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
-  return typeof error.code === 'string' ? error.code : undefined;
 }
 
 /** The text of a file as read: a string is taken as is (a test's reader), bytes must be UTF-8. */

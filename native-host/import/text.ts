@@ -1,4 +1,4 @@
-import { formatJsonPath } from '../config/json-scan';
+import { formatJsonPath } from '../config/json-format';
 
 /** Showing text from foreign files in messages: quoted, invisible characters escaped, capped. */
 

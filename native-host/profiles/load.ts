@@ -8,7 +8,8 @@ import {
   matchPatternProblem,
   type Profile,
 } from '../../protocol/profiles';
-import { formatJsonPath, lineColumn, scanJson, type JsonPath } from '../config/json-scan';
+import { scanJson, type JsonPath } from '../config/json-scan';
+import { formatJsonPath, lineColumn } from '../config/json-format';
 import { MAX_CONFIG_FILE_BYTES } from '../config/load';
 import { readFileBounded } from '../shared/bounded-read';
 
