@@ -10,3 +10,4 @@ export * from './profiles';
 export * from './servers';
 export * from './tools';
 export * from './untrusted/block';
+export * from './match-pattern';

@@ -3,12 +3,10 @@ import {
   DEFAULT_PROFILE_ID,
   ProfileSchema,
   builtinDefaultProfile,
-  matchPatternProblem,
-  matchUrl,
-  parseMatchPattern,
   resolveProfile,
   type Profile,
 } from './profiles';
+import { matchPatternProblem, matchUrl, parseMatchPattern } from './match-pattern';
 import { pathGlobSteps } from './path-glob';
 
 // Banner: a pattern that matches a URL it should not is the dangerous direction: it hands a page
