@@ -5,7 +5,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it, test, vi } from 'vitest';
 import type { ServerSummary } from '../../protocol/servers';
-import { LaunchError, type LaunchFn } from '../mcp/server-runtime';
+import { LaunchError, type LaunchFn } from '../mcp/runtime-types';
 import { launchFingerprint } from '../trust/fingerprint';
 import { TrustStore, nodeTrustFileSystem, type TrustFileSystem } from '../trust/trust-store';
 import { ConfigReloader, carryOverSkipped, planReload } from './config-reload';

@@ -10,7 +10,7 @@ import type { ApprovalRequest } from '../../protocol/tools';
 import { HostCore, type ServerSpec } from '../host/core';
 import { HostError } from '../host/host-error';
 import { fakeServerSpec } from '../host/test-support';
-import type { LaunchFn } from '../mcp/server-runtime';
+import type { LaunchFn } from '../mcp/runtime-types';
 import type { ToolPolicyRules } from '../policy/tool-policy';
 import { TrustStore } from '../trust/trust-store';
 import { ProfileStore, type ProfileSetup } from './store';
