@@ -20,12 +20,7 @@ import type {
   ServerRuntimeOptions,
 } from './runtime-types';
 import type { ToolDefinition } from './tool-definition';
-import {
-  ListChangedRefresh,
-  listServerTools,
-  rejectedToolWarnings,
-  type RejectedTool,
-} from './tool-list';
+import { ServerToolList, type RejectedTool } from './tool-list';
 
 // The seam types and describeExit moved to their own modules; re-exported so host/core.ts and
 // other importers of this path keep working.
@@ -74,15 +69,7 @@ export class ServerRuntime {
   private restarts = 0;
   private runningSince = 0;
   private cancelRestart: (() => void) | undefined;
-  private toolList: readonly ToolDefinition[] = [];
-  private rejected: readonly RejectedTool[] = [];
-  private readonly refresh = new ListChangedRefresh<Connection>({
-    relist: (connection) => this.listTools(connection),
-    isCurrent: (connection) => this.connection === connection,
-    onSettled: () => {
-      this.options.events.onToolsChanged(this);
-    },
-  });
+  private readonly toolList: ServerToolList<Connection>;
   private lastProcess: ServerProcess | undefined;
   /** The start() in progress, if any (its state may still read 'starting' from markStarting()). */
   private starting: Promise<void> | undefined;
@@ -94,6 +81,16 @@ export class ServerRuntime {
     this.name = options.launch.name;
     this.policy = options.restartPolicy ?? DEFAULT_RESTART_POLICY;
     this.now = options.now ?? Date.now;
+    this.toolList = new ServerToolList({
+      timeoutMs: options.launch.handshakeTimeoutMs,
+      isCurrent: (connection) => this.connection === connection,
+      onWarning: (message) => {
+        options.events.onLog('warning', message);
+      },
+      onRefreshed: () => {
+        options.events.onToolsChanged(this);
+      },
+    });
   }
 
   get state(): ServerState {
@@ -106,12 +103,12 @@ export class ServerRuntime {
 
   /** Tools of the last successful listing (empty unless running). */
   get tools(): readonly ToolDefinition[] {
-    return this.toolList;
+    return this.toolList.tools;
   }
 
   /** Tools the server listed that failed validation, with the reason (shown by `doctor`). */
   get rejectedTools(): readonly RejectedTool[] {
-    return this.rejected;
+    return this.toolList.rejected;
   }
 
   /** Most recent stderr lines of the current or last process, and how many fell out. */
@@ -160,7 +157,7 @@ export class ServerRuntime {
     this.connection = undefined;
     this.attempting = undefined;
     this.generation += 1;
-    this.toolList = [];
+    this.toolList.clear();
     this.setState({ state: 'stopped' });
     await Promise.all(connections.map((c) => this.closeConnection(c)));
   }
@@ -254,7 +251,7 @@ export class ServerRuntime {
         this.options.events.onLog('warning', untrustedMessage(error.message));
       },
       onToolListChanged: () => {
-        if (this.connection === connection) this.refresh.request(connection);
+        if (this.connection === connection) this.toolList.listChanged(connection);
       },
     });
     const connection: Connection = { generation, client, process, protocolVersion: 'unknown' };
@@ -267,18 +264,22 @@ export class ServerRuntime {
       process.transport,
       launch.handshakeTimeoutMs,
     );
-    // Still `attempting` while a failed handshake is handled, so a stop() meanwhile closes it too.
-    if (!handshake.ok)
-      await this.failHandshake(connection, attempt, handshake.timedOut, handshake.error);
-    if (this.attempting === connection) this.attempting = undefined;
-    if (!handshake.ok) return;
+    try {
+      // Still `attempting` while a failed handshake is handled, so a stop() meanwhile closes it.
+      if (!handshake.ok) {
+        await this.failHandshake(connection, attempt, handshake.timedOut, handshake.error);
+        return;
+      }
+    } finally {
+      if (this.attempting === connection) this.attempting = undefined;
+    }
     if (generation !== this.generation) {
       await this.closeConnection(connection);
       return;
     }
     this.connection = connection;
     const handshakeMs = this.now() - startedAt;
-    await this.listTools(connection);
+    await this.toolList.list(connection);
     if (this.connection !== connection) return;
     this.runningSince = this.now();
     this.setState({
@@ -322,24 +323,10 @@ export class ServerRuntime {
     this.options.events.onLog('error', message);
   }
 
-  private async listTools(connection: Connection): Promise<void> {
-    const listing = await listServerTools(
-      connection.client,
-      this.options.launch.handshakeTimeoutMs,
-    );
-    if (listing.failure !== undefined) this.options.events.onLog('warning', listing.failure);
-    if (this.connection !== connection) return;
-    for (const warning of rejectedToolWarnings(listing.rejected)) {
-      this.options.events.onLog('warning', warning);
-    }
-    this.toolList = listing.tools;
-    this.rejected = listing.rejected;
-  }
-
   private onConnectionClosed(connection: Connection): void {
     if (this.connection !== connection) return;
     this.connection = undefined;
-    this.toolList = [];
+    this.toolList.clear();
     const exit = connection.process.exitInfo ?? { code: null, signal: null };
     if (this.now() - this.runningSince >= this.policy.stableAfterMs) this.restarts = 0;
     this.crashed(exit, crashMessage(this.name, exit, connection.process));

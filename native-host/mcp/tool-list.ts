@@ -61,10 +61,73 @@ export async function listServerTools(client: Client, timeoutMs: number): Promis
 }
 
 /** One warning per rejected tool; the names and problems are the server's words. */
-export function rejectedToolWarnings(rejected: readonly RejectedTool[]): string[] {
+function rejectedToolWarnings(rejected: readonly RejectedTool[]): string[] {
   return rejected.map(
     (r) => `skipped tool '${untrustedMessage(r.name)}': ${untrustedMessage(r.problem)}`,
   );
+}
+
+/** What a `ServerToolList` is told and tells. */
+export interface ServerToolListHooks<C> {
+  /** How long each `tools/list` page may take. */
+  readonly timeoutMs: number;
+  /** Whether `connection` is still the runtime's current one. */
+  readonly isCurrent: (connection: C) => boolean;
+  /** A listing failed part-way, or skipped a tool (the text is already made safe). */
+  readonly onWarning: (message: string) => void;
+  /** A refresh after `list_changed` ended while its connection is current. */
+  readonly onRefreshed: () => void;
+}
+
+/**
+ * The tools of a runtime's current connection. A listing whose connection is no longer current
+ * when it ends is dropped, so a slow `tools/list` of a closed connection never overwrites the
+ * tools of the one after it.
+ */
+export class ServerToolList<C extends { readonly client: Client }> {
+  private listed: readonly ToolDefinition[] = [];
+  private skipped: readonly RejectedTool[] = [];
+  private readonly refresh: ListChangedRefresh<C>;
+
+  constructor(private readonly hooks: ServerToolListHooks<C>) {
+    this.refresh = new ListChangedRefresh({
+      relist: (connection) => this.list(connection),
+      isCurrent: hooks.isCurrent,
+      onSettled: () => {
+        hooks.onRefreshed();
+      },
+    });
+  }
+
+  /** Tools of the last successful listing (empty once cleared). */
+  get tools(): readonly ToolDefinition[] {
+    return this.listed;
+  }
+
+  /** Tools the last listing rejected, with the reason (kept after `clear()`, for `doctor`). */
+  get rejected(): readonly RejectedTool[] {
+    return this.skipped;
+  }
+
+  /** Lists `connection`'s tools afresh; the result is kept only if it is still current. */
+  async list(connection: C): Promise<void> {
+    const listing = await listServerTools(connection.client, this.hooks.timeoutMs);
+    if (listing.failure !== undefined) this.hooks.onWarning(listing.failure);
+    if (!this.hooks.isCurrent(connection)) return;
+    for (const warning of rejectedToolWarnings(listing.rejected)) this.hooks.onWarning(warning);
+    this.listed = listing.tools;
+    this.skipped = listing.rejected;
+  }
+
+  /** `notifications/tools/list_changed` arrived on `connection`. */
+  listChanged(connection: C): void {
+    this.refresh.request(connection);
+  }
+
+  /** Forgets the tools: the connection is gone. */
+  clear(): void {
+    this.listed = [];
+  }
 }
 
 /** What a `ListChangedRefresh` does, for whichever connection the notification came on. */
