@@ -9,6 +9,7 @@ import {
   type RequestMethod,
   type ResultOf,
 } from '../protocol/methods';
+import { describeExit, type ExitInfo } from '../protocol/servers';
 import { HOST_NODE_FLAGS } from '../native-host/shared/node-flags';
 
 /**
@@ -19,10 +20,7 @@ import { HOST_NODE_FLAGS } from '../native-host/shared/node-flags';
  * envelope parse. Its framing is written apart from the host's codec on purpose.
  */
 
-export interface ExitInfo {
-  readonly code: number | null;
-  readonly signal: string | null;
-}
+export type { ExitInfo } from '../protocol/servers';
 
 /** An error reply from the host, with the JSON-RPC error object as sent. */
 export class HostRpcError extends Error {
@@ -246,7 +244,3 @@ const HELLO_PARAMS: ParamsOf<'host/hello'> = {
 
 /** Params of the bare-hop request: `host/hello` touches no server. */
 export const BARE_HOP_PARAMS = HELLO_PARAMS;
-
-function describeExit(exit: ExitInfo): string {
-  return exit.signal === null ? `code ${String(exit.code)}` : `signal ${exit.signal}`;
-}

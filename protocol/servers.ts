@@ -7,6 +7,13 @@ export const ExitInfoSchema = z.object({
 });
 export type ExitInfo = z.infer<typeof ExitInfoSchema>;
 
+/** "exit code 3", "signal SIGKILL", or "no exit status": how an exit reads in a message. */
+export function describeExit(exit: ExitInfo): string {
+  if (exit.signal !== null) return `signal ${exit.signal}`;
+  if (exit.code !== null) return `exit code ${exit.code}`;
+  return 'no exit status';
+}
+
 /** Why a server is not running and will not be retried without the user acting. */
 export const FailureReasonSchema = z.enum([
   'command-not-found',

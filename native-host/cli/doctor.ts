@@ -1,5 +1,5 @@
 import type { ServerState, ServerSummary } from '../../protocol/servers';
-import { describeExit } from '../mcp/server-runtime';
+import { describeExit } from '../../protocol/servers';
 import { profileReport } from './profile-report';
 import { installSection } from './install-doctor';
 import { table, type CliIo } from './io';

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { formatJsonPath, lineColumn } from './json-format';
-import type { JsonPath } from './json-scan';
+import type { JsonPath } from './json-format';
 
 // Dangerous direction: a key shown with a character a terminal hides or acts on (a warning that
 // names a different key than the file has). A column off by one only slows the reader down.

@@ -1,10 +1,12 @@
-import type { JsonPath } from './json-scan';
-
 /**
  * How positions and paths from json-scan.ts are shown to people: line and column as an editor
  * counts them, key paths as they are written, and characters named so that an invisible one
  * cannot hide in a message.
  */
+
+/** One step into a JSON value: an object key or an array index. */
+export type JsonPathSegment = string | number;
+export type JsonPath = readonly JsonPathSegment[];
 
 /**
  * 1-based line and column of a UTF-16 offset. Lines break at LF, CRLF (one break) and a lone CR;

@@ -1,7 +1,7 @@
 import { describe, expect, it, test } from 'vitest';
 import { JsonSyntaxError, scanJson } from './json-scan';
 import { lineColumn } from './json-format';
-import type { JsonPath } from './json-scan';
+import type { JsonPath } from './json-format';
 
 // Dangerous direction: accepting text JSON.parse rejects, or reading a different value from it.
 // Then the host would run a config that every other tool reads differently. A rejection of valid

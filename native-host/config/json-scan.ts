@@ -6,15 +6,11 @@
  * Offsets are UTF-16 indexes into the text; `lineColumn` turns them into what an editor shows.
  */
 
-import { codePoint, describeChar } from './json-format';
+import { codePoint, describeChar, type JsonPath } from './json-format';
 
 /** Deepest nesting accepted. Config files are shallow; the cap keeps a hostile file from
  * exhausting the stack of this recursive parser. */
 export const MAX_JSON_DEPTH = 64;
-
-/** One step into a JSON value: an object key or an array index. */
-export type JsonPathSegment = string | number;
-export type JsonPath = readonly JsonPathSegment[];
 
 /** Where one value sits in the text. `keyOffset` is set for object members (the opening quote). */
 export interface JsonLocation {

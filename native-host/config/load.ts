@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { JsonSyntaxError, scanJson } from './json-scan';
 import { formatJsonPath, lineColumn } from './json-format';
-import type { JsonPath, ScannedJson } from './json-scan';
+import type { ScannedJson } from './json-scan';
+import type { JsonPath } from './json-format';
 import {
   ConfigFileSchema,
   ServerEntrySchema,

@@ -1,4 +1,5 @@
-import type { JsonPath, ScannedJson } from './json-scan';
+import type { ScannedJson } from './json-scan';
+import type { JsonPath } from './json-format';
 import type { ConfigWarning, ConfigWarningKind } from './load';
 
 /**

@@ -1,6 +1,7 @@
 import { JsonSyntaxError, scanJson } from './json-scan';
 import { formatJsonPath, lineColumn } from './json-format';
-import type { JsonPath, ScannedJson } from './json-scan';
+import type { ScannedJson } from './json-scan';
+import type { JsonPath } from './json-format';
 import { fileWarning, locatedWarning, offsetOf, shownText } from './located-warning';
 import type { Position, WorkspaceWarning, WorkspaceWarningKind } from './located-warning';
 import { MAX_SERVERS, ServerEntrySchema, UNSUPPORTED_TRANSPORT, serverNameProblem } from './schema';

@@ -1,4 +1,4 @@
-import type { JsonPath } from './json-scan';
+import type { JsonPath } from './json-format';
 import type { WorkspaceWarning, WorkspaceWarningKind } from './located-warning';
 import type { ServerEntry } from './schema';
 

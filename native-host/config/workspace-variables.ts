@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import type { JsonPath } from './json-scan';
+import type { JsonPath } from './json-format';
 import { shownText } from './located-warning';
 import { MAX_ARG_CHARS, MAX_COMMAND_CHARS, MAX_CWD_CHARS, MAX_ENV_VALUE_CHARS } from './schema';
 import { isFullyAbsolute, normalizeFolder } from './workspace-folder';

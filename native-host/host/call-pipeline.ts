@@ -1,6 +1,6 @@
 import type { CallToolResult } from '../../protocol/tools';
 import type { AuditLog } from '../audit/audit-log';
-import type { CallOptions } from '../mcp/server-runtime';
+import type { CallOptions } from '../mcp/runtime-types';
 import { policyOverlay } from '../profiles/policy';
 import type { ProfileStore } from '../profiles/store';
 import { HostError } from '../shared/host-error';

@@ -1,18 +1,16 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it, test, vi } from 'vitest';
 import type { ServerSummary } from '../../protocol/servers';
-import { LaunchError, type LaunchFn } from '../mcp/server-runtime';
+import { inMemoryLauncher } from '../testing/in-memory-launcher';
 import { launchFingerprint } from '../trust/fingerprint';
 import { TrustStore, nodeTrustFileSystem, type TrustFileSystem } from '../trust/trust-store';
 import { ConfigReloader, carryOverSkipped, planReload } from './config-reload';
 import { HostCore } from './core';
 import { type ServerSpec } from '../shared/server-spec';
 import type { HostSetup } from './setup';
-import { fakeServerSpec } from './test-support';
+import { fakeServerSpec } from '../testing/server-spec';
 
 // The dangerous direction: a reload that lets a new or changed launch run without the gate, or
 // leaves a removed server's process running. Restarting an unchanged server needlessly only
@@ -82,29 +80,16 @@ describe('planReload', () => {
 
 /** An in-memory MCP server per launch, counted, with one tool. */
 function fakeLauncher() {
-  const launched: string[] = [];
-  let pid = 100;
-  const spawnServer: LaunchFn = async (launch) => {
-    if (launch.executable === null) {
-      throw new LaunchError(launch.notFoundReason, launch.notFound ?? 'not found');
-    }
-    launched.push(launch.name);
-    const [client, server] = InMemoryTransport.createLinkedPair();
-    const mcp = new McpServer({ name: launch.name, version: '1.0.0' });
-    mcp.registerTool('ping', { description: `Ping ${launch.args.join(' ')}.` }, () => ({
-      content: [{ type: 'text', text: 'pong' }],
-    }));
-    await mcp.connect(server);
-    pid += 1;
-    return {
-      transport: client,
-      pid,
-      exitInfo: undefined,
-      stderrTail: () => [],
-      stderrDropped: 0,
-    };
-  };
-  return { spawnServer, launched };
+  return inMemoryLauncher({
+    firstPid: 101,
+    tools: (launch) => [
+      {
+        name: 'ping',
+        description: `Ping ${launch.args.join(' ')}.`,
+        call: () => ({ content: [{ type: 'text', text: 'pong' }] }),
+      },
+    ],
+  });
 }
 
 async function harness(

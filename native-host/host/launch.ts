@@ -1,7 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { buildChildEnv } from '../config/env';
-import { LaunchError, type LaunchFn, type ServerProcess } from '../mcp/server-runtime';
+import { LaunchError, type LaunchFn, type ServerProcess } from '../mcp/runtime-types';
 import { ProcessSpawnError, ProcessTransport } from '../supervisor/process-transport';
 import { RingBuffer } from '../supervisor/ring-buffer';
 import { safeText } from '../../protocol/untrusted/gate';

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LaunchError, type LaunchFn } from '../mcp/server-runtime';
+import { LaunchError, type LaunchFn } from '../mcp/runtime-types';
 import { TrustStore, nodeTrustFileSystem, type TrustFileSystem } from '../trust/trust-store';
 import { HostCore } from './core';
 import { LiveConfig } from './live-config';

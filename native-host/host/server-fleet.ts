@@ -1,6 +1,7 @@
 import type { ServerSummary } from '../../protocol/servers';
 import type { RestartPolicy } from '../mcp/restart-policy';
-import { ServerRuntime, type LaunchFn } from '../mcp/server-runtime';
+import { ServerRuntime } from '../mcp/server-runtime';
+import { type LaunchFn } from '../mcp/runtime-types';
 import type { McpRoot } from '../profiles/store';
 import { HostError } from '../shared/host-error';
 import type { ServerLaunch, ServerSpec } from '../shared/server-spec';

@@ -1,8 +1,7 @@
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describe, expect, it, vi } from 'vitest';
-import { ServerRuntime, type ServerProcess } from './server-runtime';
-import { type ServerLaunch } from '../shared/server-spec';
+import { inMemoryLauncher, type InMemoryLauncher } from '../testing/in-memory-launcher';
+import type { ServerLaunch } from '../shared/server-spec';
+import { ServerRuntime } from './server-runtime';
 
 // Starts that overlap (the host's own start-up, a restart from the popup, another client's
 // start): at the edges real processes cannot reach on demand, an in-memory MCP server behind the
@@ -22,44 +21,15 @@ const LAUNCH: ServerLaunch = {
   toolTimeoutMs: 5_000,
 };
 
-/** Spawns in-memory servers; each spawn completes when `release()` is called, in order. */
-function heldSpawns() {
-  const held: (() => void)[] = [];
-  let spawned = 0;
-  const spawnServer = async (): Promise<ServerProcess> => {
-    await new Promise<void>((resolve) => {
-      held.push(resolve);
-    });
-    spawned += 1;
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    const server = new McpServer({ name: 'fake', version: '1' });
-    server.registerTool('noop', { description: 'Does nothing.' }, () => ({ content: [] }));
-    await server.connect(serverSide);
-    return {
-      transport: clientSide,
-      pid: spawned,
-      exitInfo: undefined,
-      stderrTail: () => [],
-      stderrDropped: 0,
-    };
-  };
-  return {
-    spawnServer,
-    release: (): void => {
-      held.shift()?.();
-    },
-    /** Spawns asked for and not yet released. */
-    get waiting(): number {
-      return held.length;
-    },
-    /** Spawns completed. */
-    get spawned(): number {
-      return spawned;
-    },
-  };
+/** In-memory servers with one tool; each spawn completes when `release()` is called, in order. */
+function heldSpawns(): InMemoryLauncher {
+  return inMemoryLauncher({
+    hold: true,
+    tools: () => [{ name: 'noop', description: 'Does nothing.' }],
+  });
 }
 
-function runtimeWith(spawns: ReturnType<typeof heldSpawns>): ServerRuntime {
+function runtimeWith(spawns: InMemoryLauncher): ServerRuntime {
   return new ServerRuntime({
     launch: LAUNCH,
     spawnServer: spawns.spawnServer,
@@ -90,7 +60,7 @@ describe('overlapping starts', () => {
     await Promise.all([first, second]);
 
     expect(runtime.state.state).toBe('running');
-    expect(spawns.spawned).toBe(1);
+    expect(spawns.launched.length).toBe(1);
   });
 
   it('a restart whose stop overtook a start in progress starts afresh, never ends stopped', async () => {
@@ -112,7 +82,7 @@ describe('overlapping starts', () => {
     await second;
 
     expect(runtime.state.state).toBe('running');
-    expect(spawns.spawned).toBe(2);
+    expect(spawns.launched.length).toBe(2);
     await runtime.stop();
   });
 
@@ -131,6 +101,6 @@ describe('overlapping starts', () => {
 
     expect(runtime.state.state).toBe('stopped');
     expect(spawns.waiting).toBe(0);
-    expect(spawns.spawned).toBe(1);
+    expect(spawns.launched.length).toBe(1);
   });
 });

@@ -1,62 +1,23 @@
-import type { ServerLaunch } from '../shared/server-spec';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  ListRootsRequestSchema,
-  McpError,
-  ToolListChangedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ConsentRequest, ExitInfo, ServerState } from '../../protocol/servers';
-import { HostError } from '../shared/host-error';
-import {
-  MAX_LIST_PAGES,
-  MAX_TOOLS_PER_SERVER,
-  ListToolsPageSchema,
-  parseToolDefinition,
-  type ToolDefinition,
-} from '../shared/tool-definition';
-import { RawCallToolResultSchema, normalizeCallResult } from './call-result';
 import type { CallToolResult } from '../../protocol/tools';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/index.js';
+import { callToolWithDeadline, connectWithDeadline } from './request-deadline';
 import { restartDecision, type RestartPolicy, DEFAULT_RESTART_POLICY } from './restart-policy';
-import { capText } from '../../protocol/untrusted/cap';
-import { redactSecrets } from '../../protocol/untrusted/redact';
-import { sanitizeText } from '../../protocol/untrusted/sanitize';
-
-/**
- * One configured server: its process, its SDK client and its state machine
- *
- *   stopped -> starting -> running -> crashed -> starting ...   (bounded backoff)
- *                       \-> failed (not found, handshake timeout or error, crash loop)
- *
- * The MCP protocol is the SDK's; the process layer is ours (design D1). Every transition is
- * reported through `onStateChange`, so the UI and the agent see the same state.
- */
-
-/** The process seam: production spawns a real process group (ProcessTransport). */
-export interface ServerProcess {
-  /** The SDK transport over the child's stdio. */
-  readonly transport: Transport;
-  readonly pid: number | undefined;
-  readonly exitInfo: ExitInfo | undefined;
-  /** Last stderr lines, oldest first, sanitized. */
-  stderrTail(lines: number): string[];
-  /** Stderr lines that fell out of the ring buffer. */
-  readonly stderrDropped: number;
-}
-
-/** Spawns a server; rejects with `LaunchError` when the command cannot be run at all. */
-export type LaunchFn = (launch: ServerLaunch) => Promise<ServerProcess>;
-
-export class LaunchError extends Error {
-  override readonly name = 'LaunchError';
-  constructor(
-    readonly reason: 'command-not-found' | 'spawn-failed',
-    message: string,
-  ) {
-    super(message);
-  }
-}
+import {
+  callFailure,
+  crashMessage,
+  handshakeFailureMessage,
+  launchFailure,
+  unavailableError,
+  untrustedServerInfo,
+  untrustedMessage,
+} from './runtime-errors';
+import { createRuntimeClient } from './runtime-client';
+import type { CallOptions, LaunchFn, ServerProcess } from './runtime-types';
+import type { RootsSource } from './runtime-client';
+import type { ServerLaunch } from '../shared/server-spec';
+import type { ToolDefinition } from '../shared/tool-definition';
+import { ServerToolList, type RejectedTool } from './tool-list';
 
 export interface ServerRuntimeEvents {
   onStateChange(runtime: ServerRuntime): void;
@@ -73,100 +34,25 @@ export interface ServerRuntimeOptions {
    * The MCP roots offered to the server (file:// URIs), read on every `roots/list`. With it the
    * client declares the `roots` capability; without it, none.
    */
-  readonly roots?: () => ReadonlyArray<{ readonly uri: string; readonly name?: string }>;
+  readonly roots?: RootsSource;
   readonly restartPolicy?: RestartPolicy;
   readonly now?: () => number;
   /** Schedules `fn` after `ms`; returns a cancel function. Tests inject a manual clock. */
   readonly schedule?: (fn: () => void, ms: number) => () => void;
 }
 
-export interface CallOptions {
-  readonly signal?: AbortSignal;
-  readonly onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
-}
-
-const STDERR_LINES_IN_ERRORS = 10;
-/** Longest server-supplied name, version or error message the host relays. */
-const MAX_INFO_CHARS = 200;
-const MAX_SERVER_MESSAGE_CHARS = 2_000;
-
-/** A server's own words, made safe to show: sanitized, secrets redacted, capped. */
-function untrustedMessage(text: string): string {
-  return capText(redactSecrets(sanitizeText(text)).text, MAX_SERVER_MESSAGE_CHARS).text;
-}
-
 /**
- * The SDK Client builds an Ajv instance (with every format) per client, to check tool output
- * against `outputSchema` in its own `callTool`/`listTools`. The host calls neither: it sends
- * `request` with its own tolerant schemas and gates results itself (design D9). Saves about 4 ms
- * at start-up and some 60 KiB of heap per server; fails loudly should anything rely on it.
+ * One configured server: its process, its SDK client and its state machine
+ *
+ *   stopped -> starting -> running -> crashed -> starting ...   (bounded backoff)
+ *                       \-> failed (not found, handshake timeout or error, crash loop)
+ *
+ * The MCP protocol is the SDK's; the process layer is ours (design D1). Every transition is
+ * reported through `onStateChange`, so the UI and the agent see the same state. Its seams are in
+ * runtime-types.ts, its messages in runtime-errors.ts, the per-request timer in
+ * request-deadline.ts, the SDK client's set-up in runtime-client.ts and the tool listing in
+ * tool-list.ts.
  */
-const NO_OUTPUT_SCHEMA_VALIDATION: jsonSchemaValidator = {
-  getValidator: () => {
-    throw new Error('the host does not validate tool output schemas through the SDK');
-  },
-};
-
-/** Largest delay a Node timer honours; passed to the SDK so only the host's own timers fire. */
-const SDK_TIMEOUT_DISABLED_MS = 2 ** 31 - 1;
-
-/**
- * One request's abort signal: fires when the caller aborts or when the host's own timer runs out.
- * `extend()` restarts the wait (progress from the server), never past `maxTotalMs` from the start.
- * `dispose()` must run when the request settles: it clears the timer and detaches from the caller's
- * signal. (Not `AbortSignal.any`: the SDK never removes its listener from the signal it is given,
- * and on Node 20 a composite signal with a listener is never collected: about 9.5 KiB leaked per
- * call, measured by the benchmark.)
- */
-class RequestSignal {
-  private readonly controller = new AbortController();
-  private timer: NodeJS.Timeout;
-  private readonly startedAt = Date.now();
-  private expired = false;
-  private readonly forward = (): void => {
-    this.controller.abort(this.caller?.reason);
-  };
-
-  constructor(
-    private readonly timeoutMs: number,
-    private readonly maxTotalMs: number,
-    private readonly caller?: AbortSignal,
-  ) {
-    this.timer = this.arm(timeoutMs);
-    if (caller?.aborted) this.forward();
-    else caller?.addEventListener('abort', this.forward, { once: true });
-  }
-
-  get signal(): AbortSignal {
-    return this.controller.signal;
-  }
-
-  /** True when the host's timer, not the caller, ended the request. */
-  get timedOut(): boolean {
-    return this.expired;
-  }
-
-  extend(): void {
-    if (this.controller.signal.aborted) return;
-    clearTimeout(this.timer);
-    const left = this.maxTotalMs - (Date.now() - this.startedAt);
-    this.timer = this.arm(Math.max(0, Math.min(this.timeoutMs, left)));
-  }
-
-  dispose(): void {
-    clearTimeout(this.timer);
-    this.caller?.removeEventListener('abort', this.forward);
-  }
-
-  private arm(ms: number): NodeJS.Timeout {
-    const timer = setTimeout(() => {
-      this.expired = true;
-      this.controller.abort(new Error('timeout'));
-    }, ms);
-    timer.unref();
-    return timer;
-  }
-}
 
 interface Connection {
   readonly generation: number;
@@ -189,10 +75,7 @@ export class ServerRuntime {
   private restarts = 0;
   private runningSince = 0;
   private cancelRestart: (() => void) | undefined;
-  private toolList: readonly ToolDefinition[] = [];
-  private rejected: ReadonlyArray<{ name: string; problem: string }> = [];
-  private refreshing: Promise<void> | undefined;
-  private refreshAgain = false;
+  private readonly toolList: ServerToolList<Connection>;
   private lastProcess: ServerProcess | undefined;
   /** The start() in progress, if any (its state may still read 'starting' from markStarting()). */
   private starting: Promise<void> | undefined;
@@ -204,6 +87,16 @@ export class ServerRuntime {
     this.name = options.launch.name;
     this.policy = options.restartPolicy ?? DEFAULT_RESTART_POLICY;
     this.now = options.now ?? Date.now;
+    this.toolList = new ServerToolList({
+      timeoutMs: options.launch.handshakeTimeoutMs,
+      isCurrent: (connection) => this.connection === connection,
+      onWarning: (message) => {
+        options.events.onLog('warning', message);
+      },
+      onRefreshed: () => {
+        options.events.onToolsChanged(this);
+      },
+    });
   }
 
   get state(): ServerState {
@@ -216,12 +109,12 @@ export class ServerRuntime {
 
   /** Tools of the last successful listing (empty unless running). */
   get tools(): readonly ToolDefinition[] {
-    return this.toolList;
+    return this.toolList.tools;
   }
 
   /** Tools the server listed that failed validation, with the reason (shown by `doctor`). */
-  get rejectedTools(): ReadonlyArray<{ name: string; problem: string }> {
-    return this.rejected;
+  get rejectedTools(): readonly RejectedTool[] {
+    return this.toolList.rejected;
   }
 
   /** Most recent stderr lines of the current or last process, and how many fell out. */
@@ -270,7 +163,7 @@ export class ServerRuntime {
     this.connection = undefined;
     this.attempting = undefined;
     this.generation += 1;
-    this.toolList = [];
+    this.toolList.clear();
     this.setState({ state: 'stopped' });
     await Promise.all(connections.map((c) => this.closeConnection(c)));
   }
@@ -297,44 +190,20 @@ export class ServerRuntime {
   ): Promise<CallToolResult> {
     const connection = this.connection;
     if (!connection || this.stateValue.state !== 'running') {
-      throw new HostError(
-        'server-unavailable',
-        `Server '${this.name}' is ${this.stateValue.state}; start it from the popup or with 'switchyard doctor'.`,
-        { server: this.name, state: this.stateValue.state },
-      );
+      throw unavailableError(this.name, this.stateValue.state);
     }
     const timeout = this.options.launch.toolTimeoutMs;
-    // Timeouts are the host's own timer, not the SDK's: a server can answer with error code
-    // -32001 itself, and that must not read as a timeout. Aborting also sends the server
-    // notifications/cancelled, so it can stop the work.
-    const deadline = new RequestSignal(timeout, timeout * 10, options.signal);
-    const signal = deadline.signal;
-    try {
-      const raw = await connection.client.request(
-        { method: 'tools/call', params: { name: tool, ...(args ? { arguments: args } : {}) } },
-        RawCallToolResultSchema,
-        {
-          signal,
-          timeout: SDK_TIMEOUT_DISABLED_MS,
-          onprogress: (progress) => {
-            deadline.extend();
-            // Only the fields the protocol defines, and the message is a stranger's text.
-            options.onprogress?.({
-              progress: progress.progress,
-              ...(progress.total === undefined ? {} : { total: progress.total }),
-              ...(progress.message === undefined
-                ? {}
-                : { message: untrustedMessage(progress.message) }),
-            });
-          },
-        },
-      );
-      return normalizeCallResult(raw);
-    } catch (error) {
-      throw this.callFailure(error, connection, options.signal, deadline, timeout);
-    } finally {
-      deadline.dispose();
-    }
+    const params = { name: tool, ...(args ? { arguments: args } : {}) };
+    return callToolWithDeadline(connection.client, params, timeout, options, (error, timedOut) =>
+      callFailure(error, {
+        server: this.name,
+        cancelled: options.signal?.aborted === true,
+        timedOut,
+        timeoutMs: timeout,
+        process: connection.process,
+        disconnected: this.connection !== connection,
+      }),
+    );
   }
 
   /** Tells a running server its roots changed (`notifications/roots/list_changed`). */
@@ -354,59 +223,6 @@ export class ServerRuntime {
       .filter((pid): pid is number => pid !== undefined && pid > 0);
   }
 
-  private callFailure(
-    error: unknown,
-    connection: Connection,
-    signal: AbortSignal | undefined,
-    deadline: RequestSignal,
-    timeoutMs: number,
-  ): HostError {
-    if (signal?.aborted) {
-      return new HostError('cancelled', `The call to '${this.name}' was cancelled.`, {
-        server: this.name,
-      });
-    }
-    if (deadline.timedOut) {
-      return new HostError(
-        'timeout',
-        `Server '${this.name}' did not answer within ${timeoutMs} ms (set "toolTimeout" in config.json to allow longer).`,
-        { server: this.name, timeoutMs },
-      );
-    }
-    if (connection.process.exitInfo || this.connection !== connection) {
-      return this.exitedError(connection);
-    }
-    if (error instanceof McpError) {
-      return new HostError(
-        'server-error',
-        `Server '${this.name}' answered with an error: ${untrustedMessage(error.message)}`,
-        {
-          server: this.name,
-          code: error.code,
-        },
-      );
-    }
-    const message = untrustedMessage(error instanceof Error ? error.message : String(error));
-    return new HostError(
-      'server-error',
-      `Server '${this.name}' sent a malformed answer: ${message}`,
-      {
-        server: this.name,
-      },
-    );
-  }
-
-  private exitedError(connection: Connection): HostError {
-    const exit = connection.process.exitInfo ?? { code: null, signal: null };
-    const stderr = connection.process.stderrTail(STDERR_LINES_IN_ERRORS);
-    return new HostError(
-      'server-exited',
-      `Server '${this.name}' exited (${describeExit(exit)}) while the call was pending.` +
-        (stderr.length > 0 ? ` Last stderr: ${stderr.join(' | ')}` : ''),
-      { server: this.name, exit, stderr },
-    );
-  }
-
   private async connect(attempt: number): Promise<void> {
     const generation = ++this.generation;
     // markStarting() may already have announced this first attempt; say it once.
@@ -419,8 +235,7 @@ export class ServerRuntime {
       process = await this.options.spawnServer(launch);
     } catch (error) {
       if (generation !== this.generation) return;
-      const reason = error instanceof LaunchError ? error.reason : 'spawn-failed';
-      const message = error instanceof Error ? error.message : String(error);
+      const { reason, message } = launchFailure(error);
       this.setState({ state: 'failed', reason, message });
       this.options.events.onLog('error', message);
       return;
@@ -431,43 +246,37 @@ export class ServerRuntime {
       await process.transport.close();
       return;
     }
-    const roots = this.options.roots;
-    const client = new Client(this.options.clientInfo, {
-      capabilities: roots === undefined ? {} : { roots: { listChanged: true } },
-      jsonSchemaValidator: NO_OUTPUT_SCHEMA_VALIDATION,
+    const client = createRuntimeClient({
+      clientInfo: this.options.clientInfo,
+      roots: this.options.roots,
+      onClose: () => {
+        this.onConnectionClosed(connection);
+      },
+      onError: (error) => {
+        // Protocol noise from a server (a bad line, an unknown notification) is never fatal.
+        this.options.events.onLog('warning', untrustedMessage(error.message));
+      },
+      onToolListChanged: () => {
+        if (this.connection === connection) this.toolList.listChanged(connection);
+      },
     });
     const connection: Connection = { generation, client, process, protocolVersion: 'unknown' };
     this.attempting = connection;
     process.transport.setProtocolVersion = (version) => {
       connection.protocolVersion = version;
     };
-    client.onclose = () => {
-      this.onConnectionClosed(connection);
-    };
-    client.onerror = (error) => {
-      // Protocol noise from a server (a bad line, an unknown notification) is never fatal.
-      this.options.events.onLog('warning', untrustedMessage(error.message));
-    };
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      if (this.connection === connection) this.refreshTools(connection);
-    });
-    if (roots !== undefined) {
-      // The folders come from the user's profiles, asked for afresh on every request.
-      client.setRequestHandler(ListRootsRequestSchema, () => ({
-        roots: roots().map((root) => ({ ...root })),
-      }));
-    }
-    const deadline = new RequestSignal(launch.handshakeTimeoutMs, launch.handshakeTimeoutMs);
+    const handshake = await connectWithDeadline(
+      client,
+      process.transport,
+      launch.handshakeTimeoutMs,
+    );
     try {
-      await client.connect(process.transport, {
-        signal: deadline.signal,
-        timeout: SDK_TIMEOUT_DISABLED_MS,
-      });
-    } catch (error) {
-      await this.failHandshake(connection, attempt, deadline.timedOut, error);
-      return;
+      // Still `attempting` while a failed handshake is handled, so a stop() meanwhile closes it.
+      if (!handshake.ok) {
+        await this.failHandshake(connection, attempt, handshake.timedOut, handshake.error);
+        return;
+      }
     } finally {
-      deadline.dispose();
       if (this.attempting === connection) this.attempting = undefined;
     }
     if (generation !== this.generation) {
@@ -476,19 +285,15 @@ export class ServerRuntime {
     }
     this.connection = connection;
     const handshakeMs = this.now() - startedAt;
-    await this.listTools(connection);
+    await this.toolList.list(connection);
     if (this.connection !== connection) return;
     this.runningSince = this.now();
-    const version = client.getServerVersion();
     this.setState({
       state: 'running',
       pid: process.pid ?? -1,
       handshakeMs,
       protocolVersion: connection.protocolVersion,
-      serverInfo: {
-        name: capText(sanitizeText(version?.name ?? 'unknown'), MAX_INFO_CHARS).text,
-        version: capText(sanitizeText(version?.version ?? 'unknown'), MAX_INFO_CHARS).text,
-      },
+      serverInfo: untrustedServerInfo(client.getServerVersion()),
     });
     // Covers automatic restarts too: the listing changed even if no caller asked for a start.
     this.options.events.onToolsChanged(this);
@@ -504,14 +309,11 @@ export class ServerRuntime {
     await this.closeConnection(connection);
     if (!isCurrent) return;
     const exit = connection.process.exitInfo;
-    const stderr = connection.process.stderrTail(STDERR_LINES_IN_ERRORS);
-    const tail = stderr.length > 0 ? ` Last stderr: ${stderr.join(' | ')}` : '';
-    const reason = error instanceof Error ? untrustedMessage(error.message) : 'unknown error';
-    const message = timedOut
-      ? `'${this.name}' did not complete the MCP handshake within ${this.options.launch.handshakeTimeoutMs} ms; check that it is an MCP server speaking stdio (set "timeout" in config.json if it is slow to start).${tail}`
-      : exit
-        ? `'${this.name}' exited during the handshake (${describeExit(exit)}).${tail}`
-        : `'${this.name}' failed the MCP handshake: ${reason}.${tail}`;
+    const message = handshakeFailureMessage(this.name, connection.process, {
+      timedOut,
+      handshakeTimeoutMs: this.options.launch.handshakeTimeoutMs,
+      error,
+    });
     if (attempt > 0) {
       // An automatic restart that fails its handshake counts as one more crash: backoff, then
       // give up, instead of leaving a server that crashed once permanently failed.
@@ -527,79 +329,13 @@ export class ServerRuntime {
     this.options.events.onLog('error', message);
   }
 
-  private async listTools(connection: Connection): Promise<void> {
-    if (!connection.client.getServerCapabilities()?.tools) {
-      this.toolList = [];
-      this.rejected = [];
-      return;
-    }
-    const tools: ToolDefinition[] = [];
-    const rejected: Array<{ name: string; problem: string }> = [];
-    let cursor: string | undefined;
-    try {
-      for (let page = 0; page < MAX_LIST_PAGES; page += 1) {
-        const result = await connection.client.request(
-          { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
-          ListToolsPageSchema,
-          { timeout: this.options.launch.handshakeTimeoutMs },
-        );
-        for (const entry of result.tools) {
-          if (tools.length >= MAX_TOOLS_PER_SERVER) break;
-          const parsed = parseToolDefinition(entry);
-          if (parsed.ok) tools.push(parsed.tool);
-          else rejected.push({ name: parsed.name, problem: parsed.problem });
-        }
-        cursor = result.nextCursor;
-        if (cursor === undefined || tools.length >= MAX_TOOLS_PER_SERVER) break;
-      }
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      this.options.events.onLog('warning', `tools/list failed: ${untrustedMessage(message)}`);
-      if (this.connection !== connection) return;
-    }
-    if (this.connection !== connection) return;
-    for (const r of rejected) {
-      this.options.events.onLog(
-        'warning',
-        `skipped tool '${untrustedMessage(r.name)}': ${untrustedMessage(r.problem)}`,
-      );
-    }
-    this.toolList = tools;
-    this.rejected = rejected;
-  }
-
-  /** Re-lists after `notifications/tools/list_changed`; bursts collapse into one trailing refresh. */
-  private refreshTools(connection: Connection): void {
-    if (this.refreshing) {
-      this.refreshAgain = true;
-      return;
-    }
-    this.refreshing = (async () => {
-      do {
-        this.refreshAgain = false;
-        await this.listTools(connection);
-      } while (this.refreshRequested() && this.connection === connection);
-    })().finally(() => {
-      this.refreshing = undefined;
-      if (this.connection === connection) this.options.events.onToolsChanged(this);
-    });
-  }
-
-  /** Whether a list_changed arrived during the last refresh (read through a call so the
-   * compiler does not narrow the field across the await above). */
-  private refreshRequested(): boolean {
-    return this.refreshAgain;
-  }
-
   private onConnectionClosed(connection: Connection): void {
     if (this.connection !== connection) return;
     this.connection = undefined;
-    this.toolList = [];
+    this.toolList.clear();
     const exit = connection.process.exitInfo ?? { code: null, signal: null };
     if (this.now() - this.runningSince >= this.policy.stableAfterMs) this.restarts = 0;
-    const stderr = connection.process.stderrTail(STDERR_LINES_IN_ERRORS);
-    const tail = stderr.length > 0 ? ` Last stderr: ${stderr.join(' | ')}` : '';
-    this.crashed(exit, `'${this.name}' exited (${describeExit(exit)}).${tail}`);
+    this.crashed(exit, crashMessage(this.name, exit, connection.process));
   }
 
   /** After a crash (or a failed automatic restart): restart with backoff, or give up. */
@@ -640,12 +376,6 @@ export class ServerRuntime {
     this.stateValue = state;
     this.options.events.onStateChange(this);
   }
-}
-
-export function describeExit(exit: ExitInfo): string {
-  if (exit.signal !== null) return `signal ${exit.signal}`;
-  if (exit.code !== null) return `exit code ${exit.code}`;
-  return 'no exit status';
 }
 
 function scheduleUnref(fn: () => void, ms: number): () => void {

@@ -1,8 +1,6 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import type { Profile } from '../../protocol/profiles';
@@ -10,9 +8,9 @@ import type { ApprovalRequest } from '../../protocol/tools';
 import { HostCore } from '../host/core';
 import { type ServerSpec } from '../shared/server-spec';
 import { HostError } from '../shared/host-error';
-import { fakeServerSpec } from '../host/test-support';
-import type { LaunchFn } from '../mcp/server-runtime';
+import { fakeServerSpec } from '../testing/server-spec';
 import type { ToolPolicyRules } from '../policy/tool-policy';
+import { inMemoryLauncher } from '../testing/in-memory-launcher';
 import { TrustStore } from '../trust/trust-store';
 import { ProfileStore, type ProfileSetup } from './store';
 
@@ -40,38 +38,30 @@ const spec = (name: string): ServerSpec => fakeServerSpec(name, { args: [] });
 function fakeServers() {
   const calls: string[] = [];
   const roots = new Map<string, string[][]>();
-  const spawnServer: LaunchFn = async (launch) => {
-    const [client, server] = InMemoryTransport.createLinkedPair();
-    const mcp = new McpServer({ name: launch.name, version: '1.0.0' });
-    for (const tool of SERVERS[launch.name] ?? []) {
-      mcp.registerTool(
-        tool.name,
-        { description: `${tool.name} of ${launch.name}`, annotations: tool.annotations ?? {} },
-        () => {
+  const { spawnServer } = inMemoryLauncher({
+    tools: (launch) =>
+      (SERVERS[launch.name] ?? []).map((tool) => ({
+        name: tool.name,
+        description: `${tool.name} of ${launch.name}`,
+        annotations: tool.annotations ?? {},
+        call: () => {
           calls.push(`${launch.name}/${tool.name}`);
           return { content: [{ type: 'text', text: 'done' }] };
         },
-      );
-    }
-    const seen: string[][] = [];
-    roots.set(launch.name, seen);
-    const fetchRoots = async () => {
-      const answer = await mcp.server.listRoots();
-      seen.push(answer.roots.map((root) => root.uri));
-    };
-    mcp.server.oninitialized = () => {
-      void fetchRoots();
-    };
-    mcp.server.setNotificationHandler(RootsListChangedNotificationSchema, fetchRoots);
-    await mcp.connect(server);
-    return {
-      transport: client,
-      pid: 1,
-      exitInfo: undefined,
-      stderrTail: () => [],
-      stderrDropped: 0,
-    };
-  };
+      })),
+    setup: (mcp, launch) => {
+      const seen: string[][] = [];
+      roots.set(launch.name, seen);
+      const fetchRoots = async () => {
+        const answer = await mcp.server.listRoots();
+        seen.push(answer.roots.map((root) => root.uri));
+      };
+      mcp.server.oninitialized = () => {
+        void fetchRoots();
+      };
+      mcp.server.setNotificationHandler(RootsListChangedNotificationSchema, fetchRoots);
+    },
+  });
   return { spawnServer, calls, roots };
 }
 

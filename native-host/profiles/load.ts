@@ -1,7 +1,15 @@
 import { z } from 'zod';
-import { DEFAULT_PROFILE_ID, MAX_PROFILES, ProfileIdSchema, ProfileNameSchema, ProfileSchema, type Profile } from '../../protocol/profiles';
+import {
+  DEFAULT_PROFILE_ID,
+  MAX_PROFILES,
+  ProfileIdSchema,
+  ProfileNameSchema,
+  ProfileSchema,
+  type Profile,
+} from '../../protocol/profiles';
 import { matchPatternProblem } from '../../protocol/match-pattern';
-import { scanJson, type JsonPath } from '../config/json-scan';
+import { scanJson } from '../config/json-scan';
+import { type JsonPath } from '../config/json-format';
 import { formatJsonPath, lineColumn } from '../config/json-format';
 import { MAX_CONFIG_FILE_BYTES } from '../config/load';
 import { readFileBounded } from '../shared/bounded-read';

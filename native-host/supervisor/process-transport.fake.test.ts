@@ -183,7 +183,7 @@ describe('ProcessTransport lifecycle (fake child, manual clock)', () => {
     await settle();
     expect(await outcome).toBe('TransportClosedError');
     await expect(s.transport.send({ jsonrpc: '2.0', method: 'x' })).rejects.toThrow(
-      /exited \(code 3\)/,
+      /exited \(exit code 3\)/,
     );
   });
 

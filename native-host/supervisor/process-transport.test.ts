@@ -331,7 +331,7 @@ describe('ProcessTransport with real processes', () => {
       expect(order).toEqual(['exit', 'close:fatal: bad config|last words']);
       expect(r.stderr).toEqual(['fatal: bad config', 'last words']);
       await expect(r.transport.send({ jsonrpc: '2.0', method: 'x' })).rejects.toThrow(
-        /exited \(code 3\)/,
+        /exited \(exit code 3\)/,
       );
       await r.transport.close();
       expect(r.closes).toBe(1);

@@ -1,75 +1,23 @@
-import { spawn as nodeSpawn } from 'node:child_process';
-import type { ChildProcessWithoutNullStreams, SpawnOptionsWithoutStdio } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { JsonRpcLineReader, describeNoise } from './line-splitter';
 import { ProcessSpawnError, TransportClosedError, errorCode } from './process-errors';
 import {
-  killProcessTreeWindows,
-  processKill,
-  signalProcessGroup,
-  type KillFn,
-} from './process-group';
-import { RingBuffer } from './ring-buffer';
+  childSpawnOptions,
+  resolveTransportOptions,
+  type ExitInfo,
+  type ProcessTransportOptions,
+  type ResolvedTransportOptions,
+} from './process-options';
+import { describeExit } from '../../protocol/servers';
+import { StopSequence } from './process-stop';
+import type { RingBuffer } from './ring-buffer';
 
 export { ProcessSpawnError, TransportClosedError } from './process-errors';
 export { killProcessGroupNow, type KillFn } from './process-group';
-
-/**
- * SIGTERM -> SIGKILL grace. Chromium kills a lingering host about 2 s after the port closes and
- * never kills its children (design D12): grace + EXIT_MARGIN_MS must leave the host time to
- * drain stdout and exit.
- */
-export const KILL_GRACE_MS = 1000;
-/** How long after SIGKILL `close()` still waits for the exit before giving up. */
-export const EXIT_MARGIN_MS = 250;
-/** How often a stopping transport checks whether the process group is empty. */
-export const GROUP_POLL_MS = 25;
-
-/** How the server's main process ended (`code` null when killed by `signal`). */
-export interface ExitInfo {
-  readonly code: number | null;
-  readonly signal: NodeJS.Signals | null;
-}
-
-/** The part of `child_process.spawn` the transport uses; `child_process.spawn` itself fits. */
-export type SpawnFn = (
-  command: string,
-  args: readonly string[],
-  options: SpawnOptionsWithoutStdio,
-) => ChildProcessWithoutNullStreams;
-
-/** Runs `callback` after `ms`; returns a function that cancels it. */
-export type ScheduleFn = (callback: () => void, ms: number) => () => void;
-
-export interface ProcessTransportOptions {
-  /** Absolute path of the executable, already resolved (see `resolveCommand`, design D6). */
-  command: string;
-  args: readonly string[];
-  /** The child's whole environment: nothing is inherited from the host (design D5). */
-  env: Record<string, string>;
-  cwd?: string;
-  /** Per-line cap on stdout; default `MAX_LINE_BYTES` (16 MiB). */
-  maxLineBytes?: number;
-  /** Where stderr lines are kept; default a `RingBuffer` with its default caps. */
-  stderr?: RingBuffer;
-  /** SIGTERM -> SIGKILL grace (on win32: stdin EOF -> taskkill); default `KILL_GRACE_MS`. */
-  killGraceMs?: number;
-  /** Wait after SIGKILL before `close()` gives up; default `EXIT_MARGIN_MS`. */
-  exitMarginMs?: number;
-  /** Poll interval for "is the process group empty yet"; default `GROUP_POLL_MS`. */
-  groupPollMs?: number;
-  /** Each complete stderr line (capped), as it arrives. Untrusted text (design D9). */
-  onStderrLine?: (line: string) => void;
-  /** A stdout line that was skipped, described by size only (see `describeNoise`). */
-  onProtocolNoise?: (description: string) => void;
-  spawn?: SpawnFn;
-  kill?: KillFn;
-  schedule?: ScheduleFn;
-  platform?: NodeJS.Platform;
-  /** win32: kills the process tree of `pid`; default `killProcessTreeWindows`. */
-  killTree?: (pid: number) => void;
-}
+export type { ExitInfo, ProcessTransportOptions, SpawnFn } from './process-options';
+export { EXIT_MARGIN_MS, GROUP_POLL_MS, KILL_GRACE_MS, type ScheduleFn } from './process-stop';
 
 type Child = ChildProcessWithoutNullStreams;
 
@@ -85,7 +33,7 @@ type State =
       reject: (error: Error) => void;
     }
   | { kind: 'running'; child: Child; pid: number }
-  | { kind: 'stopping'; child: Child; pid: number; forced: boolean; groupGone: boolean }
+  | { kind: 'stopping'; child: Child; pid: number; stop: StopSequence }
   | { kind: 'closed' };
 
 /**
@@ -120,59 +68,28 @@ export class ProcessTransport implements Transport {
   /** The main process exited (before `onclose`). */
   onexit?: ((info: ExitInfo) => void) | undefined;
 
-  readonly #command: string;
-  readonly #args: readonly string[];
-  readonly #env: Record<string, string>;
-  readonly #cwd: string | undefined;
-  readonly #stderr: RingBuffer;
-  readonly #killGraceMs: number;
-  readonly #exitMarginMs: number;
-  readonly #groupPollMs: number;
-  readonly #onStderrLine: ((line: string) => void) | undefined;
-  readonly #onProtocolNoise: ((description: string) => void) | undefined;
-  readonly #spawn: SpawnFn;
-  readonly #kill: KillFn;
-  readonly #schedule: ScheduleFn;
-  readonly #win: boolean;
-  readonly #killTree: (pid: number) => void;
+  readonly #options: ResolvedTransportOptions;
   readonly #reader: JsonRpcLineReader;
 
   #state: State = { kind: 'idle' };
   #exitInfo: ExitInfo | undefined;
   #pid: number | undefined;
   #stdoutClosed = false;
-  readonly #timers = new Set<() => void>();
   readonly #drainWaiters = new Set<(error?: Error) => void>();
   readonly #closed: Promise<void>;
   #markClosed: () => void = () => undefined;
 
   constructor(options: ProcessTransportOptions) {
-    this.#command = options.command;
-    this.#args = [...options.args];
-    this.#env = { ...options.env };
-    this.#cwd = options.cwd;
-    this.#stderr = options.stderr ?? new RingBuffer();
-    this.#killGraceMs = nonNegative('killGraceMs', options.killGraceMs ?? KILL_GRACE_MS);
-    this.#exitMarginMs = nonNegative('exitMarginMs', options.exitMarginMs ?? EXIT_MARGIN_MS);
-    this.#groupPollMs = nonNegative('groupPollMs', options.groupPollMs ?? GROUP_POLL_MS);
-    this.#onStderrLine = options.onStderrLine;
-    this.#onProtocolNoise = options.onProtocolNoise;
-    this.#spawn = options.spawn ?? nodeSpawn;
-    this.#kill = options.kill ?? processKill;
-    this.#schedule = options.schedule ?? defaultSchedule;
-    this.#win = (options.platform ?? process.platform) === 'win32';
-    this.#killTree =
-      options.killTree ??
-      ((pid) => {
-        killProcessTreeWindows(pid);
-      });
+    this.#options = resolveTransportOptions(options);
     this.#reader = new JsonRpcLineReader({
-      ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
+      ...(this.#options.maxLineBytes === undefined
+        ? {}
+        : { maxLineBytes: this.#options.maxLineBytes }),
       onMessage: (message) => {
         this.#safely(() => this.onmessage?.(message));
       },
       onNoise: (noise) => {
-        this.#safely(() => this.#onProtocolNoise?.(describeNoise(noise)));
+        this.#safely(() => this.#options.onProtocolNoise?.(describeNoise(noise)));
       },
     });
     this.#closed = new Promise((resolve) => {
@@ -192,7 +109,7 @@ export class ProcessTransport implements Transport {
 
   /** The server's recent stderr lines. */
   get stderr(): RingBuffer {
-    return this.#stderr;
+    return this.#options.stderr;
   }
 
   start(): Promise<void> {
@@ -205,19 +122,14 @@ export class ProcessTransport implements Transport {
     }
     let child: Child;
     try {
-      child = this.#spawn(this.#command, this.#args, {
-        ...(this.#cwd === undefined ? {} : { cwd: this.#cwd }),
-        env: this.#env,
-        stdio: ['pipe', 'pipe', 'pipe'],
-        // Design D6: never a shell. POSIX: a new process group (setsid), so close() can signal
-        // npx / sh -c grandchildren too (D1). win32 has no groups; detached would open a console.
-        shell: false,
-        detached: !this.#win,
-        windowsHide: true,
-      });
+      child = this.#options.spawn(
+        this.#options.command,
+        this.#options.args,
+        childSpawnOptions(this.#options),
+      );
     } catch (error) {
       // Synchronous refusals: a NUL byte in an argument, a .cmd file without a shell (EINVAL).
-      const spawnError = new ProcessSpawnError(this.#command, this.#cwd, error);
+      const spawnError = new ProcessSpawnError(this.#options.command, this.#options.cwd, error);
       this.#finish();
       return Promise.reject(spawnError);
     }
@@ -297,10 +209,10 @@ export class ProcessTransport implements Transport {
       this.#maybeFinish();
     });
     child.stderr.on('data', (chunk: Buffer) => {
-      this.#emitStderr(this.#stderr.write(chunk));
+      this.#emitStderr(this.#options.stderr.write(chunk));
     });
     child.stderr.on('end', () => {
-      this.#emitStderr(this.#stderr.end());
+      this.#emitStderr(this.#options.stderr.end());
     });
     child.stdin.on('drain', () => {
       for (const settle of [...this.#drainWaiters]) settle();
@@ -342,7 +254,7 @@ export class ProcessTransport implements Transport {
   }
 
   #failStart(state: Extract<State, { kind: 'starting' }>, error: unknown): void {
-    state.reject(new ProcessSpawnError(this.#command, this.#cwd, error));
+    state.reject(new ProcessSpawnError(this.#options.command, this.#options.cwd, error));
     this.#finish();
   }
 
@@ -358,65 +270,27 @@ export class ProcessTransport implements Transport {
   }
 
   #beginStop(child: Child, pid: number): void {
-    const stopping: Extract<State, { kind: 'stopping' }> = {
-      kind: 'stopping',
+    const stop = new StopSequence({
+      ...this.#options, // the graces, kill, killTree, schedule and win
       child,
       pid,
-      forced: false,
-      groupGone: false,
-    };
-    this.#state = stopping;
-    try {
-      child.stdin.end();
-    } catch {
-      // Already destroyed: the process is exiting anyway.
-    }
-    if (!this.#win) {
-      // Design D12: the whole group at once, not just the direct child (D1). The MCP stdio
-      // spec suggests stdin EOF, a wait, then SIGTERM; inside Chromium's ~2 s budget there is
-      // room for one wait only, so EOF and SIGTERM go together and the wait is before SIGKILL.
-      if (!this.#signalGroup(pid, 'SIGTERM')) stopping.groupGone = true;
-      const poll = (): void => {
-        if (this.#state !== stopping || stopping.groupGone) return;
+      exited: () => this.#exitInfo !== undefined,
+      onProgress: () => {
         this.#maybeFinish();
-        this.#after(this.#groupPollMs, poll);
-      };
-      this.#after(this.#groupPollMs, poll);
-    }
-    this.#after(this.#killGraceMs, () => {
-      this.#force(stopping);
+      },
+      onGiveUp: () => {
+        this.#finish();
+      },
     });
-    this.#after(this.#killGraceMs + this.#exitMarginMs, () => {
-      // Bounded: a process stuck in uninterruptible sleep must not hold up the host's exit.
-      this.#finish();
-    });
-    this.#maybeFinish();
-  }
-
-  #force(stopping: Extract<State, { kind: 'stopping' }>): void {
-    if (this.#state !== stopping) return;
-    stopping.forced = true;
-    if (this.#win) {
-      if (this.#exitInfo === undefined) {
-        this.#killTree(stopping.pid);
-        // Belt and braces if taskkill is missing: TerminateProcess on the main process.
-        stopping.child.kill('SIGKILL');
-      }
-    } else {
-      this.#signalGroup(stopping.pid, 'SIGKILL');
-    }
+    this.#state = { kind: 'stopping', child, pid, stop };
+    stop.begin();
     this.#maybeFinish();
   }
 
   #maybeFinish(): void {
     const state = this.#state;
     if (state.kind !== 'stopping' || this.#exitInfo === undefined || !this.#stdoutClosed) return;
-    // Even after SIGKILL, wait for the group to be empty (until the give-up deadline): close()
-    // promises that nothing survives, and a killed process takes a moment to go.
-    if (!this.#win && !state.groupGone) {
-      state.groupGone = !this.#groupAlive(state.pid);
-      if (!state.groupGone) return;
-    }
+    if (!state.stop.groupGone()) return;
     this.#finish();
   }
 
@@ -424,40 +298,22 @@ export class ProcessTransport implements Transport {
     const state = this.#state;
     if (state.kind === 'closed') return;
     this.#state = { kind: 'closed' };
-    for (const cancel of this.#timers) cancel();
-    this.#timers.clear();
+    if (state.kind === 'stopping') state.stop.cancel();
     if (state.kind !== 'idle') {
       // Releases the pipes if we gave up waiting (a grandchild may still hold them open).
       state.child.stdin.destroy();
       state.child.stdout.destroy();
       state.child.stderr.destroy();
     }
-    this.#emitStderr(this.#stderr.end());
+    this.#emitStderr(this.#options.stderr.end());
     const closedError = new TransportClosedError(this.#notRunningReason());
     for (const settle of [...this.#drainWaiters]) settle(closedError);
     this.#markClosed();
     this.#safely(() => this.onclose?.());
   }
 
-  /** Signals the process group `pid`; false when the group no longer exists. */
-  #signalGroup(pid: number, signal: NodeJS.Signals): boolean {
-    return signalProcessGroup(pid, signal, this.#kill);
-  }
-
-  #groupAlive(pid: number): boolean {
-    return signalProcessGroup(pid, 0, this.#kill);
-  }
-
-  #after(ms: number, callback: () => void): void {
-    const cancel = this.#schedule(() => {
-      this.#timers.delete(cancel);
-      callback();
-    }, ms);
-    this.#timers.add(cancel);
-  }
-
   #emitStderr(lines: string[]): void {
-    for (const line of lines) this.#safely(() => this.#onStderrLine?.(line));
+    for (const line of lines) this.#safely(() => this.#options.onStderrLine?.(line));
   }
 
   #notRunningReason(): string {
@@ -493,26 +349,7 @@ export class ProcessTransport implements Transport {
   }
 }
 
-/** "code 3" or "signal SIGKILL", for messages. */
-export function describeExit(info: ExitInfo): string {
-  return info.signal !== null ? `signal ${info.signal}` : `code ${info.code ?? 'unknown'}`;
-}
-
-function defaultSchedule(callback: () => void, ms: number): () => void {
-  const timer = setTimeout(callback, ms);
-  return () => {
-    clearTimeout(timer);
-  };
-}
-
 function isPipeClosedError(error: Error): boolean {
   const code = errorCode(error);
   return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ECONNRESET';
-}
-
-function nonNegative(name: string, value: number): number {
-  if (!Number.isFinite(value) || value < 0) {
-    throw new RangeError(`ProcessTransport: ${name} must be a non-negative number, got ${value}`);
-  }
-  return value;
 }

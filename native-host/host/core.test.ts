@@ -1,0 +1,240 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ServerSummary } from '../../protocol/servers';
+import { HostError } from '../shared/host-error';
+import type { ServerSpec } from '../shared/server-spec';
+import { fakeServerSpec } from '../testing/server-spec';
+import { inMemoryLauncher, type InMemoryLauncherOptions } from '../testing/in-memory-launcher';
+import { launchFingerprint } from '../trust/fingerprint';
+import { TrustStore } from '../trust/trust-store';
+import { HostCore, type HostCoreOptions } from './core';
+
+// The facade's own tests: that its parts are wired to each other. The parts' rules have their
+// own tables (tool-gate, launch-gate, config-reload, profiles); here the dangerous direction is a
+// wiring gap: a server that starts without its approval, a listing that misses a state change,
+// an approval that outlives a shutdown.
+
+function trustStore(): Promise<TrustStore> {
+  return TrustStore.open(mkdtempSync(path.join(tmpdir(), 'switchyard-core-')));
+}
+
+async function approved(trust: TrustStore, ...specs: ServerSpec[]): Promise<void> {
+  for (const spec of specs) await trust.approveLaunch(spec.scope, spec.name, spec.definition!);
+}
+
+interface Harness {
+  readonly core: HostCore;
+  readonly launched: readonly string[];
+  readonly changes: ServerSummary[];
+  readonly toolsChanged: string[];
+  readonly removed: string[];
+}
+
+function harness(
+  servers: readonly ServerSpec[],
+  trust: TrustStore,
+  over: Partial<HostCoreOptions> = {},
+  launcher: InMemoryLauncherOptions = {
+    tools: () => [{ name: 'read', annotations: { readOnlyHint: true } }, { name: 'write' }],
+  },
+): Harness {
+  const { spawnServer, launched } = inMemoryLauncher(launcher);
+  const changes: ServerSummary[] = [];
+  const toolsChanged: string[] = [];
+  const removed: string[] = [];
+  const core = new HostCore({
+    servers,
+    spawnServer,
+    clientInfo: { name: 'switchyard-test', version: '0' },
+    trust,
+    toolPolicy: [],
+    events: {
+      onServerChanged: (s) => changes.push(s),
+      onToolsChanged: (s) => toolsChanged.push(s),
+      onServerRemoved: (s) => removed.push(s.name),
+    },
+    ...over,
+  });
+  return { core, launched, changes, toolsChanged, removed };
+}
+
+async function reasonOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof HostError) return error.reason;
+    throw error;
+  }
+  return 'resolved';
+}
+
+describe('HostCore', () => {
+  it('starts approved servers and holds the others at the launch gate, spawning nothing', async () => {
+    const trust = await trustStore();
+    const [a, b] = [fakeServerSpec('a'), fakeServerSpec('b')];
+    await approved(trust, a);
+    const { core, launched } = harness([a, b], trust);
+    await core.startAll();
+    expect(launched).toEqual(['a']);
+    expect(core.listServers().map((s) => [s.name, s.status.state])).toEqual([
+      ['a', 'running'],
+      ['b', 'needs-approval'],
+    ]);
+    expect(core.pendingConsents().map((c) => c.server)).toEqual(['b']);
+    await core.shutdown();
+  });
+
+  it('approves only the fingerprint that would run, then starts exactly that server', async () => {
+    const trust = await trustStore();
+    const b = fakeServerSpec('b');
+    const { core, launched } = harness([b], trust);
+    await core.startAll();
+    expect(await reasonOf(core.approveLaunch('b', '0'.repeat(64)))).toBe('fingerprint-mismatch');
+    expect(launched).toEqual([]);
+    const summary = await core.approveLaunch('b', launchFingerprint(b.definition!));
+    expect(summary.status.state).toBe('running');
+    expect(launched).toEqual(['b']);
+    await core.shutdown();
+  });
+
+  it('reports each state change with the server listing cost, which follows its tools', async () => {
+    const trust = await trustStore();
+    const a = fakeServerSpec('a');
+    await approved(trust, a);
+    const { core, changes } = harness([a], trust);
+    await core.startAll();
+    const last = changes.at(-1);
+    expect(last?.status.state).toBe('running');
+    expect(last?.toolCount).toBe(2);
+    const listed = core.listTools();
+    expect(listed.tools.map((t) => t.name)).toEqual(['a__read', 'a__write']);
+    expect(last?.tokens).toBe(listed.tokens.byServer['a']);
+    expect(last?.tokens).toBeGreaterThan(0);
+    await core.stop('a');
+    expect(core.listTools().tools).toEqual([]);
+    expect(changes.at(-1)?.tokens).toBe(0);
+    await core.shutdown();
+  });
+
+  it('routes a call through the policy gate: ask, then the approval for those arguments', async () => {
+    const trust = await trustStore();
+    const a = fakeServerSpec('a');
+    await approved(trust, a);
+    const calls: string[] = [];
+    const { core } = harness(
+      [a],
+      trust,
+      {},
+      {
+        tools: () => [
+          {
+            name: 'write',
+            call: () => {
+              calls.push('write');
+              return { content: [{ type: 'text', text: 'done' }] };
+            },
+          },
+        ],
+      },
+    );
+    await core.startAll();
+    expect(await reasonOf(core.callTool('a__nope', {}))).toBe('unknown-tool');
+    let approval: { requestId: string; nonce: string } | undefined;
+    try {
+      await core.callTool('a__write', { path: 'x' });
+    } catch (error) {
+      expect(error).toBeInstanceOf(HostError);
+      const details = (error as HostError).details['approval'] as {
+        requestId: string;
+        nonce: string;
+      };
+      approval = { requestId: details.requestId, nonce: details.nonce };
+    }
+    expect(calls).toEqual([]);
+    // Bound to the arguments shown: other arguments do not redeem it.
+    expect(
+      await reasonOf(core.callTool('a__write', { path: 'y' }, { approval: approval! })),
+    ).not.toBe('resolved');
+    expect(calls).toEqual([]);
+    await core.shutdown();
+  });
+
+  it('runs an allow-listed tool, and policy/set pins what was allowed', async () => {
+    const trust = await trustStore();
+    const a = fakeServerSpec('a');
+    await approved(trust, a);
+    const rules: Array<{ glob: string; value: 'allow' | 'ask' | 'deny' }> = [];
+    const { core, toolsChanged } = harness([a], trust, {
+      savePolicy: (tool, policy) => {
+        if (policy !== null) rules.push({ glob: tool, value: policy });
+        return Promise.resolve([...rules]);
+      },
+    });
+    await core.startAll();
+    toolsChanged.length = 0;
+    const set = await core.setPolicy('a__write', 'allow');
+    expect(set).toEqual({ rules: { a__write: 'allow' }, effective: 'allow' });
+    expect(toolsChanged).toEqual(['a']);
+    const result = await core.callTool('a__write', {});
+    expect(result.isError).not.toBe(true);
+    expect([...(await trust.pinsOf('user', 'a')).keys()]).toEqual(['write']);
+    await core.shutdown();
+  });
+
+  it('denies a pending approval for good, and shutdown refuses every other one', async () => {
+    const trust = await trustStore();
+    const a = fakeServerSpec('a');
+    await approved(trust, a);
+    const { core } = harness([a], trust);
+    await core.startAll();
+    const ask = async (): Promise<{ requestId: string; nonce: string }> => {
+      try {
+        await core.callTool('a__write', {});
+      } catch (error) {
+        const details = (error as HostError).details['approval'] as {
+          requestId: string;
+          nonce: string;
+        };
+        return { requestId: details.requestId, nonce: details.nonce };
+      }
+      throw new Error('expected approval-required');
+    };
+    const first = await ask();
+    expect(core.denyApproval(first.requestId)).toBe(true);
+    expect(core.denyApproval(first.requestId)).toBe(false);
+    expect(await reasonOf(core.callTool('a__write', {}, { approval: first }))).not.toBe('resolved');
+    const second = await ask();
+    await core.shutdown();
+    expect(core.denyApproval(second.requestId)).toBe(false);
+    expect(core.listServers()[0]?.status.state).toBe('stopped');
+  });
+
+  it('applies a reloaded configuration: a dropped server is removed, a new one is gated', async () => {
+    const trust = await trustStore();
+    const [a, b] = [fakeServerSpec('a'), fakeServerSpec('b')];
+    await approved(trust, a);
+    const { core, launched, removed } = harness([a], trust);
+    await core.startAll();
+    const { settled } = await core.applyConfig({ specs: [b], toolPolicy: [] });
+    await settled;
+    expect(removed).toEqual(['a']);
+    expect(launched).toEqual(['a']);
+    expect(core.listServers().map((s) => [s.name, s.status.state])).toEqual([
+      ['b', 'needs-approval'],
+    ]);
+    expect(await reasonOf(core.start('a'))).toBe('unknown-server');
+    await core.shutdown();
+  });
+
+  it('starts nothing once shut down, not even a late approval', async () => {
+    const trust = await trustStore();
+    const b = fakeServerSpec('b');
+    const { core, launched } = harness([b], trust);
+    await core.startAll();
+    await core.shutdown();
+    await core.approveLaunch('b', launchFingerprint(b.definition!)).catch(() => undefined);
+    expect(launched).toEqual([]);
+  });
+});

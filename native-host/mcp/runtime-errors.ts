@@ -1,0 +1,141 @@
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { describeExit, type ExitInfo, type ServerState } from '../../protocol/servers';
+import { safeText } from '../../protocol/untrusted/gate';
+import { HostError } from '../shared/host-error';
+import { LaunchError, type ServerProcess } from './runtime-types';
+
+/**
+ * How a server runtime's failures read: launch, handshake, crash and call failures turned into
+ * messages and `HostError`s, with every word the server supplied treated as a stranger's text
+ * (sanitized, secrets redacted, capped: design D9).
+ */
+
+/** How many stderr lines an error message quotes. */
+export const STDERR_LINES_IN_ERRORS = 10;
+/** Longest server-supplied name or version the host relays. */
+const MAX_INFO_CHARS = 200;
+/** Longest server-supplied error or progress message the host relays. */
+const MAX_SERVER_MESSAGE_CHARS = 2_000;
+
+/** A server's own words, made safe to show: sanitized, secrets redacted, capped. */
+export function untrustedMessage(text: string): string {
+  return safeText(text, { maxChars: MAX_SERVER_MESSAGE_CHARS });
+}
+
+/** A server's self-reported name and version (from `initialize`), through the same gate. */
+export function untrustedServerInfo(
+  info: { readonly name?: string; readonly version?: string } | undefined,
+): { readonly name: string; readonly version: string } {
+  return {
+    name: safeText(info?.name ?? 'unknown', { maxChars: MAX_INFO_CHARS }),
+    version: safeText(info?.version ?? 'unknown', { maxChars: MAX_INFO_CHARS }),
+  };
+}
+
+/** " Last stderr: a | b" for the process's recent stderr, or '' when it printed none. */
+function stderrSuffix(stderr: readonly string[]): string {
+  return stderr.length > 0 ? ` Last stderr: ${stderr.join(' | ')}` : '';
+}
+
+/** Why a spawn failed, as the `failed` state reports it. */
+export function launchFailure(error: unknown): {
+  readonly reason: 'command-not-found' | 'spawn-failed';
+  readonly message: string;
+} {
+  const reason = error instanceof LaunchError ? error.reason : 'spawn-failed';
+  const message = error instanceof Error ? error.message : String(error);
+  return { reason, message };
+}
+
+/** What a handshake that did not complete says: timed out, exited, or refused. */
+export function handshakeFailureMessage(
+  server: string,
+  process: ServerProcess,
+  failure: {
+    readonly timedOut: boolean;
+    readonly handshakeTimeoutMs: number;
+    readonly error: unknown;
+  },
+): string {
+  const exit = process.exitInfo;
+  const tail = stderrSuffix(process.stderrTail(STDERR_LINES_IN_ERRORS));
+  const reason =
+    failure.error instanceof Error ? untrustedMessage(failure.error.message) : 'unknown error';
+  return failure.timedOut
+    ? `'${server}' did not complete the MCP handshake within ${failure.handshakeTimeoutMs} ms; check that it is an MCP server speaking stdio (set "timeout" in config.json if it is slow to start).${tail}`
+    : exit
+      ? `'${server}' exited during the handshake (${describeExit(exit)}).${tail}`
+      : `'${server}' failed the MCP handshake: ${reason}.${tail}`;
+}
+
+/** What a running server that exited says (before the restart decision is appended). */
+export function crashMessage(server: string, exit: ExitInfo, process: ServerProcess): string {
+  const tail = stderrSuffix(process.stderrTail(STDERR_LINES_IN_ERRORS));
+  return `'${server}' exited (${describeExit(exit)}).${tail}`;
+}
+
+/** A call to a server that is not running. */
+export function unavailableError(server: string, state: ServerState['state']): HostError {
+  return new HostError(
+    'server-unavailable',
+    `Server '${server}' is ${state}; start it from the popup or with 'switchyard doctor'.`,
+    { server, state },
+  );
+}
+
+/** What the runtime knew when a `tools/call` failed, checked in this order. */
+export interface CallFailureContext {
+  readonly server: string;
+  /** The caller aborted the call. */
+  readonly cancelled: boolean;
+  /** The host's own timer, not the caller, ended the call. */
+  readonly timedOut: boolean;
+  readonly timeoutMs: number;
+  /** The process the call went to. */
+  readonly process: ServerProcess;
+  /** The connection the call went out on is no longer the runtime's current one. */
+  readonly disconnected: boolean;
+}
+
+/**
+ * Turns a failed `tools/call` into a HostError with a protocol reason: cancelled, timeout,
+ * server-exited, or server-error (the server's own error, or an answer that did not parse).
+ */
+export function callFailure(error: unknown, context: CallFailureContext): HostError {
+  const server = context.server;
+  if (context.cancelled) {
+    return new HostError('cancelled', `The call to '${server}' was cancelled.`, { server });
+  }
+  if (context.timedOut) {
+    return new HostError(
+      'timeout',
+      `Server '${server}' did not answer within ${context.timeoutMs} ms (set "toolTimeout" in config.json to allow longer).`,
+      { server, timeoutMs: context.timeoutMs },
+    );
+  }
+  if (context.process.exitInfo || context.disconnected) {
+    return exitedError(server, context.process);
+  }
+  if (error instanceof McpError) {
+    return new HostError(
+      'server-error',
+      `Server '${server}' answered with an error: ${untrustedMessage(error.message)}`,
+      { server, code: error.code },
+    );
+  }
+  const message = untrustedMessage(error instanceof Error ? error.message : String(error));
+  return new HostError('server-error', `Server '${server}' sent a malformed answer: ${message}`, {
+    server,
+  });
+}
+
+function exitedError(server: string, process: ServerProcess): HostError {
+  const exit = process.exitInfo ?? { code: null, signal: null };
+  const stderr = process.stderrTail(STDERR_LINES_IN_ERRORS);
+  return new HostError(
+    'server-exited',
+    `Server '${server}' exited (${describeExit(exit)}) while the call was pending.` +
+      stderrSuffix(stderr),
+    { server, exit, stderr },
+  );
+}
