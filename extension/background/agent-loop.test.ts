@@ -1,14 +1,9 @@
 import { describe, expect, it, test } from 'vitest';
 import { EXPOSED_TOOL_NAME_PATTERN } from '../../protocol/tools';
-import { AgentSession, type AgentEvent } from './agent-session';
-import {
-  INTERRUPTED_RESULT,
-  pairingProblems,
-  restoreConversation,
-  toolCallsOf,
-  type ChatMessage,
-  type Conversation,
-} from './conversation';
+import { AgentSession } from './agent-session';
+import type { AgentEvent } from '../messaging/agent-events';
+import { INTERRUPTED_RESULT, pairingProblems, restoreConversation, toolCallsOf } from './pairing';
+import type { ChatMessage, Conversation } from '../messaging/conversation';
 import type { ModelProvider, ProviderEvent } from './providers/provider';
 import {
   ScriptedProvider,

@@ -1,61 +1,32 @@
 import { z } from 'zod';
 import { EXPOSED_TOOL_NAME_PATTERN } from '../../protocol/tools';
-import type { ApprovalDecision } from './approval-flow';
-import {
-  INTERRUPTED_RESULT,
-  toolCallsOf,
-  type AssistantMessage,
-  type ChatMessage,
-  type ToolCallPart,
-  type ToolResultPart,
-} from './conversation';
-import type { FinishReason, ModelProvider, ProviderEvent, Usage } from './providers/provider';
-import {
-  OUTCOME_TEXT,
-  type ApprovalPrompt,
-  type ToolOutcome,
-  type ToolRouter,
-  type ToolSpec,
-} from './tool-outcome';
+import type {
+  AgentRunEvent,
+  RunEndReason,
+  RunSummary,
+  ToolOutcome,
+} from '../messaging/agent-events';
+import type { ApprovalDecision, ApprovalPrompt } from '../messaging/approvals';
+import type {
+  AssistantMessage,
+  ChatMessage,
+  ToolCallPart,
+  ToolResultPart,
+} from '../messaging/conversation';
+import { INTERRUPTED_RESULT, toolCallsOf } from './pairing';
+import type { FinishReason, ModelProvider, ProviderEvent } from './providers/provider';
+import { OUTCOME_TEXT, type ToolRouter, type ToolSpec } from './tool-outcome';
 
 /**
  * One bounded agent run, independent of any provider SDK: ask the model, run the tools it calls,
  * give it the results, until it answers without tools, hits the round limit, fails, or is
  * stopped. Whatever happens, every tool call in the transcript gets exactly one result
- * (conversation.ts): the transcript handed to `onTranscript` is paired at every moment, because
+ * (messaging/conversation.ts): the transcript handed to `onTranscript` is paired at every moment, because
  * a round's results are written as `pending` placeholders (saying "interrupted") before the first
  * call starts and are replaced one by one.
  */
 
 export const DEFAULT_MAX_TOOL_ROUNDS = 10;
-
-export type RunEndReason =
-  'completed' | 'length' | 'content-filter' | 'max-tool-rounds' | 'aborted' | 'error';
-
-export interface RunSummary {
-  readonly reason: RunEndReason;
-  readonly usage: Usage;
-  readonly toolRounds: number;
-}
-
-/** What a run reports for the UI; it always ends with exactly one `done`. */
-export type AgentRunEvent =
-  | { readonly type: 'text-delta'; readonly text: string }
-  | {
-      readonly type: 'tool-call-started';
-      readonly callId: string;
-      readonly name: string;
-      readonly arguments: unknown;
-    }
-  /** Also sent for calls that never started (stopped, over the limit, invalid). */
-  | {
-      readonly type: 'tool-call-finished';
-      readonly callId: string;
-      readonly name: string;
-      readonly outcome: ToolOutcome;
-    }
-  | { readonly type: 'error'; readonly message: string }
-  | ({ readonly type: 'done' } & RunSummary);
 
 export interface AgentRunInput {
   readonly system: string;

@@ -5,7 +5,7 @@ import policySet from '../../protocol/fixtures/policy-set.json';
 import toolsCall from '../../protocol/fixtures/tools-call.json';
 import type { JsonRpcRequest } from '../../protocol/jsonrpc';
 import type { ApprovalRequest } from '../../protocol/tools';
-import type { ApprovalDecision } from './approval-flow';
+import type { ApprovalDecision } from '../messaging/approvals';
 import { HostClient } from './host-client';
 import { FakeClock } from './testing/fake-clock';
 import { FakeNative, type FakePort } from './testing/fake-port';

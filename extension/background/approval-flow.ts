@@ -5,6 +5,7 @@ import {
   type CallToolResult,
 } from '../../protocol/tools';
 import { ClientRequestError, HostRequestError, type RequestFailure } from './host-errors';
+import type { ApprovalDecision } from '../messaging/approvals';
 import type { ProgressParams, RequestOptions } from './request-table';
 
 /**
@@ -18,8 +19,6 @@ import type { ProgressParams, RequestOptions } from './request-table';
  * Anything that keeps the user from deciding (an abort, a throwing callback) is a deny: a
  * missing approval is a denial (style habit 11).
  */
-
-export type ApprovalDecision = 'allow-once' | 'always' | 'deny';
 
 /** The slice of HostClient the flow needs; tests may pass anything with this shape. */
 export interface HostRequester {

@@ -1,7 +1,8 @@
 import { browser, type Browser } from 'wxt/browser';
 import { z } from 'zod';
 import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from '../../protocol/builtin-tools';
-import type { ToolOutcome, ToolSpec } from './tool-outcome';
+import type { ToolOutcome } from '../messaging/agent-events';
+import type { ToolSpec } from './tool-outcome';
 import { capText, sanitizeUntrusted, wrapUntrusted, type RandomBytes } from './untrusted-text';
 
 /**

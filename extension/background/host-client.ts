@@ -15,13 +15,8 @@ import {
   type HostToolCallOutcome,
 } from './approval-flow';
 import { systemClock, type Clock } from './clock';
-import {
-  DEFAULT_BACKOFF,
-  backoffDelayMs,
-  describeConnection,
-  type BackoffPolicy,
-  type ConnectionState,
-} from './connection-state';
+import { DEFAULT_BACKOFF, backoffDelayMs, type BackoffPolicy } from './backoff';
+import { describeConnection, type ConnectionState } from '../messaging/connection';
 import { ClientRequestError, HostRequestError } from './host-errors';
 import {
   TransportClosedError,

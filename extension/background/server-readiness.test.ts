@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import type { HostNotificationParams } from '../../protocol/methods';
 import type { ServerState, ServerSummary } from '../../protocol/servers';
-import type { ConnectionState } from './connection-state';
+import type { ConnectionState } from '../messaging/connection';
 import { waitForStartingServers, type ReadinessHost } from './server-readiness';
-import { serverSummary } from './testing/server-summary';
+import { serverSummary } from '../testing/server-summary';
 
 const CONNECTED: ConnectionState = {
   state: 'connected',

@@ -6,17 +6,14 @@ import approvalRequired from '../../protocol/fixtures/errors/approval-required.j
 import serverExited from '../../protocol/fixtures/errors/server-exited.json';
 import toolsList from '../../protocol/fixtures/tools-list.json';
 import type { JsonRpcRequest } from '../../protocol/jsonrpc';
-import type { ApprovalDecision } from './approval-flow';
+import type { ApprovalDecision } from '../messaging/approvals';
 import { createBuiltinTools, type TabsApi } from './builtin-tools';
 import { HostClient } from './host-client';
 import { FakeClock } from './testing/fake-clock';
 import { FakeNative, type FakePort } from './testing/fake-port';
-import {
-  OUTCOME_TEXT,
-  type ApprovalPrompt,
-  type ApprovalPrompter,
-  type ToolOutcome,
-} from './tool-outcome';
+import { OUTCOME_TEXT, type ApprovalPrompter } from './tool-outcome';
+import type { ApprovalPrompt } from '../messaging/approvals';
+import type { ToolOutcome } from '../messaging/agent-events';
 import { createToolRouter, memoryBuiltinApprovals } from './tool-router';
 
 /*

@@ -3,16 +3,16 @@ import type { ParamsOf, ResultOf } from '../../protocol/methods';
 import type { TokenBudget } from '../../protocol/profiles';
 import type { CallToolOptions, HostToolCallOutcome } from './approval-flow';
 import type { BuiltinTools } from './builtin-tools';
-import type { ConnectionState } from './connection-state';
+import type { ConnectionState } from '../messaging/connection';
 import { ClientRequestError, HostRequestError } from './host-errors';
 import type { Log } from './request-table';
 import {
   OUTCOME_TEXT,
   type ApprovalPrompter,
-  type ToolOutcome,
   type ToolRouter,
   type ToolSpec,
 } from './tool-outcome';
+import type { ToolOutcome } from '../messaging/agent-events';
 import { callResultText } from './tool-result-text';
 import {
   sanitizeUntrusted,

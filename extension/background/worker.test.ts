@@ -7,14 +7,10 @@ import { builtinDefaultProfile } from '../../protocol/profiles';
 import type { SenderInfo } from '../messaging/sender';
 import type { PageEvent } from '../messaging/ui-protocol';
 import { createBuiltinTools, type TabInfo, type TabsApi } from './builtin-tools';
-import {
-  ConversationSchema,
-  INTERRUPTED_RESULT,
-  pairingProblems,
-  type Conversation,
-} from './conversation';
+import { ConversationSchema, type Conversation } from '../messaging/conversation';
+import { INTERRUPTED_RESULT, pairingProblems } from './pairing';
 import { HostClient } from './host-client';
-import type { ProviderSettings } from './providers/provider-settings';
+import type { ProviderSettings } from '../messaging/provider';
 import {
   ScriptedProvider,
   textTurn,

@@ -1,6 +1,6 @@
 import { jsonSchema, tool, type JSONSchema7, type ModelMessage, type ToolSet } from 'ai';
 import { z } from 'zod';
-import type { ChatMessage, ToolResultPart } from '../conversation';
+import type { ChatMessage, ToolResultPart } from '../../messaging/conversation';
 import type { ProviderTool } from './provider';
 
 /**

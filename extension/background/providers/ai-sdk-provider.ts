@@ -16,7 +16,7 @@ import {
   effectiveBaseUrl,
   providerLabel,
   type ProviderSettings,
-} from './provider-settings';
+} from '../../messaging/provider';
 
 /**
  * A ModelProvider over the AI SDK's `streamText`, for OpenAI, Anthropic and any

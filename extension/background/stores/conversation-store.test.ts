@@ -1,11 +1,6 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import {
-  INTERRUPTED_RESULT,
-  newConversation,
-  pairingProblems,
-  type ChatMessage,
-  type Conversation,
-} from '../conversation';
+import { INTERRUPTED_RESULT, newConversation, pairingProblems } from '../pairing';
+import type { ChatMessage, Conversation } from '../../messaging/conversation';
 import { ConversationStore } from './conversation-store';
 import { memoryStorage, type KeyValueStorage } from './key-value';
 
