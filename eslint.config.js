@@ -2,6 +2,7 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import extensionLayers from './eslint/extension-layers.js';
 
 export default tseslint.config(
   {
@@ -92,4 +93,5 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },
+  ...extensionLayers,
 );
