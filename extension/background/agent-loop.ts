@@ -16,6 +16,7 @@ import type {
 import { INTERRUPTED_RESULT, toolCallsOf } from './pairing';
 import type { FinishReason, ModelProvider, ProviderEvent } from './providers/provider';
 import { OUTCOME_TEXT, type ToolRouter, type ToolSpec } from './tool-outcome';
+import { messageOf } from '../../protocol/guards';
 
 /**
  * One bounded agent run, independent of any provider SDK: ask the model, run the tools it calls,
@@ -66,10 +67,6 @@ interface Turn {
 
 function defaultCallId(): string {
   return `call_${crypto.randomUUID().replaceAll('-', '')}`;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function whenAborted(signal: AbortSignal): Promise<typeof ABORTED> {

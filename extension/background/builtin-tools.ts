@@ -4,6 +4,7 @@ import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from '../../protocol/builtin
 import type { ToolOutcome } from '../messaging/agent-events';
 import type { ToolSpec } from './tool-outcome';
 import { capText, sanitizeUntrusted, wrapUntrusted, type RandomBytes } from './untrusted-text';
+import { messageOf } from '../../protocol/guards';
 
 /**
  * The extension's own browser tools (names reserved by the host, protocol/builtin-tools.ts), over
@@ -89,7 +90,7 @@ function tabLine(tab: TabInfo): string {
 }
 
 function unreadable(tab: TabInfo, cause: unknown): ToolOutcome {
-  const why = cause instanceof Error ? cause.message : String(cause);
+  const why = messageOf(cause);
   return error(
     `Switchyard cannot read tab ${tab.id} (${why}). Browser pages (chrome://, about:, the extension store) are off limits; for a web page, the user can click the Switchyard toolbar button on that tab to grant access, then ask again.`,
   );
@@ -197,7 +198,7 @@ export function createBuiltinTools(
       try {
         return await table[name].run(args);
       } catch (cause) {
-        return error(`${name} failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+        return error(`${name} failed: ${messageOf(cause)}`);
       }
     },
   };

@@ -1,6 +1,7 @@
 import type { ToolOutcome } from '../messaging/agent-events';
 import { ClientRequestError, HostRequestError } from './host-errors';
 import { OUTCOME_TEXT } from './tool-outcome';
+import { messageOf } from '../../protocol/guards';
 
 /**
  * What the model reads when a host call failed, by the failure's `reason` (never its message,
@@ -82,6 +83,6 @@ export function outcomeOfFailure(
   }
   return {
     status: 'error',
-    content: `The call failed: ${error instanceof Error ? error.message : String(error)}`,
+    content: `The call failed: ${messageOf(error)}`,
   };
 }

@@ -13,6 +13,7 @@ import {
   type TransportFactory,
 } from './port-transport';
 import type { Log } from './request-table';
+import { messageOf } from '../../protocol/guards';
 
 /**
  * The native connection's state machine (messaging/connection.ts draws it): one transport at a
@@ -132,7 +133,7 @@ export class HostConnection {
       });
     } catch (error) {
       // connectNative throws synchronously for a malformed name or a missing permission.
-      this.dropped(classifyDisconnect(error instanceof Error ? error.message : String(error)));
+      this.dropped(classifyDisconnect(messageOf(error)));
       return;
     }
     // The handshake goes first; other requests wait until it succeeds.
@@ -164,7 +165,7 @@ export class HostConnection {
             this.mismatch(supported, error.message);
             return;
           }
-          const why = error instanceof Error ? error.message : String(error);
+          const why = messageOf(error);
           this.abandonTransport(true);
           this.dropped({ kind: 'crashed', message: `The handshake failed: ${why}` });
         },

@@ -1,3 +1,5 @@
+import { assertNever } from '../../protocol/guards';
+
 /**
  * The native connection's state as pages see it: one discriminated union switched on exhaustively
  * (style habit 4). The worker's connection state machine (background/host-connection.ts) drives
@@ -40,10 +42,6 @@ export type ConnectionState =
 
 export type ConnectionStateName = ConnectionState['state'];
 
-function assertNever(value: never): never {
-  throw new Error(`Unexpected connection state: ${JSON.stringify(value)}`);
-}
-
 /** One line for the user that says what is wrong and what to do next. */
 export function describeConnection(state: ConnectionState): string {
   switch (state.state) {
@@ -62,6 +60,6 @@ export function describeConnection(state: ConnectionState): string {
     case 'disconnected':
       return 'Not connected to the Switchyard host.';
     default:
-      return assertNever(state);
+      return assertNever(state, 'connection state');
   }
 }
