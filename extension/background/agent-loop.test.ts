@@ -13,6 +13,7 @@ import {
 } from './providers/scripted-provider';
 import { FakeTools, answers, blocks } from './testing/fake-tools';
 import { OUTCOME_TEXT, type ToolRouter } from './tool-outcome';
+import { flush } from '../testing/flush';
 
 /*
  * The tool_use / tool_result pairing invariant. Dangerous direction: an unpaired tool_use (or a
@@ -21,11 +22,6 @@ import { OUTCOME_TEXT, type ToolRouter } from './tool-outcome';
  * stopped, denied or lost to a crash misleads the model about what happened on the user's machine.
  * Every test here ends by checking pairing on the conversation the session would persist.
  */
-
-const flush = (): Promise<void> =>
-  new Promise((resolve) => {
-    setTimeout(resolve, 0);
-  });
 
 function session(
   script: readonly ScriptedTurn[] | ModelProvider,

@@ -6,10 +6,9 @@ import toolsCall from '../../protocol/fixtures/tools-call.json';
 import type { JsonRpcRequest } from '../../protocol/jsonrpc';
 import type { ApprovalRequest } from '../../protocol/tools';
 import type { ApprovalDecision } from '../messaging/approvals';
-import { HostClient } from './host-client';
 import { callMcpTool } from './tool-router';
-import { FakeClock } from './testing/fake-clock';
-import { FakeNative, type FakePort } from './testing/fake-port';
+import type { FakePort } from './testing/fake-port';
+import { connectedHostClient } from './testing/connected-host-client';
 
 /*
  * The approval card is the user's only say over an `ask` tool (design D8). Dangerous direction:
@@ -24,11 +23,6 @@ const APPROVAL = {
   requestId: approvalRequired.error.data.approval.requestId,
   nonce: approvalRequired.error.data.approval.nonce,
 };
-
-const flush = (): Promise<void> =>
-  new Promise((resolve) => {
-    setTimeout(resolve, 0);
-  });
 
 interface HostScript {
   readonly policySetFails?: boolean;
@@ -75,11 +69,7 @@ function playHost(port: FakePort, script: HostScript = {}): void {
 }
 
 async function connectedClient(script: HostScript = {}) {
-  const native = new FakeNative();
-  const client = new HostClient({ connect: native.connect, clock: new FakeClock() });
-  client.connect();
-  native.port.answerHello();
-  await flush();
+  const { native, host: client } = await connectedHostClient();
   playHost(native.port, script);
   const sent = () =>
     native.port

@@ -10,6 +10,7 @@ import { HostClient, type HostClientOptions } from './host-client';
 import { ClientRequestError, HostRequestError } from './host-errors';
 import { FakeClock } from './testing/fake-clock';
 import { FakeNative } from './testing/fake-port';
+import { flush } from '../testing/flush';
 
 /*
  * The host client is the only way to the user's machine. Dangerous directions: a request that
@@ -17,11 +18,6 @@ import { FakeNative } from './testing/fake-port';
  * late answer delivered to the wrong caller runs one tool's result as another's; a host error
  * that loses `data.reason` turns "needs your approval" into a generic failure.
  */
-
-const flush = (): Promise<void> =>
-  new Promise((resolve) => {
-    setTimeout(resolve, 0);
-  });
 
 function setup(options: HostClientOptions = {}) {
   const native = new FakeNative();

@@ -24,6 +24,7 @@ import { FakeClock } from './testing/fake-clock';
 import { FakePagePort } from './testing/fake-page-port';
 import { FakeNative, type FakePort } from './testing/fake-port';
 import { startWorker } from './worker';
+import { flush } from '../testing/flush';
 
 /*
  * The service worker's parts wired together, with the host, the browser's storage and tabs, the
@@ -65,11 +66,6 @@ const SnapshotSchema = z.object({
   pendingApprovals: z.array(z.object({ approvalId: z.string() })),
   connection: z.object({ state: z.string() }),
 });
-
-const flush = (): Promise<void> =>
-  new Promise((resolve) => {
-    setTimeout(resolve, 0);
-  });
 
 afterEach(() => {
   vi.restoreAllMocks();
