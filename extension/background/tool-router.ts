@@ -85,12 +85,7 @@ export async function callMcpTool(
     ...(options.profile === undefined ? {} : { profile: options.profile }),
   };
   const first = await sendToolCall(host, params, requestOptions);
-  switch (first.kind) {
-    case 'result':
-      return { status: 'result', result: first.result };
-    case 'approval-required':
-      break;
-  }
+  if (first.kind === 'result') return { status: 'result', result: first.result };
   const { request } = first;
   const resolution = await resolveApproval(host, request, options.ask, signal);
   switch (resolution.kind) {
