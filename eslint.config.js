@@ -2,6 +2,7 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import extensionLayers from './eslint/extension-layers.js';
 import { hostLayers } from './eslint/host-layers.js';
 
 export default tseslint.config(
@@ -94,4 +95,5 @@ export default tseslint.config(
     },
   },
   ...hostLayers,
+  ...extensionLayers,
 );

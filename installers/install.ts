@@ -12,6 +12,7 @@ import {
 import { errnoCode, isErrno } from '../native-host/shared/errno';
 import { queryDefault, regAddArgv, type RegistryRunner } from './registry';
 import { checkTargetDirectory } from './safety';
+import { messageOf } from '../protocol/guards';
 
 /**
  * Carries out an install plan: copies the host bundle into Switchyard's own folder (so cleaning
@@ -275,5 +276,5 @@ function describe(error: unknown): string {
   if (code === 'EACCES' || code === 'EPERM')
     return `permission denied${target}; check that you own the folder.`;
   if (code === 'EISDIR') return `a folder is in the way${target}; remove it and try again.`;
-  return error instanceof Error ? error.message : String(error);
+  return messageOf(error);
 }

@@ -1,6 +1,7 @@
 export * from './argv';
 export * from './builtin-tools';
 export * from './errors';
+export * from './guards';
 export * from './identity';
 export * from './import';
 export * from './jsonrpc';

@@ -27,6 +27,7 @@ import {
   CallToolResultSchema,
   ExposedToolSchema,
 } from './tools';
+import { isRecord } from './guards';
 
 /**
  * Invariants of the public contract (style.md habit 12): every method and notification in the
@@ -63,10 +64,6 @@ function fixtureName(method: string): string {
 
 function readJson(path: string): unknown {
   return JSON.parse(readFileSync(path, 'utf8'));
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A fixture file as a record with exactly `keys`; fails the test otherwise. */

@@ -2,26 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import approvalRequired from '../../protocol/fixtures/errors/approval-required.json';
 import toolsList from '../../protocol/fixtures/tools-list.json';
-import { AgentSession, type AgentEvent } from './agent-session';
+import { AgentSession } from './agent-session';
+import type { AgentEvent } from '../messaging/agent-events';
 import { createBuiltinTools, type TabsApi } from './builtin-tools';
-import { pairingProblems, type ChatMessage, type Conversation } from './conversation';
-import { HostClient } from './host-client';
+import { pairingProblems } from './pairing';
+import type { ChatMessage, Conversation } from '../messaging/conversation';
 import { ScriptedProvider, textTurn, toolTurn } from './providers/scripted-provider';
-import { FakeClock } from './testing/fake-clock';
-import { FakeNative } from './testing/fake-port';
 import { OUTCOME_TEXT } from './tool-outcome';
 import { createToolRouter } from './tool-router';
+import { flush } from '../testing/flush';
+import { connectedHostClient } from './testing/connected-host-client';
 
 /*
  * The loop, the router and the host client together, over an in-memory port. Dangerous
  * direction: a host that dies mid-call, or a user who says no, leaving a tool_use without its
  * tool_result (every later turn of the chat fails) or the model believing the call ran.
  */
-
-const flush = (): Promise<void> =>
-  new Promise((resolve) => {
-    setTimeout(resolve, 0);
-  });
 
 const noTabs: TabsApi = {
   activeTab: () => Promise.resolve(undefined),
@@ -34,12 +30,7 @@ const noTabs: TabsApi = {
 const WithApproval = z.object({ approval: z.object({ requestId: z.string() }) });
 
 async function connected() {
-  const native = new FakeNative();
-  const clock = new FakeClock();
-  const host = new HostClient({ connect: native.connect, clock, log: () => undefined });
-  host.connect();
-  native.port.answerHello();
-  await flush();
+  const { native, clock, host } = await connectedHostClient();
   const router = createToolRouter({ builtins: createBuiltinTools(noTabs), host });
   return { native, clock, host, router };
 }

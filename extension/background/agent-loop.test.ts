@@ -1,14 +1,9 @@
 import { describe, expect, it, test } from 'vitest';
 import { EXPOSED_TOOL_NAME_PATTERN } from '../../protocol/tools';
-import { AgentSession, type AgentEvent } from './agent-session';
-import {
-  INTERRUPTED_RESULT,
-  pairingProblems,
-  restoreConversation,
-  toolCallsOf,
-  type ChatMessage,
-  type Conversation,
-} from './conversation';
+import { AgentSession } from './agent-session';
+import type { AgentEvent } from '../messaging/agent-events';
+import { INTERRUPTED_RESULT, pairingProblems, restoreConversation, toolCallsOf } from './pairing';
+import type { ChatMessage, Conversation } from '../messaging/conversation';
 import type { ModelProvider, ProviderEvent } from './providers/provider';
 import {
   ScriptedProvider,
@@ -18,6 +13,7 @@ import {
 } from './providers/scripted-provider';
 import { FakeTools, answers, blocks } from './testing/fake-tools';
 import { OUTCOME_TEXT, type ToolRouter } from './tool-outcome';
+import { flush } from '../testing/flush';
 
 /*
  * The tool_use / tool_result pairing invariant. Dangerous direction: an unpaired tool_use (or a
@@ -26,11 +22,6 @@ import { OUTCOME_TEXT, type ToolRouter } from './tool-outcome';
  * stopped, denied or lost to a crash misleads the model about what happened on the user's machine.
  * Every test here ends by checking pairing on the conversation the session would persist.
  */
-
-const flush = (): Promise<void> =>
-  new Promise((resolve) => {
-    setTimeout(resolve, 0);
-  });
 
 function session(
   script: readonly ScriptedTurn[] | ModelProvider,

@@ -1,61 +1,32 @@
-import { z } from 'zod';
-import { EXPOSED_TOOL_NAME_PATTERN } from '../../protocol/tools';
-import type { ApprovalDecision } from './approval-flow';
-import {
-  INTERRUPTED_RESULT,
-  toolCallsOf,
-  type AssistantMessage,
-  type ChatMessage,
-  type ToolCallPart,
-  type ToolResultPart,
-} from './conversation';
-import type { FinishReason, ModelProvider, ProviderEvent, Usage } from './providers/provider';
-import {
-  OUTCOME_TEXT,
-  type ApprovalPrompt,
-  type ToolOutcome,
-  type ToolRouter,
-  type ToolSpec,
-} from './tool-outcome';
+import { messageOf } from '../../protocol/guards';
+import type {
+  AgentRunEvent,
+  RunEndReason,
+  RunSummary,
+  ToolOutcome,
+} from '../messaging/agent-events';
+import type { ApprovalDecision, ApprovalPrompt } from '../messaging/approvals';
+import type {
+  AssistantMessage,
+  ChatMessage,
+  ToolCallPart,
+  ToolResultPart,
+} from '../messaging/conversation';
+import { INTERRUPTED_RESULT, toolCallsOf } from './pairing';
+import { ABORTED, readTurn, whenAborted, type Call } from './model-turn';
+import type { FinishReason, ModelProvider } from './providers/provider';
+import { OUTCOME_TEXT, type ToolRouter, type ToolSpec } from './tool-outcome';
 
 /**
  * One bounded agent run, independent of any provider SDK: ask the model, run the tools it calls,
  * give it the results, until it answers without tools, hits the round limit, fails, or is
- * stopped. Whatever happens, every tool call in the transcript gets exactly one result
- * (conversation.ts): the transcript handed to `onTranscript` is paired at every moment, because
- * a round's results are written as `pending` placeholders (saying "interrupted") before the first
- * call starts and are replaced one by one.
+ * stopped (one turn of it is model-turn.ts). Whatever happens, every tool call in the transcript
+ * gets exactly one result (messaging/conversation.ts): the transcript handed to `onTranscript` is
+ * paired at every moment, because a round's results are written as `pending` placeholders
+ * (saying "interrupted") before the first call starts and are replaced one by one.
  */
 
 export const DEFAULT_MAX_TOOL_ROUNDS = 10;
-
-export type RunEndReason =
-  'completed' | 'length' | 'content-filter' | 'max-tool-rounds' | 'aborted' | 'error';
-
-export interface RunSummary {
-  readonly reason: RunEndReason;
-  readonly usage: Usage;
-  readonly toolRounds: number;
-}
-
-/** What a run reports for the UI; it always ends with exactly one `done`. */
-export type AgentRunEvent =
-  | { readonly type: 'text-delta'; readonly text: string }
-  | {
-      readonly type: 'tool-call-started';
-      readonly callId: string;
-      readonly name: string;
-      readonly arguments: unknown;
-    }
-  /** Also sent for calls that never started (stopped, over the limit, invalid). */
-  | {
-      readonly type: 'tool-call-finished';
-      readonly callId: string;
-      readonly name: string;
-      readonly outcome: ToolOutcome;
-    }
-  | { readonly type: 'error'; readonly message: string }
-  | ({ readonly type: 'done' } & RunSummary);
 
 export interface AgentRunInput {
   readonly system: string;
@@ -74,46 +45,6 @@ export interface AgentRunInput {
   readonly newCallId?: () => string;
 }
 
-const ABORTED = Symbol('aborted');
-const CALL_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-const JsonObjectSchema = z.record(z.string(), z.json());
-
-interface Call {
-  readonly part: ToolCallPart;
-  /** Why the call cannot run at all (it still gets a result). */
-  readonly problem: string | undefined;
-}
-
-interface Turn {
-  readonly text: string;
-  readonly calls: readonly Call[];
-  readonly end:
-    | { readonly kind: 'finish'; readonly reason: FinishReason }
-    | { readonly kind: 'error'; readonly message: string }
-    | { readonly kind: 'aborted' };
-}
-
-function defaultCallId(): string {
-  return `call_${crypto.randomUUID().replaceAll('-', '')}`;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-function whenAborted(signal: AbortSignal): Promise<typeof ABORTED> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve(ABORTED);
-    signal.addEventListener(
-      'abort',
-      () => {
-        resolve(ABORTED);
-      },
-      { once: true },
-    );
-  });
-}
-
 function result(call: ToolCallPart, outcome: ToolOutcome | 'pending'): ToolResultPart {
   return outcome === 'pending'
     ? {
@@ -124,83 +55,6 @@ function result(call: ToolCallPart, outcome: ToolOutcome | 'pending'): ToolResul
         content: INTERRUPTED_RESULT,
       }
     : { type: 'tool-result', callId: call.id, name: call.name, ...outcome };
-}
-
-/**
- * Makes a provider's tool call safe to store: the transcript is re-sent every turn, so a bad id
- * or name in it would fail every later request (design D4), not just this one.
- */
-function normalizeCall(
-  event: Extract<ProviderEvent, { type: 'tool-call' }>,
-  usedIds: Set<string>,
-  newCallId: () => string,
-): Call {
-  let id = event.id;
-  while (!CALL_ID_PATTERN.test(id) || usedIds.has(id)) id = newCallId();
-  usedIds.add(id);
-  const legalName = EXPOSED_TOOL_NAME_PATTERN.test(event.name);
-  const name = legalName
-    ? event.name
-    : event.name.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64) || 'unknown_tool';
-  // Providers require an object here (Anthropic's tool_use.input): anything else is stored as {}.
-  const json = JsonObjectSchema.safeParse(event.arguments ?? {});
-  const args = json.success ? json.data : {};
-  const problem = !legalName
-    ? `There is no tool named '${name}'. Use one of the tools you were given, by its exact name.`
-    : !json.success
-      ? "Not run: the arguments must be a JSON object matching the tool's input schema."
-      : undefined;
-  return { part: { type: 'tool-call', id, name, arguments: args }, problem };
-}
-
-async function readTurn(
-  input: AgentRunInput,
-  tools: readonly ToolSpec[],
-  messages: readonly ChatMessage[],
-  aborted: Promise<typeof ABORTED>,
-  usedIds: Set<string>,
-  usage: { inputTokens: number; outputTokens: number },
-): Promise<Turn> {
-  let text = '';
-  const calls: Call[] = [];
-  const newCallId = input.newCallId ?? defaultCallId;
-  try {
-    const stream = input.provider.stream({
-      system: input.system,
-      messages,
-      tools,
-      signal: input.signal,
-    });
-    const iterator = stream[Symbol.asyncIterator]();
-    for (;;) {
-      // Raced against the abort, so a provider that ignores its signal cannot hold the run.
-      const next = await Promise.race([iterator.next(), aborted]);
-      if (next === ABORTED) {
-        iterator.return?.().catch(() => undefined);
-        return { text, calls, end: { kind: 'aborted' } };
-      }
-      if (next.done === true) return { text, calls, end: { kind: 'finish', reason: 'stop' } };
-      const event = next.value;
-      switch (event.type) {
-        case 'text-delta':
-          text += event.text;
-          input.onEvent({ type: 'text-delta', text: event.text });
-          break;
-        case 'tool-call':
-          calls.push(normalizeCall(event, usedIds, newCallId));
-          break;
-        case 'finish':
-          usage.inputTokens += event.usage?.inputTokens ?? 0;
-          usage.outputTokens += event.usage?.outputTokens ?? 0;
-          return { text, calls, end: { kind: 'finish', reason: event.reason } };
-        case 'error':
-          return { text, calls, end: { kind: 'error', message: event.message } };
-      }
-    }
-  } catch (error) {
-    if (input.signal.aborted) return { text, calls, end: { kind: 'aborted' } };
-    return { text, calls, end: { kind: 'error', message: messageOf(error) } };
-  }
 }
 
 function endReason(reason: FinishReason): RunEndReason {

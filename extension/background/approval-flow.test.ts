@@ -5,10 +5,10 @@ import policySet from '../../protocol/fixtures/policy-set.json';
 import toolsCall from '../../protocol/fixtures/tools-call.json';
 import type { JsonRpcRequest } from '../../protocol/jsonrpc';
 import type { ApprovalRequest } from '../../protocol/tools';
-import type { ApprovalDecision } from './approval-flow';
-import { HostClient } from './host-client';
-import { FakeClock } from './testing/fake-clock';
-import { FakeNative, type FakePort } from './testing/fake-port';
+import type { ApprovalDecision } from '../messaging/approvals';
+import { callMcpTool } from './tool-router';
+import type { FakePort } from './testing/fake-port';
+import { connectedHostClient } from './testing/connected-host-client';
 
 /*
  * The approval card is the user's only say over an `ask` tool (design D8). Dangerous direction:
@@ -23,11 +23,6 @@ const APPROVAL = {
   requestId: approvalRequired.error.data.approval.requestId,
   nonce: approvalRequired.error.data.approval.nonce,
 };
-
-const flush = (): Promise<void> =>
-  new Promise((resolve) => {
-    setTimeout(resolve, 0);
-  });
 
 interface HostScript {
   readonly policySetFails?: boolean;
@@ -74,11 +69,7 @@ function playHost(port: FakePort, script: HostScript = {}): void {
 }
 
 async function connectedClient(script: HostScript = {}) {
-  const native = new FakeNative();
-  const client = new HostClient({ connect: native.connect, clock: new FakeClock() });
-  client.connect();
-  native.port.answerHello();
-  await flush();
+  const { native, host: client } = await connectedHostClient();
   playHost(native.port, script);
   const sent = () =>
     native.port
@@ -88,7 +79,7 @@ async function connectedClient(script: HostScript = {}) {
   return { client, native, sent };
 }
 
-describe('callTool approval branches', () => {
+describe('callMcpTool approval branches', () => {
   test.each<[ApprovalDecision, unknown[][], string]>([
     [
       'allow-once',
@@ -118,8 +109,8 @@ describe('callTool approval branches', () => {
   ])('%s', async (decision, expectedRequests, status) => {
     const { client, sent } = await connectedClient();
     const shown: ApprovalRequest[] = [];
-    const outcome = await client.callTool(TOOL, ARGS, {
-      onApprovalRequired: (request) => {
+    const outcome = await callMcpTool(client, TOOL, ARGS, {
+      ask: (request) => {
         shown.push(request);
         return Promise.resolve(decision);
       },
@@ -131,8 +122,8 @@ describe('callTool approval branches', () => {
 
   it('does not ask when the policy allows the call', async () => {
     const { client, sent } = await connectedClient({ needsApproval: false });
-    const outcome = await client.callTool(TOOL, ARGS, {
-      onApprovalRequired: () => Promise.reject(new Error('must not ask')),
+    const outcome = await callMcpTool(client, TOOL, ARGS, {
+      ask: () => Promise.reject(new Error('must not ask')),
     });
     expect(outcome).toEqual({ status: 'result', result: toolsCall.result });
     expect(sent()).toHaveLength(1);
@@ -141,8 +132,8 @@ describe('callTool approval branches', () => {
   it('a card that throws is a deny, and the error propagates', async () => {
     const { client, sent } = await connectedClient();
     await expect(
-      client.callTool(TOOL, ARGS, {
-        onApprovalRequired: () => Promise.reject(new Error('the side panel closed')),
+      callMcpTool(client, TOOL, ARGS, {
+        ask: () => Promise.reject(new Error('the side panel closed')),
       }),
     ).rejects.toThrow('the side panel closed');
     expect(sent().map(([method]) => method)).toEqual(['tools/call', 'approvals/deny']);
@@ -151,9 +142,9 @@ describe('callTool approval branches', () => {
   it('an "allow" that arrives after an abort is a deny', async () => {
     const { client, sent } = await connectedClient();
     const controller = new AbortController();
-    const outcome = await client.callTool(TOOL, ARGS, {
+    const outcome = await callMcpTool(client, TOOL, ARGS, {
       signal: controller.signal,
-      onApprovalRequired: () => {
+      ask: () => {
         controller.abort();
         return Promise.resolve('allow-once');
       },
@@ -165,15 +156,15 @@ describe('callTool approval branches', () => {
   it('refuses an approval request for another tool and runs nothing', async () => {
     const { client, sent } = await connectedClient({ approvalFor: 'other__tool' });
     await expect(
-      client.callTool(TOOL, ARGS, { onApprovalRequired: () => Promise.resolve('allow-once') }),
+      callMcpTool(client, TOOL, ARGS, { ask: () => Promise.resolve('allow-once') }),
     ).rejects.toMatchObject({ kind: 'client', reason: 'invalid-response' });
     expect(sent().map(([method]) => method)).toEqual(['tools/call']);
   });
 
   it('"always" still runs the allowed call when the policy cannot be saved', async () => {
     const { client } = await connectedClient({ policySetFails: true });
-    const outcome = await client.callTool(TOOL, ARGS, {
-      onApprovalRequired: () => Promise.resolve('always'),
+    const outcome = await callMcpTool(client, TOOL, ARGS, {
+      ask: () => Promise.resolve('always'),
     });
     expect(outcome).toMatchObject({
       status: 'result',

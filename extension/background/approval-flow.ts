@@ -1,127 +1,70 @@
-import type { ParamsOf, RequestMethod, ResultOf } from '../../protocol/methods';
-import {
-  ApprovalRequestSchema,
-  type ApprovalRequest,
-  type CallToolResult,
-} from '../../protocol/tools';
-import { ClientRequestError, HostRequestError, type RequestFailure } from './host-errors';
-import type { ProgressParams, RequestOptions } from './request-table';
+import type { ApprovalRequest, ApprovalToken } from '../../protocol/tools';
+import type { ApprovalDecision } from '../messaging/approvals';
+import { isRequestFailure, type RequestFailure } from './host-errors';
+import type { HostRequester } from './host-tool-call';
 
 /**
- * `tools/call` through the host's approval gate (design D8). A tool whose policy is `ask` fails
- * the first call with `approval-required` and an ApprovalRequest bound to these exact arguments;
- * the user decides, and:
- * - allow once: the call is re-sent with `{requestId, nonce}` (accepted once, unexpired);
- * - always: `policy/set` allow-lists the tool, then the call is re-sent with the approval (an
- *   explicit `destructiveHint` still asks even when allow-listed, so the approval must ride along);
+ * What the user's answer to a host approval (design D8) does, before the router re-sends the
+ * call (tool-router.ts, `callMcpTool`):
+ * - allow once: the call may be re-sent with `{requestId, nonce}` (accepted once, unexpired);
+ * - always: `policy/set` allow-lists the tool, and the call is still re-sent with the approval
+ *   (an explicit `destructiveHint` still asks even when allow-listed, so the approval must ride
+ *   along);
  * - deny: `approvals/deny` retires the request, and the model is told the user said no.
- * Anything that keeps the user from deciding (an abort, a throwing callback) is a deny: a
- * missing approval is a denial (style habit 11).
+ * Anything that keeps the user from deciding (an abort, a throwing card) is a deny: a missing
+ * approval is a denial (style habit 11).
  */
 
-export type ApprovalDecision = 'allow-once' | 'always' | 'deny';
-
-/** The slice of HostClient the flow needs; tests may pass anything with this shape. */
-export interface HostRequester {
-  request<M extends RequestMethod>(
-    method: M,
-    params: ParamsOf<M>,
-    options?: RequestOptions,
-  ): Promise<ResultOf<M>>;
-}
-
-export interface CallToolOptions {
-  /** Shows the request to the user and resolves with their decision. */
-  readonly onApprovalRequired: (
-    request: ApprovalRequest,
-    signal: AbortSignal | undefined,
-  ) => Promise<ApprovalDecision>;
-  readonly signal?: AbortSignal;
-  readonly onProgress?: (progress: ProgressParams) => void;
-  /** The active profile (design D10); the host refuses a tool it hides. Omitted: default. */
-  readonly profile?: string;
-}
-
-export type HostToolCallOutcome =
+export type ApprovalResolution =
   | {
-      readonly status: 'result';
-      readonly result: CallToolResult;
-      /** Present when the user was asked. */
-      readonly approval?: {
-        readonly request: ApprovalRequest;
-        readonly decision: ApprovalDecision;
-      };
-      /** "Always" could not be saved (the call still ran once, as the user allowed it). */
+      readonly kind: 'approved';
+      readonly decision: Exclude<ApprovalDecision, 'deny'>;
+      /** Binds the re-sent call to this approval. */
+      readonly approval: ApprovalToken;
+      /** "Always" could not be saved (the call may still run once, as the user allowed it). */
       readonly policyError?: RequestFailure;
     }
-  | { readonly status: 'denied-by-user'; readonly request: ApprovalRequest };
+  | { readonly kind: 'denied' };
 
-/** Calls a tool, asking the user through `onApprovalRequired` when the host's policy says ask. */
-export async function callToolWithApproval(
+/**
+ * Asks the user about one approval request through `ask` and carries out the answer. A card that
+ * throws retires the request, then the error propagates.
+ */
+export async function resolveApproval(
   host: HostRequester,
-  name: string,
-  args: Record<string, unknown> | undefined,
-  options: CallToolOptions,
-): Promise<HostToolCallOutcome> {
-  const { signal, onProgress } = options;
-  const requestOptions = {
-    ...(signal === undefined ? {} : { signal }),
-    ...(onProgress === undefined ? {} : { onProgress }),
-  };
-  const params: ParamsOf<'tools/call'> = {
-    name,
-    ...(args === undefined ? {} : { arguments: args }),
-    ...(options.profile === undefined ? {} : { profile: options.profile }),
-  };
-  let request: ApprovalRequest;
-  try {
-    return { status: 'result', result: await host.request('tools/call', params, requestOptions) };
-  } catch (error) {
-    if (!(error instanceof HostRequestError) || error.reason !== 'approval-required') throw error;
-    const parsed = ApprovalRequestSchema.safeParse(error.data.approval);
-    if (!parsed.success || parsed.data.exposedName !== name) {
-      throw new ClientRequestError(
-        'tools/call',
-        'invalid-response',
-        `The host asked for an approval of '${name}' without a valid approval request; the call was not run. Update the host and the extension to the same release.`,
-      );
-    }
-    request = parsed.data;
-  }
-
+  request: ApprovalRequest,
+  ask: (request: ApprovalRequest) => Promise<ApprovalDecision>,
+  signal?: AbortSignal,
+): Promise<ApprovalResolution> {
   let decision: ApprovalDecision;
   try {
-    decision =
-      signal?.aborted === true ? 'deny' : await options.onApprovalRequired(request, signal);
+    decision = signal?.aborted === true ? 'deny' : await ask(request);
   } catch (error) {
     await retire(host, request);
     throw error;
   }
+  // An "allow" that arrives after the run stopped is too late: nobody is waiting for the call.
   if (signal?.aborted === true) decision = 'deny';
 
   const approval = { requestId: request.requestId, nonce: request.nonce };
   switch (decision) {
     case 'deny':
       await retire(host, request);
-      return { status: 'denied-by-user', request };
-    case 'allow-once': {
-      const result = await host.request('tools/call', { ...params, approval }, requestOptions);
-      return { status: 'result', result, approval: { request, decision } };
-    }
+      return { kind: 'denied' };
+    case 'allow-once':
+      return { kind: 'approved', decision, approval };
     case 'always': {
       let policyError: RequestFailure | undefined;
       try {
-        await host.request('policy/set', { tool: name, policy: 'allow' });
+        await host.request('policy/set', { tool: request.exposedName, policy: 'allow' });
       } catch (error) {
-        if (!(error instanceof HostRequestError || error instanceof ClientRequestError))
-          throw error;
+        if (!isRequestFailure(error)) throw error;
         policyError = error;
       }
-      const result = await host.request('tools/call', { ...params, approval }, requestOptions);
       return {
-        status: 'result',
-        result,
-        approval: { request, decision },
+        kind: 'approved',
+        decision,
+        approval,
         ...(policyError === undefined ? {} : { policyError }),
       };
     }

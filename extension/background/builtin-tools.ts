@@ -1,8 +1,10 @@
 import { browser, type Browser } from 'wxt/browser';
 import { z } from 'zod';
 import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from '../../protocol/builtin-tools';
-import type { ToolOutcome, ToolSpec } from './tool-outcome';
-import { capText, sanitizeUntrusted, wrapUntrusted, type RandomBytes } from './untrusted-text';
+import type { ToolOutcome } from '../messaging/agent-events';
+import type { ToolSpec } from './tool-outcome';
+import { capText, sanitizePageText, wrapUntrusted, type RandomBytes } from './untrusted-text';
+import { messageOf } from '../../protocol/guards';
 
 /**
  * The extension's own browser tools (names reserved by the host, protocol/builtin-tools.ts), over
@@ -82,13 +84,13 @@ function error(content: string): ToolOutcome {
 
 /** One line per tab: page-written titles must not start lines of their own. */
 function tabLine(tab: TabInfo): string {
-  const title = sanitizeUntrusted(tab.title).replace(/\s+/g, ' ').trim();
-  const url = sanitizeUntrusted(tab.url).replace(/\s+/g, '');
+  const title = sanitizePageText(tab.title).replace(/\s+/g, ' ').trim();
+  const url = sanitizePageText(tab.url).replace(/\s+/g, '');
   return `tab ${tab.id} (window ${tab.windowId}${tab.active ? ', active' : ''}): ${title} <${url}>`;
 }
 
 function unreadable(tab: TabInfo, cause: unknown): ToolOutcome {
-  const why = cause instanceof Error ? cause.message : String(cause);
+  const why = messageOf(cause);
   return error(
     `Switchyard cannot read tab ${tab.id} (${why}). Browser pages (chrome://, about:, the extension store) are off limits; for a web page, the user can click the Switchyard toolbar button on that tab to grant access, then ask again.`,
   );
@@ -137,7 +139,7 @@ export function createBuiltinTools(
         } catch (cause) {
           return unreadable(tab, cause);
         }
-        const body = capText(sanitizeUntrusted(text), maxChars ?? DEFAULT_PAGE_CHARS);
+        const body = capText(sanitizePageText(text), maxChars ?? DEFAULT_PAGE_CHARS);
         return { status: 'ok', content: wrap(`${tabLine(tab)}\n\n${body}`, 'read_page') };
       },
     ),
@@ -157,7 +159,7 @@ export function createBuiltinTools(
         if (selection.trim() === '') {
           return { status: 'ok', content: `Nothing is selected in tab ${tab.id}.` };
         }
-        const text = capText(sanitizeUntrusted(selection), DEFAULT_PAGE_CHARS);
+        const text = capText(sanitizePageText(selection), DEFAULT_PAGE_CHARS);
         return { status: 'ok', content: wrap(text, 'get_selection') };
       },
     ),
@@ -196,7 +198,7 @@ export function createBuiltinTools(
       try {
         return await table[name].run(args);
       } catch (cause) {
-        return error(`${name} failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+        return error(`${name} failed: ${messageOf(cause)}`);
       }
     },
   };

@@ -1,6 +1,6 @@
 import { estimateTokens, estimateToolTokens } from '../../protocol/token-estimate';
 import type { ContextMeter } from '../messaging/ui-protocol';
-import type { ChatMessage } from './conversation';
+import type { ChatMessage } from '../messaging/conversation';
 import type { ToolSpec } from './tool-outcome';
 
 /**

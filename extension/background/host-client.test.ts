@@ -4,11 +4,13 @@ import hostHello from '../../protocol/fixtures/host-hello.json';
 import protocolMismatch from '../../protocol/fixtures/errors/protocol-mismatch.json';
 import serversChanged from '../../protocol/fixtures/notifications-servers-changed.json';
 import toolsCall from '../../protocol/fixtures/tools-call.json';
-import { DEFAULT_BACKOFF, type ConnectionState } from './connection-state';
+import { DEFAULT_BACKOFF } from './backoff';
+import type { ConnectionState } from '../messaging/connection';
 import { HostClient, type HostClientOptions } from './host-client';
 import { ClientRequestError, HostRequestError } from './host-errors';
 import { FakeClock } from './testing/fake-clock';
 import { FakeNative } from './testing/fake-port';
+import { flush } from '../testing/flush';
 
 /*
  * The host client is the only way to the user's machine. Dangerous directions: a request that
@@ -16,11 +18,6 @@ import { FakeNative } from './testing/fake-port';
  * late answer delivered to the wrong caller runs one tool's result as another's; a host error
  * that loses `data.reason` turns "needs your approval" into a generic failure.
  */
-
-const flush = (): Promise<void> =>
-  new Promise((resolve) => {
-    setTimeout(resolve, 0);
-  });
 
 function setup(options: HostClientOptions = {}) {
   const native = new FakeNative();

@@ -3,18 +3,17 @@ import { z } from 'zod';
 import serversLogs from '../../protocol/fixtures/servers-logs.json';
 import type { SenderInfo } from '../messaging/sender';
 import type { PageEvent } from '../messaging/ui-protocol';
-import { AgentSession, RunInProgressError, type AgentEvent } from './agent-session';
-import { HostClient } from './host-client';
+import { AgentSession, RunInProgressError } from './agent-session';
+import type { AgentEvent } from '../messaging/agent-events';
 import { PageRequestRefused, createPageHandlers } from './page-handlers';
 import { ScriptedProvider, textTurn, type ScriptedTurn } from './providers/scripted-provider';
 import { NO_PROVIDER_MESSAGE } from './providers/settings-provider';
 import { memoryStorage } from './stores/key-value';
 import { SettingsStore } from './stores/settings-store';
-import { FakeClock } from './testing/fake-clock';
 import { FakePagePort } from './testing/fake-page-port';
-import { FakeNative } from './testing/fake-port';
 import { FakeTools } from './testing/fake-tools';
 import { UiServer } from './ui-server';
+import { connectedHostClient } from './testing/connected-host-client';
 
 /*
  * What each page request does in the worker. Dangerous direction: a page that reaches the agent's
@@ -27,25 +26,12 @@ const ORIGIN = `chrome-extension://${ID}`;
 const OPTIONS_PAGE: SenderInfo = { id: ID, url: `${ORIGIN}/options.html`, origin: ORIGIN };
 const KEY = 'sk-proj-SECRET-6f1e0c9a4b';
 
-const flush = (): Promise<void> =>
-  new Promise((resolve) => {
-    setTimeout(resolve, 0);
-  });
-
 afterEach(() => {
   vi.restoreAllMocks();
 });
 
 async function setup(turns: readonly ScriptedTurn[] = []) {
-  const native = new FakeNative();
-  const host = new HostClient({
-    connect: native.connect,
-    clock: new FakeClock(),
-    log: () => undefined,
-  });
-  host.connect();
-  native.port.answerHello();
-  await flush();
+  const { native, host } = await connectedHostClient();
   const settings = await SettingsStore.open(memoryStorage());
   const provider = new ScriptedProvider(turns);
   const session = new AgentSession({ provider, tools: new FakeTools({}) });

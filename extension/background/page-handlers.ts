@@ -1,12 +1,12 @@
 import { isRequestMethod, paramsSchemaOf, type RequestMethod } from '../../protocol/methods';
 import {
   isPageHostMethod,
-  viewOfProviderSettings,
   type ActiveProfileView,
   type ContextMeter,
   type PageEvent,
   type SessionSnapshot,
 } from '../messaging/ui-protocol';
+import { viewOfProviderSettings } from '../messaging/provider';
 import { RunInProgressError, type AgentSession } from './agent-session';
 import type { HostClient } from './host-client';
 import { NO_PROVIDER_MESSAGE } from './providers/settings-provider';

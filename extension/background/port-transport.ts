@@ -1,6 +1,7 @@
 import { browser } from 'wxt/browser';
 import { z } from 'zod';
 import { HOST_NAME } from '../../protocol/identity';
+import { messageOf } from '../../protocol/guards';
 
 /**
  * The transport layer of the native channel (style habit 5): moves already-decoded JSON values
@@ -97,7 +98,7 @@ export function createPortTransport(
         port.postMessage(message);
       } catch (error) {
         // Chromium throws "Attempting to use a disconnected port object" before onDisconnect runs.
-        throw new TransportClosedError(error instanceof Error ? error.message : String(error));
+        throw new TransportClosedError(messageOf(error));
       }
     },
     close() {

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { ParamsOf, ResultOf } from '../../protocol/methods';
 import { builtinDefaultProfile, type Profile } from '../../protocol/profiles';
 import type { ActiveProfileView } from '../messaging/ui-protocol';
-import type { ConnectionState } from './connection-state';
+import type { ConnectionState } from '../messaging/connection';
 import { ProfileTracker } from './profile-tracker';
 
 const github: Profile = {

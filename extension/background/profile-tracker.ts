@@ -1,6 +1,6 @@
 import type { ActiveProfileView } from '../messaging/ui-protocol';
 import type { ParamsOf, ResultOf } from '../../protocol/methods';
-import type { ConnectionState } from './connection-state';
+import type { ConnectionState } from '../messaging/connection';
 
 /**
  * Which profile the active tab selects (design D10). The host resolves the URL (it stores the

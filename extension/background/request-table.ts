@@ -14,6 +14,7 @@ import {
   type ClientFailureReason,
   type RequestFailure,
 } from './host-errors';
+import { messageOf } from '../../protocol/guards';
 
 /**
  * The requests in flight on one client, like the MCP SDK's `Protocol`: ids, per-request
@@ -144,7 +145,7 @@ export class RequestTable {
       entry.sent = true;
     } catch (error) {
       this.settle(id, entry);
-      const why = error instanceof Error ? error.message : String(error);
+      const why = messageOf(error);
       entry.reject(
         new ClientRequestError(
           entry.method,

@@ -1,9 +1,9 @@
-import { describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import type { HostNotificationParams } from '../../protocol/methods';
 import type { ServerState, ServerSummary } from '../../protocol/servers';
-import type { ConnectionState } from './connection-state';
+import type { ConnectionState } from '../messaging/connection';
 import { waitForStartingServers, type ReadinessHost } from './server-readiness';
-import { serverSummary } from './testing/server-summary';
+import { serverSummary } from '../testing/server-summary';
 
 const CONNECTED: ConnectionState = {
   state: 'connected',
@@ -24,10 +24,19 @@ type Listener = (params: HostNotificationParams<'notifications/servers/changed'>
 
 function fakeHost(servers: ServerSummary[]) {
   const listeners = new Set<Listener>();
-  const host: ReadinessHost & { emit(server: ServerSummary): void; listeners: Set<Listener> } = {
+  const requests: string[] = [];
+  const host: ReadinessHost & {
+    emit(server: ServerSummary): void;
+    listeners: Set<Listener>;
+    requests: string[];
+  } = {
     state: CONNECTED,
     listeners,
-    request: () => Promise.resolve({ servers }),
+    requests,
+    request: (method) => {
+      requests.push(method);
+      return Promise.resolve({ servers });
+    },
     on: (_method, handler) => {
       listeners.add(handler);
       return () => listeners.delete(handler);
@@ -40,9 +49,22 @@ function fakeHost(servers: ServerSummary[]) {
 }
 
 describe('waitForStartingServers', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   test('returns at once when nothing is starting, and leaves no listener behind', async () => {
     const host = fakeHost([serverSummary('a', RUNNING), serverSummary('b', { state: 'stopped' })]);
-    await waitForStartingServers(host, 60_000);
+    vi.useFakeTimers();
+    let done = false;
+    const waiting = waitForStartingServers(host, 60_000).then(() => {
+      done = true;
+    });
+    // No time passes and no server reports: it is done once the listing is in.
+    await vi.advanceTimersByTimeAsync(0);
+    expect(done).toBe(true);
+    await waiting;
+    expect(host.requests).toEqual(['servers/list']);
     expect(host.listeners.size).toBe(0);
   });
 
@@ -63,12 +85,22 @@ describe('waitForStartingServers', () => {
       serverSummary('b', { state: 'failed', reason: 'handshake-timeout', message: 'too slow' }),
     );
     await waiting;
+    expect(done).toBe(true);
     expect(host.listeners.size).toBe(0);
   });
 
   test('gives up after the timeout and lets the run go on', async () => {
     const host = fakeHost([serverSummary('slow', { state: 'starting', attempt: 0 })]);
-    await waitForStartingServers(host, 5);
+    vi.useFakeTimers();
+    let done = false;
+    const waiting = waitForStartingServers(host, 5).then(() => {
+      done = true;
+    });
+    await vi.advanceTimersByTimeAsync(4);
+    expect(done).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(done).toBe(true);
+    await waiting;
     expect(host.listeners.size).toBe(0);
   });
 
@@ -77,7 +109,16 @@ describe('waitForStartingServers', () => {
       ...fakeHost([serverSummary('a', { state: 'starting', attempt: 0 })]),
       state: { state: 'not-installed', message: 'missing' } as const,
     };
-    await waitForStartingServers(host, 60_000);
+    vi.useFakeTimers();
+    let done = false;
+    const waiting = waitForStartingServers(host, 60_000).then(() => {
+      done = true;
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(done).toBe(true);
+    expect(host.requests).toEqual([]);
+    expect(host.listeners.size).toBe(0);
+    await waiting;
   });
 
   test('while the handshake is under way, it asks (the request waits for it) and waits', async () => {
@@ -90,8 +131,11 @@ describe('waitForStartingServers', () => {
       done = true;
     });
     await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(host.requests).toEqual(['servers/list']);
     expect(done).toBe(false);
     host.emit(serverSummary('a', RUNNING));
     await waiting;
+    expect(done).toBe(true);
+    expect(host.listeners.size).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import type { HostNotificationParams, ParamsOf, ResultOf } from '../../protocol/methods';
-import type { ConnectionState } from './connection-state';
+import type { ConnectionState } from '../messaging/connection';
 
 /**
  * Before a run lists its tools, give servers that are still starting a moment to finish their

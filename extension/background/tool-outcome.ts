@@ -1,11 +1,12 @@
-import type { BuiltinToolName } from '../../protocol/builtin-tools';
-import type { ToolPolicyState, ApprovalRequest } from '../../protocol/tools';
-import type { ApprovalDecision } from './approval-flow';
+import type { ToolPolicyState } from '../../protocol/tools';
+import type { ToolOutcome } from '../messaging/agent-events';
+import type { ApprovalDecision, ApprovalPrompt } from '../messaging/approvals';
 import type { ProviderTool } from './providers/provider';
 
 /**
- * The agent loop's view of tools: what a run offers the model (ToolSpec), what a call comes back
- * as (ToolOutcome), how a call asks the user (ApprovalPrompt), and the router that does it.
+ * The agent loop's view of tools: what a run offers the model (ToolSpec), how a call asks the
+ * user (ApprovalPrompter), and the router that does it. What a call comes back as (ToolOutcome)
+ * and what a card shows (ApprovalPrompt) are page vocabulary, in messaging/.
  */
 
 export interface ToolSpec extends ProviderTool {
@@ -22,29 +23,6 @@ export interface ToolSpec extends ProviderTool {
         readonly policy: ToolPolicyState;
       };
 }
-
-/**
- * A finished call. The model reads `content`; `status` is for the UI and says which:
- * - `ok`: the tool ran (a tool that reports its own failure is `error`);
- * - `error`: it failed, or may have failed (the host crashed mid-call): `content` says which;
- * - `denied`: the user or their policy said no;
- * - `cancelled`: the user stopped the run, before or during the call.
- */
-export interface ToolOutcome {
-  readonly status: 'ok' | 'error' | 'denied' | 'cancelled';
-  readonly content: string;
-  /** Something the user should know that the model need not (e.g. "Always" was not saved). */
-  readonly notice?: string;
-}
-
-/** What an approval card shows: a host approval for an MCP call, or one of our own tools. */
-export type ApprovalPrompt =
-  | { readonly kind: 'mcp'; readonly request: ApprovalRequest }
-  | {
-      readonly kind: 'builtin';
-      readonly tool: BuiltinToolName;
-      readonly arguments: Readonly<Record<string, unknown>>;
-    };
 
 /** Shows a prompt and resolves with the user's decision; resolves `deny` when the run stops. */
 export type ApprovalPrompter = (prompt: ApprovalPrompt) => Promise<ApprovalDecision>;

@@ -1,10 +1,5 @@
 import type { CallToolResult, ContentBlock } from '../../protocol/tools';
-import {
-  sanitizeUntrusted,
-  wrapUntrusted,
-  type RandomBytes,
-  type UntrustedSource,
-} from './untrusted-text';
+import { wrapUntrusted, type RandomBytes, type UntrustedSource } from './untrusted-text';
 
 /**
  * What the model reads for an MCP tool result. The host has already sanitized, redacted, capped
@@ -52,8 +47,7 @@ export function callResultText(
   if (result.structuredContent !== undefined && pieces.length === 0) {
     extra.push(JSON.stringify(result.structuredContent, null, 2));
   }
-  if (extra.length > 0)
-    pieces.push(wrapUntrusted(sanitizeUntrusted(extra.join('\n\n')), source, random));
+  if (extra.length > 0) pieces.push(wrapUntrusted(extra.join('\n\n'), source, random));
   if (pieces.length === 0) return '(The tool returned no content.)';
   return pieces.join('\n\n');
 }

@@ -6,18 +6,17 @@ import approvalRequired from '../../protocol/fixtures/errors/approval-required.j
 import serverExited from '../../protocol/fixtures/errors/server-exited.json';
 import toolsList from '../../protocol/fixtures/tools-list.json';
 import type { JsonRpcRequest } from '../../protocol/jsonrpc';
-import type { ApprovalDecision } from './approval-flow';
+import type { ApprovalDecision } from '../messaging/approvals';
 import { createBuiltinTools, type TabsApi } from './builtin-tools';
 import { HostClient } from './host-client';
 import { FakeClock } from './testing/fake-clock';
 import { FakeNative, type FakePort } from './testing/fake-port';
-import {
-  OUTCOME_TEXT,
-  type ApprovalPrompt,
-  type ApprovalPrompter,
-  type ToolOutcome,
-} from './tool-outcome';
+import { OUTCOME_TEXT, type ApprovalPrompter } from './tool-outcome';
+import type { ApprovalPrompt } from '../messaging/approvals';
+import type { ToolOutcome } from '../messaging/agent-events';
 import { createToolRouter, memoryBuiltinApprovals } from './tool-router';
+import { flush } from '../testing/flush';
+import { connectedHostClient } from './testing/connected-host-client';
 
 /*
  * The router decides what runs where and what the model is told. Dangerous directions: an MCP
@@ -25,11 +24,6 @@ import { createToolRouter, memoryBuiltinApprovals } from './tool-router';
  * to MCP tools), a denied or failed call reported as a success, server text reaching the model
  * outside an untrusted-data block.
  */
-
-const flush = (): Promise<void> =>
-  new Promise((resolve) => {
-    setTimeout(resolve, 0);
-  });
 
 const ToolCallParams = z.object({
   name: z.string(),
@@ -60,15 +54,7 @@ async function setup(
     port.respond(r.id, { content: [{ type: 'text', text: 'host-wrapped result' }] });
   },
 ) {
-  const native = new FakeNative();
-  const host = new HostClient({
-    connect: native.connect,
-    clock: new FakeClock(),
-    log: () => undefined,
-  });
-  host.connect();
-  native.port.answerHello();
-  await flush();
+  const { native, host } = await connectedHostClient();
   native.port.onRequest = (request) => {
     switch (request.method) {
       case 'tools/list':

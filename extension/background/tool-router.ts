@@ -1,42 +1,101 @@
 import type { BuiltinToolName } from '../../protocol/builtin-tools';
-import type { ParamsOf, ResultOf } from '../../protocol/methods';
+import type { ResultOf } from '../../protocol/methods';
 import type { TokenBudget } from '../../protocol/profiles';
-import type { CallToolOptions, HostToolCallOutcome } from './approval-flow';
+import type { ApprovalRequest, CallToolResult } from '../../protocol/tools';
+import type { ToolOutcome } from '../messaging/agent-events';
+import type { ApprovalDecision } from '../messaging/approvals';
+import type { ConnectionState } from '../messaging/connection';
+import { resolveApproval } from './approval-flow';
 import type { BuiltinTools } from './builtin-tools';
-import type { ConnectionState } from './connection-state';
-import { ClientRequestError, HostRequestError } from './host-errors';
-import type { Log } from './request-table';
+import { outcomeOfFailure } from './call-failure';
+import type { RequestFailure } from './host-errors';
+import { sendApprovedToolCall, sendToolCall, type HostRequester } from './host-tool-call';
+import type { Log, ProgressParams } from './request-table';
 import {
   OUTCOME_TEXT,
   type ApprovalPrompter,
-  type ToolOutcome,
   type ToolRouter,
   type ToolSpec,
 } from './tool-outcome';
 import { callResultText } from './tool-result-text';
-import {
-  sanitizeUntrusted,
-  wrapUntrusted,
-  type RandomBytes,
-  type UntrustedSource,
-} from './untrusted-text';
+import { wrapUntrusted, type RandomBytes, type UntrustedSource } from './untrusted-text';
 
 /**
  * The production ToolRouter: built-in browser tools run here, everything else goes to the host
  * by exposed name (the host never splits names, design D4). Built-in tools ask the user unless
  * autopilot is on or the user said "always"; MCP tools ask when the host's policy says so, and
- * autopilot never grants them (design D8). Every failure becomes an outcome the model can read.
+ * autopilot never grants them (design D8): the router sends the call, asks the user when the host
+ * answers `approval-required`, and re-sends it bound to the approval (`callMcpTool`). Every
+ * failure becomes an outcome the model can read (call-failure.ts).
  */
 
 /** The part of HostClient the router uses. */
-export interface HostTools {
+export interface HostTools extends HostRequester {
   readonly state: ConnectionState;
-  request(method: 'tools/list', params: ParamsOf<'tools/list'>): Promise<ResultOf<'tools/list'>>;
-  callTool(
-    name: string,
-    args: Record<string, unknown> | undefined,
-    options: CallToolOptions,
-  ): Promise<HostToolCallOutcome>;
+}
+
+/** How an MCP call through the host's approval gate ended, before the model is told. */
+export type McpCallOutcome =
+  | {
+      readonly status: 'result';
+      readonly result: CallToolResult;
+      /** Present when the user was asked. */
+      readonly approval?: {
+        readonly request: ApprovalRequest;
+        readonly decision: ApprovalDecision;
+      };
+      /** "Always" could not be saved (the call still ran once, as the user allowed it). */
+      readonly policyError?: RequestFailure;
+    }
+  | { readonly status: 'denied-by-user'; readonly request: ApprovalRequest };
+
+export interface McpCallOptions {
+  /** Shows the host's approval request to the user and resolves with their decision. */
+  readonly ask: (request: ApprovalRequest) => Promise<ApprovalDecision>;
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (progress: ProgressParams) => void;
+  /** The active profile (design D10); the host refuses a tool it hides. Omitted: default. */
+  readonly profile?: string;
+}
+
+/**
+ * One MCP call through the host's approval gate (design D8), step by step: send it; if the host
+ * asks for an approval, let the user decide (approval-flow.ts); if they allow it, re-send it
+ * bound to that approval. Throws the host's or the client's failure (outcomeOfFailure reads it).
+ */
+export async function callMcpTool(
+  host: HostRequester,
+  name: string,
+  args: Record<string, unknown> | undefined,
+  options: McpCallOptions,
+): Promise<McpCallOutcome> {
+  const { signal, onProgress } = options;
+  const requestOptions = {
+    ...(signal === undefined ? {} : { signal }),
+    ...(onProgress === undefined ? {} : { onProgress }),
+  };
+  const params = {
+    name,
+    ...(args === undefined ? {} : { arguments: args }),
+    ...(options.profile === undefined ? {} : { profile: options.profile }),
+  };
+  const first = await sendToolCall(host, params, requestOptions);
+  if (first.kind === 'result') return { status: 'result', result: first.result };
+  const { request } = first;
+  const resolution = await resolveApproval(host, request, options.ask, signal);
+  switch (resolution.kind) {
+    case 'denied':
+      return { status: 'denied-by-user', request };
+    case 'approved': {
+      const result = await sendApprovedToolCall(host, params, resolution.approval, requestOptions);
+      return {
+        status: 'result',
+        result,
+        approval: { request, decision: resolution.decision },
+        ...(resolution.policyError === undefined ? {} : { policyError: resolution.policyError }),
+      };
+    }
+  }
 }
 
 /** The user's choices for built-in tools (persisted by the options page later). */
@@ -93,87 +152,9 @@ export function createToolRouter(options: ToolRouterOptions): HostToolRouter {
     return profile === undefined ? {} : { profile };
   };
 
+  // The host's error messages are already through its untrusted-text gate: wrap only.
   const wrapServerText = (text: string, name: string): string =>
-    wrapUntrusted(
-      sanitizeUntrusted(text),
-      sources.get(name) ?? { server: 'mcp', tool: name },
-      options.random,
-    );
-
-  const failure = (error: unknown, name: string): ToolOutcome => {
-    if (error instanceof HostRequestError) {
-      switch (error.reason) {
-        case 'denied':
-          return {
-            status: 'denied',
-            content: `Denied by the user's tool policy. ${error.message}`,
-          };
-        case 'cancelled':
-          return { status: 'cancelled', content: OUTCOME_TEXT.stoppedDuringRun };
-        case 'server-error':
-        case 'server-exited':
-          // The message quotes the server (its error or its stderr): untrusted.
-          return {
-            status: 'error',
-            content: `The tool failed (${error.reason}); it may or may not have had an effect.\n${wrapServerText(error.message, name)}`,
-          };
-        case 'timeout':
-          return {
-            status: 'error',
-            content: `The tool did not answer in time; it may or may not have had an effect. ${error.message}`,
-          };
-        case 'approval-required':
-        case 'approval-invalid':
-        case 'unknown-tool':
-        case 'unknown-profile':
-        case 'server-unavailable':
-          return { status: 'error', content: `Not run (${error.reason}): ${error.message}` };
-        case 'result-too-large':
-          return {
-            status: 'error',
-            content: `The tool ran, but its result was too large to relay: ask for less (a narrower query or a smaller range). ${error.message}`,
-          };
-        case 'invalid-params':
-        case 'invalid-request':
-        case 'unknown-method':
-        case 'unknown-server':
-        case 'protocol-mismatch':
-        case 'config-invalid':
-        case 'fingerprint-mismatch':
-        case 'not-pending':
-        case 'already-exists':
-        case 'workspace-server':
-        case 'internal':
-          return {
-            status: 'error',
-            content: `The call failed (${error.reason}): ${error.message}`,
-          };
-      }
-    }
-    if (error instanceof ClientRequestError) {
-      switch (error.reason) {
-        case 'cancelled':
-          return { status: 'cancelled', content: OUTCOME_TEXT.stoppedDuringRun };
-        case 'disconnected':
-          return {
-            status: 'error',
-            content: `The call did not finish: ${error.message} It may or may not have run.`,
-          };
-        case 'not-connected':
-          return { status: 'error', content: `Not run: ${error.message}` };
-        case 'timeout':
-        case 'invalid-response':
-          return {
-            status: 'error',
-            content: `The call failed: ${error.message} It may or may not have run.`,
-          };
-      }
-    }
-    return {
-      status: 'error',
-      content: `The call failed: ${error instanceof Error ? error.message : String(error)}`,
-    };
-  };
+    wrapUntrusted(text, sources.get(name) ?? { server: 'mcp', tool: name }, options.random);
 
   const callBuiltin = async (
     name: BuiltinToolName,
@@ -201,34 +182,36 @@ export function createToolRouter(options: ToolRouterOptions): HostToolRouter {
     signal: AbortSignal,
     prompt: ApprovalPrompter,
   ): Promise<ToolOutcome> => {
+    let outcome: McpCallOutcome;
     try {
-      const outcome = await host.callTool(
+      outcome = await callMcpTool(
+        host,
         name,
         { ...args },
         {
           signal,
-          onApprovalRequired: (request) => prompt({ kind: 'mcp', request }),
+          ask: (request) => prompt({ kind: 'mcp', request }),
           ...profileParam(),
         },
       );
-      switch (outcome.status) {
-        case 'denied-by-user':
-          return { status: 'denied', content: OUTCOME_TEXT.userDenied };
-        case 'result': {
-          const source = sources.get(name) ?? { server: 'mcp', tool: name };
-          const content = callResultText(outcome.result, source, options.random);
-          const status = outcome.result.isError === true ? 'error' : 'ok';
-          return outcome.policyError === undefined
-            ? { status, content }
-            : {
-                status,
-                content,
-                notice: `"Always allow" could not be saved for ${name} (${outcome.policyError.message}). This call ran once; the next one will ask again.`,
-              };
-        }
-      }
     } catch (error) {
-      return failure(error, name);
+      return outcomeOfFailure(error, (text) => wrapServerText(text, name));
+    }
+    switch (outcome.status) {
+      case 'denied-by-user':
+        return { status: 'denied', content: OUTCOME_TEXT.userDenied };
+      case 'result': {
+        const source = sources.get(name) ?? { server: 'mcp', tool: name };
+        const content = callResultText(outcome.result, source, options.random);
+        const status = outcome.result.isError === true ? 'error' : 'ok';
+        return outcome.policyError === undefined
+          ? { status, content }
+          : {
+              status,
+              content,
+              notice: `"Always allow" could not be saved for ${name} (${outcome.policyError.message}). This call ran once; the next one will ask again.`,
+            };
+      }
     }
   };
 

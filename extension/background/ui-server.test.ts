@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { newConversation } from './conversation';
+import { newConversation } from './pairing';
 import { HostRequestError } from './host-errors';
 import { FakePagePort } from './testing/fake-page-port';
 import { UiServer, type PageHandlers } from './ui-server';

@@ -1,5 +1,5 @@
 import { describe, expect, it, test } from 'vitest';
-import { UNTRUSTED_NOTICE, capText, sanitizeUntrusted, wrapUntrusted } from './untrusted-text';
+import { UNTRUSTED_NOTICE, capText, sanitizePageText, wrapUntrusted } from './untrusted-text';
 
 /*
  * Page and server text is data, never instructions (design D9). Dangerous direction: a payload
@@ -65,7 +65,7 @@ describe('wrapUntrusted', () => {
   });
 });
 
-describe('sanitizeUntrusted', () => {
+describe('sanitizePageText', () => {
   test.each([
     ['bidi override', 'abc\u202Edcba', 'abcdcba'],
     ['bidi isolate', '\u2066x\u2069', 'x'],
@@ -82,7 +82,7 @@ describe('sanitizeUntrusted', () => {
     ['tabs and newlines kept', 'a\tb\nc', 'a\tb\nc'],
     ['ordinary text and emoji kept', 'Grüße 👋 日本', 'Grüße 👋 日本'],
   ])('%s', (_, input, output) => {
-    expect(sanitizeUntrusted(input)).toBe(output);
+    expect(sanitizePageText(input)).toBe(output);
   });
 });
 

@@ -7,14 +7,10 @@ import { builtinDefaultProfile } from '../../protocol/profiles';
 import type { SenderInfo } from '../messaging/sender';
 import type { PageEvent } from '../messaging/ui-protocol';
 import { createBuiltinTools, type TabInfo, type TabsApi } from './builtin-tools';
-import {
-  ConversationSchema,
-  INTERRUPTED_RESULT,
-  pairingProblems,
-  type Conversation,
-} from './conversation';
+import { ConversationSchema, type Conversation } from '../messaging/conversation';
+import { INTERRUPTED_RESULT, pairingProblems } from './pairing';
 import { HostClient } from './host-client';
-import type { ProviderSettings } from './providers/provider-settings';
+import type { ProviderSettings } from '../messaging/provider';
 import {
   ScriptedProvider,
   textTurn,
@@ -28,6 +24,7 @@ import { FakeClock } from './testing/fake-clock';
 import { FakePagePort } from './testing/fake-page-port';
 import { FakeNative, type FakePort } from './testing/fake-port';
 import { startWorker } from './worker';
+import { flush } from '../testing/flush';
 
 /*
  * The service worker's parts wired together, with the host, the browser's storage and tabs, the
@@ -69,11 +66,6 @@ const SnapshotSchema = z.object({
   pendingApprovals: z.array(z.object({ approvalId: z.string() })),
   connection: z.object({ state: z.string() }),
 });
-
-const flush = (): Promise<void> =>
-  new Promise((resolve) => {
-    setTimeout(resolve, 0);
-  });
 
 afterEach(() => {
   vi.restoreAllMocks();

@@ -5,7 +5,7 @@ import { contextMeter } from './context-meter';
 import type { HostClient } from './host-client';
 import { createPageHandlers, settingsEvent } from './page-handlers';
 import type { ModelProvider } from './providers/provider';
-import type { ProviderSettings } from './providers/provider-settings';
+import type { ProviderSettings } from '../messaging/provider';
 import { settingsProvider } from './providers/settings-provider';
 import { ConversationStore } from './stores/conversation-store';
 import type { KeyValueStorage } from './stores/key-value';

@@ -3,7 +3,7 @@ import { browser } from 'wxt/browser';
 import { defineBackground } from 'wxt/utils/define-background';
 import { watchActiveTab } from '../background/active-tab';
 import { createBuiltinTools } from '../background/builtin-tools';
-import { describeConnection } from '../background/connection-state';
+import { describeConnection } from '../messaging/connection';
 import { holdPort } from '../background/held-port';
 import { HostClient } from '../background/host-client';
 import { createAiSdkProvider } from '../background/providers/ai-sdk-provider';

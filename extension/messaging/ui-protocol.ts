@@ -1,14 +1,10 @@
 import { z } from 'zod';
 import type { RequestMethod } from '../../protocol/methods';
-import type { AgentEvent, PendingApproval } from '../background/agent-session';
-import type { ConnectionState } from '../background/connection-state';
-import type { Conversation } from '../background/conversation';
-import {
-  AnthropicSettingsSchema,
-  OpenAiCompatibleSettingsSchema,
-  OpenAiSettingsSchema,
-  type ProviderSettings,
-} from '../background/providers/provider-settings';
+import type { AgentEvent } from './agent-events';
+import type { PendingApproval } from './approvals';
+import type { ConnectionState } from './connection';
+import type { Conversation } from './conversation';
+import { ProviderSettingsInputSchema, type ProviderSettingsView } from './provider';
 
 /**
  * The contract between the extension's pages (side panel, popup, options) and its service
@@ -64,26 +60,6 @@ export type UndecidedHostMethods = MustBeNever<
 export function isPageHostMethod(method: RequestMethod): method is PageHostMethod {
   return (PAGE_HOST_METHODS as readonly string[]).includes(method);
 }
-
-/**
- * Provider settings as the options page sends them: like ProviderSettings, except that an
- * omitted `apiKey` keeps the stored one. The worker never sends a stored key back to a page.
- */
-export const ProviderSettingsInputSchema = z.discriminatedUnion('kind', [
-  OpenAiSettingsSchema.extend({ apiKey: OpenAiSettingsSchema.shape.apiKey.optional() }),
-  AnthropicSettingsSchema.extend({ apiKey: AnthropicSettingsSchema.shape.apiKey.optional() }),
-  OpenAiCompatibleSettingsSchema,
-]);
-export type ProviderSettingsInput = z.infer<typeof ProviderSettingsInputSchema>;
-
-/** Provider settings as pages see them: everything but the key. */
-export type ProviderSettingsView =
-  | (Omit<Extract<ProviderSettings, { kind: 'openai' | 'anthropic' }>, 'apiKey'> & {
-      readonly hasApiKey: boolean;
-    })
-  | (Omit<Extract<ProviderSettings, { kind: 'openai-compatible' }>, 'apiKey'> & {
-      readonly hasApiKey: boolean;
-    });
 
 /** The profile the active tab selects (design D10), as the side panel shows it. */
 export interface ActiveProfileView {
@@ -217,10 +193,4 @@ export type WorkerMessage =
 
 export function isPageMethod(method: string): method is PageMethod {
   return Object.hasOwn(pageRequests, method);
-}
-
-/** Strips the key for pages. */
-export function viewOfProviderSettings(settings: ProviderSettings): ProviderSettingsView {
-  const { apiKey, ...rest } = settings;
-  return { ...rest, hasApiKey: apiKey !== undefined && apiKey.length > 0 };
 }

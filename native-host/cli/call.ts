@@ -4,6 +4,7 @@ import { HostError } from '../shared/host-error';
 import { confirm } from './prompt';
 import type { CliIo } from './io';
 import { withCore } from './session';
+import { messageOf } from '../../protocol/guards';
 
 const ArgumentsSchema = z.record(z.string(), z.unknown());
 
@@ -27,9 +28,7 @@ export async function call(io: CliIo, argv: readonly string[]): Promise<number> 
     try {
       value = JSON.parse(rawArgs);
     } catch (error) {
-      io.err(
-        `switchyard call: arguments are not valid JSON: ${error instanceof Error ? error.message : String(error)}\n`,
-      );
+      io.err(`switchyard call: arguments are not valid JSON: ${messageOf(error)}\n`);
       return 2;
     }
     const checked = ArgumentsSchema.safeParse(value);

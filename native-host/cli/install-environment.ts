@@ -5,6 +5,7 @@ import { recordLoginPath, type RecordedPath } from '../../installers/login-path'
 import { runReg, type RegistryRunner } from '../../installers/registry';
 import { switchyardHome } from '../config/paths';
 import type { CliIo } from './io';
+import { messageOf } from '../../protocol/guards';
 
 /**
  * The facts `switchyard install`, `uninstall` and their tests need from the machine, injected so
@@ -79,7 +80,7 @@ export function installTarget(
   try {
     return { platform, home: switchyardHome(io.env, io.platform, homedir) };
   } catch (error) {
-    io.err(`${error instanceof Error ? error.message : String(error)}\n`);
+    io.err(`${messageOf(error)}\n`);
     return null;
   }
 }

@@ -9,6 +9,7 @@ import {
   type InstallEnvironment,
 } from './install-environment';
 import { table, type CliIo } from './io';
+import { messageOf } from '../../protocol/guards';
 
 /**
  * `switchyard uninstall [--browser NAME]... [--dry-run] [--json]`: removes what the install
@@ -36,7 +37,7 @@ export function makeUninstallCommand(environment: InstallEnvironment = processIn
         registry: environment.registry,
       });
     } catch (error) {
-      io.err(`Uninstall stopped: ${error instanceof Error ? error.message : String(error)}\n`);
+      io.err(`Uninstall stopped: ${messageOf(error)}\n`);
       return 1;
     }
     if (options.json) {

@@ -9,6 +9,7 @@ import { claimKeys, shownClaims } from './workspace-claims';
 import type { EntryProblem, WorkspaceServer } from './workspace-types';
 import { substituteEntry } from './workspace-variables';
 import type { VariableContext } from './workspace-variables';
+import { isRecord } from '../../protocol/guards';
 
 /**
  * Parsing one workspace file's text: the `.mcp.json` (`mcpServers`) and `.vscode/mcp.json`
@@ -234,8 +235,4 @@ function parseEntry(
   };
   const substituted = substituteEntry(server, context);
   return 'problem' in substituted ? substituted : { server: substituted };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -12,6 +12,7 @@ import type { SettingsWrites } from './settings-writes';
 import type { ToolCatalog } from './tool-catalog';
 import type { ToolGate } from './tool-gate';
 import type { TrustStore } from '../trust/trust-store';
+import { messageOf } from '../../protocol/guards';
 
 /**
  * Moves the host to a reloaded configuration (config-reload.ts plans it): dropped servers stop,
@@ -109,10 +110,7 @@ export class ConfigApply {
     const settled = Promise.all(starts.map((r) => launchTrust.startGated(r, snapshot))).then(
       () => undefined,
       (error: unknown) => {
-        events.onLog?.(
-          'error',
-          `starting the reloaded servers failed: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        events.onLog?.('error', `starting the reloaded servers failed: ${messageOf(error)}`);
       },
     );
     return { settled };

@@ -2,6 +2,7 @@ import { canonicalJson } from '../shared/canonical-json';
 import { launchFingerprint } from '../trust/fingerprint';
 import type { ServerSpec } from '../shared/server-spec';
 import type { HostSetup } from './setup';
+import { messageOf } from '../../protocol/guards';
 
 /**
  * Live configuration reload: config.json changed (an editor, `switchyard add`, the host's own
@@ -191,7 +192,7 @@ export class ConfigReloader {
       return await this.options.apply(setup);
     } catch (error) {
       this.report(
-        `Reloading ${file} failed (${error instanceof Error ? error.message : String(error)}); the last good configuration keeps running.`,
+        `Reloading ${file} failed (${messageOf(error)}); the last good configuration keeps running.`,
       );
       return NOTHING_TO_SETTLE;
     }

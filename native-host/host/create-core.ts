@@ -16,6 +16,7 @@ import { HostError } from '../shared/host-error';
 import { configUpdateError } from '../config/config-error-details';
 import { createLauncher } from './launch';
 import type { HostSetup } from './setup';
+import { messageOf } from '../../protocol/guards';
 
 /**
  * Builds the production core for a setup: the trust store and audit log in `$SWITCHYARD_HOME`,
@@ -47,10 +48,7 @@ export async function createCore(
   const audit = new AuditLog({
     file: path.join(home, 'audit.jsonl'),
     onError: (error) => {
-      environment.events?.onLog?.(
-        'warning',
-        `audit log: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      environment.events?.onLog?.('warning', `audit log: ${messageOf(error)}`);
     },
   });
   const configFile = setup.configFile;

@@ -10,6 +10,7 @@ import type { ProfileSetup } from '../profiles/store';
 import { resolveCommand } from '../supervisor/resolve-command';
 import type { LaunchDefinition } from '../shared/server-spec';
 import type { ServerSpec } from '../shared/server-spec';
+import { messageOf } from '../../protocol/guards';
 
 /**
  * Everything the host and the CLI need before starting servers: the state directory, the merged
@@ -161,8 +162,4 @@ export async function toSpec(
     resolvedCommand: resolved.ok ? resolved.path : null,
     disabled: server.disabled,
   };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

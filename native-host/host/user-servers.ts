@@ -9,6 +9,7 @@ import type { LaunchApproval, TrustStore } from '../trust/trust-store';
 import { HostError } from '../shared/host-error';
 import { configUpdateError } from '../config/config-error-details';
 import { loadSetup, toSpec, type HostSetup, type SetupEnvironment } from './setup';
+import { isRecord } from '../../protocol/guards';
 
 /**
  * Servers written to the user tier by Switchyard itself (the popup through `servers/add`, or
@@ -172,10 +173,6 @@ export async function removeUserServer(
 }
 
 const ServersSchema = z.record(z.string(), z.unknown());
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function serversOf(config: Record<string, unknown>): Record<string, unknown> {
   const servers = config['mcpServers'];

@@ -1,7 +1,7 @@
 import type { ImportClient, ImportSelection } from '../../protocol/import';
 import { ImportClientSchema } from '../../protocol/import';
 import { loadConfigFile, type ConfigError } from '../config/load';
-import { isRecord } from './text';
+import { isRecord } from '../../protocol/guards';
 import { defaultSourcePath, type PathEnvironment } from './paths';
 import {
   planImport,
@@ -14,6 +14,7 @@ import {
 } from './plan';
 import { readSource, type ReadSourceFile } from './read-source';
 import type { ConvertResult, ImportedEntry } from './types';
+import { messageOf } from '../../protocol/guards';
 
 /**
  * Import as the CLI and the host run it: read the sources and config.json, plan, and apply
@@ -179,10 +180,7 @@ export class ImportWriteFailure extends Error {
   readonly failed: ImportWrite;
 
   constructor(written: readonly ImportWrite[], failed: ImportWrite, cause: unknown) {
-    super(
-      `Writing '${failed.server}' failed: ${cause instanceof Error ? cause.message : String(cause)}`,
-      { cause },
-    );
+    super(`Writing '${failed.server}' failed: ${messageOf(cause)}`, { cause });
     this.written = [...written];
     this.failed = failed;
   }

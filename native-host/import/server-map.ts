@@ -2,7 +2,8 @@ import { ConfigError } from '../config/load';
 import { convertStdio, droppedKeyNotes, isRemoteEntry, type EntryOutcome } from './convert-entry';
 import { parseJsonDocument } from './parse-document';
 import { ResultBuilder } from './result-builder';
-import { isRecord, shownValue } from './text';
+import { shownValue } from './text';
+import { isRecord } from '../../protocol/guards';
 import type { Dialect } from './variables';
 import { REMOTE_REASON, type ConvertContext, type Converter } from './types';
 

@@ -20,8 +20,3 @@ export function shownKey(key: string): string {
 export function shownVariable(name: string): string {
   return /^[\w:./-]{1,60}$/.test(name) ? `\${${name}}` : 'a ${...} variable';
 }
-
-/** Whether `value` is a plain object (not null, not an array). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -3,7 +3,7 @@ import { updateConfigFile } from '../config/write';
 import { HostError } from '../shared/host-error';
 import { configUpdateError } from '../config/config-error-details';
 import type { NewUserServer } from '../host/user-servers';
-import { isRecord } from './text';
+import { isRecord } from '../../protocol/guards';
 import type { ImportedEntry } from './types';
 
 /**

@@ -3,6 +3,7 @@ import { describeExit, type ExitInfo, type ServerState } from '../../protocol/se
 import { safeText } from '../../protocol/untrusted/gate';
 import { HostError } from '../shared/host-error';
 import { LaunchError, type ServerProcess } from './runtime-types';
+import { messageOf } from '../../protocol/guards';
 
 /**
  * How a server runtime's failures read: launch, handshake, crash and call failures turned into
@@ -43,7 +44,7 @@ export function launchFailure(error: unknown): {
   readonly message: string;
 } {
   const reason = error instanceof LaunchError ? error.reason : 'spawn-failed';
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   return { reason, message };
 }
 
@@ -123,7 +124,7 @@ export function callFailure(error: unknown, context: CallFailureContext): HostEr
       { server, code: error.code },
     );
   }
-  const message = untrustedMessage(error instanceof Error ? error.message : String(error));
+  const message = untrustedMessage(messageOf(error));
   return new HostError('server-error', `Server '${server}' sent a malformed answer: ${message}`, {
     server,
   });

@@ -18,6 +18,7 @@ import type { RootsSource } from './runtime-client';
 import type { ServerLaunch } from '../shared/server-spec';
 import type { ToolDefinition } from '../shared/tool-definition';
 import { ServerToolList, type RejectedTool } from './tool-list';
+import { messageOf } from '../../protocol/guards';
 
 export interface ServerRuntimeEvents {
   onStateChange(runtime: ServerRuntime): void;
@@ -211,7 +212,7 @@ export class ServerRuntime {
     const connection = this.connection;
     if (connection === undefined || this.options.roots === undefined) return;
     connection.client.sendRootsListChanged().catch((error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = messageOf(error);
       this.options.events.onLog('warning', `could not announce new roots: ${message}`);
     });
   }

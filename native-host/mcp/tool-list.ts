@@ -7,6 +7,7 @@ import {
   parseToolDefinition,
   type ToolDefinition,
 } from '../shared/tool-definition';
+import { messageOf } from '../../protocol/guards';
 
 /** A tool the server listed that failed validation, and why (shown by `doctor`). */
 export interface RejectedTool {
@@ -54,7 +55,7 @@ export async function listServerTools(client: Client, timeoutMs: number): Promis
       if (cursor === undefined || tools.length >= MAX_TOOLS_PER_SERVER) break;
     }
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     return { tools, rejected, failure: `tools/list failed: ${untrustedMessage(message)}` };
   }
   return { tools, rejected, failure: undefined };

@@ -20,6 +20,7 @@ import { HostErrorDataSchema, type ErrorReason } from '../../protocol/errors';
 import { FrameTooLargeError } from '../transport/frame-codec';
 import { capText } from '../../protocol/untrusted/cap';
 import { HostError } from '../shared/host-error';
+import { messageOf } from '../../protocol/guards';
 
 /**
  * Routes JSON-RPC requests from the extension to typed handlers. It validates every message
@@ -210,7 +211,7 @@ export class Dispatcher {
     } catch (error) {
       // The encoder refuses a frame over the browser's limit without writing it: fail this one
       // response with a typed error instead of dropping the port (design section 4).
-      const message = error instanceof Error ? error.message : String(error);
+      const message = messageOf(error);
       const tooLarge = error instanceof FrameTooLargeError;
       this.reply(
         failure(
@@ -241,10 +242,7 @@ export class Dispatcher {
           )
           .catch(() => undefined);
       }
-      this.options.log(
-        'error',
-        `Could not send a message: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      this.options.log('error', `Could not send a message: ${messageOf(error)}`);
     });
   }
 }
@@ -278,6 +276,6 @@ function toFailure(id: RequestId, error: unknown): JsonRpcFailure {
         : JsonRpcErrorCode.HostError;
     return failure(id, code, error.message, error.reason, error.details);
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   return failure(id, JsonRpcErrorCode.InternalError, `Internal host error: ${message}`, 'internal');
 }

@@ -1,3 +1,5 @@
+import { messageOf } from '../../protocol/guards';
+
 /** Spawning failed (missing file, permission, bad cwd); `code` is Node's errno string. */
 export class ProcessSpawnError extends Error {
   override readonly name = 'ProcessSpawnError';
@@ -51,6 +53,6 @@ function spawnErrorMessage(
       'path of npx-cli.js as the first argument).'
     );
   }
-  const detail = cause instanceof Error ? cause.message : String(cause);
+  const detail = messageOf(cause);
   return `could not start '${command}': ${detail}`;
 }

@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { FRAME_HEADER_BYTES } from '../../protocol/limits';
+import { messageOf } from '../../protocol/guards';
 
 /** The largest value the 32-bit length prefix can carry. */
 const MAX_LENGTH_FIELD = 0xffff_ffff;
@@ -209,7 +210,7 @@ export function decodeFramePayload(payload: Uint8Array): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = messageOf(error);
     throw new Error(`frame payload is not valid JSON (${payload.byteLength} bytes): ${detail}`, {
       cause: error,
     });

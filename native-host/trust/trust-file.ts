@@ -5,6 +5,7 @@ import { launchFingerprint } from './fingerprint';
 import type { LaunchDefinition } from '../shared/server-spec';
 import { toolDefinitionHash } from './tool-pin';
 import type { PinnableTool } from './tool-pin';
+import { messageOf } from '../../protocol/guards';
 
 /**
  * The format of `trust.json`, pure: text <-> state. The file holds arrays of entries, not maps
@@ -305,8 +306,4 @@ function firstIssue(error: z.ZodError): string {
   if (issue === undefined) return 'wrong shape';
   const where = issue.path.length === 0 ? '' : `${issue.path.map(String).join('.')}: `;
   return `${where}${issue.message}`;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -42,7 +42,11 @@ export function formatCount(count: number): string {
   return out;
 }
 
-function charsMarker(kept: number, total: number): string {
+/**
+ * The one truncation marker for text (`…[truncated: showing 2,000 of 183,422 characters]`):
+ * `capText` ends with it, and so does the extension's cap of page text.
+ */
+export function truncationMarker(kept: number, total: number): string {
   return `…[truncated: showing ${formatCount(kept)} of ${formatCount(total)} characters]`;
 }
 
@@ -79,14 +83,14 @@ export function capText(text: string, maxChars: number): CappedText {
 
   // The marker for a prefix of `maxChars` is at least as long as the one for any shorter prefix,
   // so this fits; a shorter count may free a character or two, so grow while it still fits.
-  let kept = maxChars - charsMarker(maxChars, total).length;
+  let kept = maxChars - truncationMarker(maxChars, total).length;
   if (kept < 0) {
     return { text: SHORT_MARKER.slice(0, maxChars), truncated: true, originalChars: total };
   }
-  while (kept + 1 + charsMarker(kept + 1, total).length <= maxChars) kept += 1;
+  while (kept + 1 + truncationMarker(kept + 1, total).length <= maxChars) kept += 1;
   if (kept > 0 && isHighSurrogate(text.charCodeAt(kept - 1))) kept -= 1;
   return {
-    text: text.slice(0, kept) + charsMarker(kept, total),
+    text: text.slice(0, kept) + truncationMarker(kept, total),
     truncated: true,
     originalChars: total,
   };

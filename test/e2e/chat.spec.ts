@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser } from 'wxt/browser';
-import { pairingProblems } from '../../extension/background/conversation';
+import { pairingProblems } from '../../extension/background/pairing';
 import { OUTCOME_TEXT } from '../../extension/background/tool-outcome';
 import { unwrapUntrusted } from '../../protocol/untrusted/block';
 import { startScriptedModel } from './support/scripted-model';

@@ -1,6 +1,6 @@
 import type { Browser } from 'wxt/browser';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../../extension/background/conversation';
+import type { ChatMessage } from '../../extension/messaging/conversation';
 import { createAiSdkProvider } from '../../extension/background/providers/ai-sdk-provider';
 import type { ProviderEvent, ProviderTool } from '../../extension/background/providers/provider';
 import { startScriptedModel, type ModelApi, type ScriptedModel } from './support/scripted-model';

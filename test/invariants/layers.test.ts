@@ -3,6 +3,7 @@ import path from 'node:path';
 import { ESLint } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { describe, expect, test } from 'vitest';
+import extensionLayers from '../../eslint/extension-layers.js';
 import { HOST_LAYERS, hostLayers } from '../../eslint/host-layers.js';
 import { ROOT, sourceFiles } from './source-files';
 
@@ -12,7 +13,11 @@ import { ROOT, sourceFiles } from './source-files';
 const linter = new ESLint({
   cwd: ROOT,
   overrideConfigFile: true,
-  overrideConfig: [{ languageOptions: { parser: tseslint.parser } }, ...hostLayers],
+  overrideConfig: [
+    { languageOptions: { parser: tseslint.parser } },
+    ...hostLayers,
+    ...extensionLayers,
+  ],
 });
 
 async function restrictedMessages(file: string, source: string): Promise<string[]> {
@@ -86,6 +91,29 @@ describe('host layers', () => {
       "import { a } from '../native-host/config/load';\nexport const c = a;\n",
     );
     expect(wrong).toEqual([expect.stringContaining('installers/ is a library the CLI uses')]);
+  });
+});
+
+describe('extension layers: ui/ -> messaging/ <- background/', () => {
+  test.each([
+    [
+      'extension/ui/popup/probe.ts',
+      '../../background/host-client',
+      'ui/ never imports background/',
+    ],
+    ['extension/ui/popup/probe.ts', '../../messaging/conversation', null],
+    ['extension/messaging/probe.ts', '../background/host-client', 'messaging/ is the vocabulary'],
+    ['extension/messaging/probe.ts', '../ui/common/format', 'messaging/ is the vocabulary'],
+    ['extension/background/probe.ts', '../ui/common/format', 'background/'],
+    ['extension/background/probe.ts', '../messaging/conversation', null],
+    ['extension/ui/popup/probe.ts', '../../../native-host/host/core', 'Talk to the host'],
+  ])('%s importing %s', async (file, target, message) => {
+    const messages = await restrictedMessages(
+      file,
+      `import { x } from '${target}';\nexport const y = x;\n`,
+    );
+    if (message === null) expect(messages).toEqual([]);
+    else expect(messages).toEqual([expect.stringContaining(message)]);
   });
 });
 

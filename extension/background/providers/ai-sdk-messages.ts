@@ -1,7 +1,8 @@
 import { jsonSchema, tool, type JSONSchema7, type ModelMessage, type ToolSet } from 'ai';
 import { z } from 'zod';
-import type { ChatMessage, ToolResultPart } from '../conversation';
+import type { ChatMessage, ToolResultPart } from '../../messaging/conversation';
 import type { ProviderTool } from './provider';
+import { isRecord } from '../../../protocol/guards';
 
 /**
  * Pure translation of the conversation (conversation.ts) and tool specs into the AI SDK's
@@ -50,9 +51,7 @@ function toolOutput(result: ToolResultPart): { type: 'text' | 'error-text'; valu
 }
 
 // JSON Schema arrives as plain data (from MCP servers); it is passed through, never interpreted.
-const JsonSchemaObjectSchema = z.custom<JSONSchema7>(
-  (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
-);
+const JsonSchemaObjectSchema = z.custom<JSONSchema7>((value) => isRecord(value));
 
 /**
  * AI SDK tools from the specs, deliberately without `execute`: the agent loop runs tools itself

@@ -5,10 +5,10 @@ import {
   type LoopbackReply,
   type LoopbackServer,
 } from '../../../test/support/loopback-server';
-import type { ChatMessage } from '../conversation';
+import type { ChatMessage } from '../../messaging/conversation';
 import { createAiSdkProvider } from './ai-sdk-provider';
 import type { ModelProvider, ProviderEvent, ProviderTool } from './provider';
-import { ProviderSettingsSchema } from './provider-settings';
+import { ProviderSettingsSchema } from '../../messaging/provider';
 
 const READ_FILE: ProviderTool = {
   name: 'fs__read_file',

@@ -16,7 +16,8 @@ import {
   effectiveBaseUrl,
   providerLabel,
   type ProviderSettings,
-} from './provider-settings';
+} from '../../messaging/provider';
+import { messageOf } from '../../../protocol/guards';
 
 /**
  * A ModelProvider over the AI SDK's `streamText`, for OpenAI, Anthropic and any
@@ -104,7 +105,7 @@ export function describeError(error: unknown, settings: ProviderSettings): strin
     }
     return `${label} answered HTTP ${status}: ${cause.message}`;
   }
-  const message = cause instanceof Error ? cause.message : String(cause);
+  const message = messageOf(cause);
   return `The request to ${label} failed: ${message}`;
 }
 

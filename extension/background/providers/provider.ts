@@ -1,4 +1,5 @@
-import type { ChatMessage } from '../conversation';
+import type { Usage } from '../../messaging/agent-events';
+import type { ChatMessage } from '../../messaging/conversation';
 
 /**
  * The seam between the agent loop and a model. Adapters over the AI SDK (Anthropic, OpenAI,
@@ -23,11 +24,6 @@ export interface ProviderRequest {
 }
 
 export type FinishReason = 'stop' | 'tool-calls' | 'length' | 'content-filter' | 'other';
-
-export interface Usage {
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-}
 
 /** What a provider streams for one model turn, in order; `finish` or `error` comes last. */
 export type ProviderEvent =

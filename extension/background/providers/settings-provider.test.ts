@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { ModelProvider, ProviderEvent } from './provider';
-import type { ProviderSettings } from './provider-settings';
+import type { ProviderSettings } from '../../messaging/provider';
 import { NO_PROVIDER_MESSAGE, settingsProvider } from './settings-provider';
 
 const request = {

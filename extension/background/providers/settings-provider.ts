@@ -1,5 +1,5 @@
 import type { ModelProvider, ProviderEvent, ProviderRequest } from './provider';
-import type { ProviderSettings } from './provider-settings';
+import type { ProviderSettings } from '../../messaging/provider';
 
 /** Shown when the user has not chosen a model yet. */
 export const NO_PROVIDER_MESSAGE =

@@ -1,13 +1,9 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import {
-  INTERRUPTED_RESULT,
-  newConversation,
-  pairingProblems,
-  type ChatMessage,
-  type Conversation,
-} from '../conversation';
+import { INTERRUPTED_RESULT, newConversation, pairingProblems } from '../pairing';
+import type { ChatMessage, Conversation } from '../../messaging/conversation';
 import { ConversationStore } from './conversation-store';
 import { memoryStorage, type KeyValueStorage } from './key-value';
+import { flush } from '../../testing/flush';
 
 /*
  * The conversation across worker restarts. Dangerous direction: a restored transcript with a
@@ -55,11 +51,6 @@ function slowStorage() {
   };
   return { storage, writes };
 }
-
-const flush = (): Promise<void> =>
-  new Promise((resolve) => {
-    setTimeout(resolve, 0);
-  });
 
 describe('ConversationStore.load', () => {
   test('nothing stored: undefined', async () => {

@@ -1,4 +1,5 @@
-import { restoreConversation, type Conversation } from '../conversation';
+import { restoreConversation } from '../pairing';
+import type { Conversation } from '../../messaging/conversation';
 import type { KeyValueStorage } from './key-value';
 
 /**

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import type { ProviderSettingsInput } from '../../messaging/ui-protocol';
-import type { ProviderSettings } from '../providers/provider-settings';
+import type { ProviderSettingsInput } from '../../messaging/provider';
+import type { ProviderSettings } from '../../messaging/provider';
 import { memoryStorage, type KeyValueStorage } from './key-value';
 import { SettingsError, SettingsStore } from './settings-store';
 

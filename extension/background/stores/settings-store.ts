@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from '../../../protocol/builtin-tools';
-import type { ProviderSettingsInput } from '../../messaging/ui-protocol';
-import { ProviderSettingsSchema, type ProviderSettings } from '../providers/provider-settings';
+import type { ProviderSettingsInput } from '../../messaging/provider';
+import { ProviderSettingsSchema, type ProviderSettings } from '../../messaging/provider';
 import type { BuiltinApprovals } from '../tool-router';
 import type { KeyValueStorage } from './key-value';
 

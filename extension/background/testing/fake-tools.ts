@@ -1,4 +1,5 @@
-import type { ApprovalPrompter, ToolOutcome, ToolRouter, ToolSpec } from '../tool-outcome';
+import type { ApprovalPrompter, ToolRouter, ToolSpec } from '../tool-outcome';
+import type { ToolOutcome } from '../../messaging/agent-events';
 
 export type FakeToolHandler = (
   args: Readonly<Record<string, unknown>>,

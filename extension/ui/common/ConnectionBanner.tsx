@@ -1,4 +1,4 @@
-import type { ConnectionState } from '../../background/connection-state';
+import type { ConnectionState } from '../../messaging/connection';
 import { Button } from './Button';
 import { connectionBannerView, splitCodeSpans } from './connection-view';
 import { pageClient } from './page-client';

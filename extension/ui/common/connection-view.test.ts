@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { ConnectionState } from '../../background/connection-state';
+import type { ConnectionState } from '../../messaging/connection';
 import { connectionBannerView, splitCodeSpans, type ConnectionBannerView } from './connection-view';
 
 describe('connectionBannerView', () => {

@@ -1,4 +1,4 @@
-import { describeConnection, type ConnectionState } from '../../background/connection-state';
+import { describeConnection, type ConnectionState } from '../../messaging/connection';
 
 /**
  * What the connection banner shows for each state of the native connection: how bad it is, one

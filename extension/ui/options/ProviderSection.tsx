@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type SubmitEvent } from 'react';
 import { browser } from 'wxt/browser';
-import { providerOriginPattern } from '../../background/providers/provider-settings';
-import type { ProviderSettingsInput, ProviderSettingsView } from '../../messaging/ui-protocol';
+import { providerOriginPattern } from '../../messaging/provider';
+import type { ProviderSettingsInput, ProviderSettingsView } from '../../messaging/provider';
 import { Button } from '../common/Button';
 import { errorMessage } from '../common/errors';
 import { pageClient } from '../common/page-client';

@@ -5,6 +5,7 @@ import type {
   ImportSelection,
   ImportSourcePreview,
 } from '../../../protocol/import';
+import { assertNever } from '../../../protocol/guards';
 
 /**
  * The options page's import preview (issue 5): per client, what importing each entry would do,
@@ -15,10 +16,6 @@ import type {
 /** A stable key for one entry of one source. */
 export function entryKey(source: ImportClient, name: string): string {
   return `${source}\u0000${name}`;
-}
-
-function assertNever(value: never): never {
-  throw new Error(`Unexpected import action: ${JSON.stringify(value)}`);
 }
 
 /** The action in words, for the table's column. */
@@ -36,7 +33,7 @@ export function describeImportAction(entry: ImportEntryPreview): string {
     case 'cannot-convert':
       return 'cannot convert';
     default:
-      return assertNever(action);
+      return assertNever(action, 'import action');
   }
 }
 

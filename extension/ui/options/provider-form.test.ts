@@ -1,5 +1,5 @@
 import { describe, expect, it, test } from 'vitest';
-import type { ProviderSettingsView } from '../../messaging/ui-protocol';
+import type { ProviderSettingsView } from '../../messaging/provider';
 import {
   applyPreset,
   EMPTY_PROVIDER_FIELDS,

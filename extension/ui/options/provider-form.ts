@@ -2,12 +2,12 @@ import {
   AnthropicSettingsSchema,
   OpenAiSettingsSchema,
   type ProviderSettings,
-} from '../../background/providers/provider-settings';
+} from '../../messaging/provider';
 import {
   ProviderSettingsInputSchema,
   type ProviderSettingsInput,
   type ProviderSettingsView,
-} from '../../messaging/ui-protocol';
+} from '../../messaging/provider';
 
 /**
  * The options page's provider form (issue 4): which model the agent talks to. Pure: fields in,

@@ -1,4 +1,5 @@
 import type { BudgetSuggestion, TokenBudget } from '../../../protocol/profiles';
+import { assertNever } from '../../../protocol/guards';
 
 /**
  * Token-budget advice (design D11, issue 5): how the active profile's tool listing compares with
@@ -11,10 +12,6 @@ function tokens(n: number): string {
   return `${n.toLocaleString('en-US')} ${n === 1 ? 'token' : 'tokens'}`;
 }
 
-function assertNever(value: never): never {
-  throw new Error(`Unexpected suggestion: ${JSON.stringify(value)}`);
-}
-
 /** One suggestion as a line: "disable server github (saves 2,000 tokens)". */
 export function describeSuggestion(suggestion: BudgetSuggestion): string {
   switch (suggestion.kind) {
@@ -23,7 +20,7 @@ export function describeSuggestion(suggestion: BudgetSuggestion): string {
     case 'tool':
       return `Exclude tool ${suggestion.tool ?? suggestion.server} from this profile (saves ${tokens(suggestion.saves)}).`;
     default:
-      return assertNever(suggestion.kind);
+      return assertNever(suggestion.kind, 'suggestion');
   }
 }
 

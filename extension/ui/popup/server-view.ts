@@ -1,5 +1,6 @@
 import { formatCommandLine } from '../../../protocol/argv';
-import type { ExitInfo, ServerState, ServerSummary } from '../../../protocol/servers';
+import { describeExit, type ServerState, type ServerSummary } from '../../../protocol/servers';
+import { assertNever } from '../../../protocol/guards';
 
 /**
  * The popup's view of one configured server (issue 5): what its state means for the user, where
@@ -44,17 +45,6 @@ export interface ServerRowView {
   readonly actions: readonly ServerAction[];
 }
 
-function assertNever(value: never): never {
-  throw new Error(`Unexpected server state: ${JSON.stringify(value)}`);
-}
-
-/** "exit code 1", "signal SIGKILL", or "no exit status". */
-export function describeExit(exit: ExitInfo): string {
-  if (exit.signal !== null) return `signal ${exit.signal}`;
-  if (exit.code !== null) return `exit code ${exit.code}`;
-  return 'no exit status';
-}
-
 function seconds(ms: number): number {
   return Math.max(1, Math.ceil(ms / 1000));
 }
@@ -93,7 +83,7 @@ export function describeState(status: ServerState): StateView {
     case 'failed':
       return { label: failureLabel(status), detail: status.message, tone: 'error' };
     default:
-      return assertNever(status);
+      return assertNever(status, 'server state');
   }
 }
 
@@ -112,7 +102,7 @@ function failureLabel(status: Extract<ServerState, { state: 'failed' }>): string
         ? 'failed: keeps crashing'
         : `failed: keeps crashing (${describeExit(status.exit)})`;
     default:
-      return assertNever(status.reason);
+      return assertNever(status.reason, 'server state');
   }
 }
 
@@ -174,7 +164,7 @@ export function actionsFor(server: ServerSummary): ServerAction[] {
       case 'needs-approval':
         return status.consent.reason === 'changed' ? ['approve', 'forget'] : ['approve'];
       default:
-        return assertNever(status);
+        return assertNever(status, 'server state');
     }
   })();
   const trust: ServerAction[] = status.state === 'needs-approval' ? [] : ['revoke'];
@@ -224,7 +214,7 @@ function rank(status: ServerState): number {
     case 'stopped':
       return 2;
     default:
-      return assertNever(status);
+      return assertNever(status, 'server state');
   }
 }
 

@@ -1,4 +1,5 @@
 import type { ExposedTool, ToolAnnotations, ToolPolicyState } from '../../../protocol/tools';
+import { assertNever } from '../../../protocol/guards';
 
 /**
  * One tool row in an expanded server (issue 5): exposed and raw names, the host's effective policy
@@ -25,10 +26,6 @@ export function policyParam(choice: PolicyChoice): 'allow' | 'ask' | 'deny' | nu
   return choice === 'default' ? null : choice;
 }
 
-function assertNever(value: never): never {
-  throw new Error(`Unexpected policy: ${JSON.stringify(value)}`);
-}
-
 /** The host's effective policy in words. */
 export function describePolicy(policy: ToolPolicyState): string {
   switch (policy) {
@@ -41,7 +38,7 @@ export function describePolicy(policy: ToolPolicyState): string {
     case 'suspended':
       return 'suspended: definition changed';
     default:
-      return assertNever(policy);
+      return assertNever(policy, 'policy');
   }
 }
 

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { ServerSummary } from '../../../protocol/servers';
-import type { ConnectionState } from '../../background/connection-state';
+import type { ConnectionState } from '../../messaging/connection';
 import type { PageClient } from '../../messaging/page-client';
 import type { ActiveProfileView, PageEvent } from '../../messaging/ui-protocol';
 import { errorMessage } from '../common/errors';

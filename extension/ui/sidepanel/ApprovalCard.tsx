@@ -1,7 +1,7 @@
 import { useId } from 'react';
-import type { ApprovalDecision } from '../../background/approval-flow';
-import type { PendingApproval } from '../../background/agent-session';
-import type { ChatMessage } from '../../background/conversation';
+import type { ApprovalDecision } from '../../messaging/approvals';
+import type { PendingApproval } from '../../messaging/approvals';
+import type { ChatMessage } from '../../messaging/conversation';
 import type { ToolChange } from '../../../protocol/tools';
 import { Button } from '../common/Button';
 import { JsonView } from '../common/JsonView';

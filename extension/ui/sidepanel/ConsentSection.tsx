@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { ConnectionStateName } from '../../background/connection-state';
+import type { ConnectionStateName } from '../../messaging/connection';
 import { ConsentCard } from '../common/ConsentCard';
 import { consentKey } from '../common/consent-view';
 import { consentHeading } from './consents';

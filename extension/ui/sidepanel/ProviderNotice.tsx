@@ -1,5 +1,5 @@
 import { browser } from 'wxt/browser';
-import type { ProviderSettingsView } from '../../messaging/ui-protocol';
+import type { ProviderSettingsView } from '../../messaging/provider';
 import { Button } from '../common/Button';
 import { Notice } from '../common/Notice';
 import { providerProblem } from './provider-status';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { ChatMessage } from '../../background/conversation';
+import type { ChatMessage } from '../../messaging/conversation';
 import { approvalView, expiryText, untrustedSources } from './approval-view';
 import { mcpApproval } from './test-fixtures';
 

@@ -1,7 +1,7 @@
 import type { BuiltinToolName } from '../../../protocol/builtin-tools';
 import type { ToolAnnotations, ToolChange } from '../../../protocol/tools';
-import type { PendingApproval } from '../../background/agent-session';
-import type { ChatMessage } from '../../background/conversation';
+import type { PendingApproval } from '../../messaging/approvals';
+import type { ChatMessage } from '../../messaging/conversation';
 
 /**
  * What an approval card shows (issue 4, design D8): who asks to run what with which arguments,

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import type { AgentEvent } from '../../background/agent-session';
-import type { ChatMessage } from '../../background/conversation';
+import type { AgentEvent } from '../../messaging/agent-events';
+import type { ChatMessage } from '../../messaging/conversation';
 import {
   chatReducer,
   endNotice,

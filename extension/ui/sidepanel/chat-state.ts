@@ -1,15 +1,16 @@
-import type { AgentEvent, PendingApproval } from '../../background/agent-session';
-import type { RunEndReason } from '../../background/agent-loop';
-import type { ConnectionState } from '../../background/connection-state';
-import type { Conversation } from '../../background/conversation';
-import type { ToolOutcome } from '../../background/tool-outcome';
+import type { AgentEvent } from '../../messaging/agent-events';
+import type { PendingApproval } from '../../messaging/approvals';
+import type { RunEndReason } from '../../messaging/agent-events';
+import type { ConnectionState } from '../../messaging/connection';
+import type { Conversation } from '../../messaging/conversation';
+import type { ToolOutcome } from '../../messaging/agent-events';
 import type {
   ActiveProfileView,
   ContextMeter,
   PageEvent,
-  ProviderSettingsView,
   SessionSnapshot,
 } from '../../messaging/ui-protocol';
+import type { ProviderSettingsView } from '../../messaging/provider';
 
 /**
  * The side panel's state as a pure reducer over the worker's snapshot and pushed events

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import type { ConsentRequest, ServerSummary } from '../../../protocol/servers';
-import { serverSummary } from '../../background/testing/server-summary';
+import { serverSummary } from '../../testing/server-summary';
 import { consentKey } from '../common/consent-view';
 import { consentHeading, pendingConsents } from './consents';
 

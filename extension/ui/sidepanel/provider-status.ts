@@ -1,4 +1,4 @@
-import type { ProviderSettingsView } from '../../messaging/ui-protocol';
+import type { ProviderSettingsView } from '../../messaging/provider';
 
 /** Why the chat cannot talk to a model yet (a sentence that says what to do), or null. */
 export function providerProblem(provider: ProviderSettingsView | null): string | null {

@@ -1,5 +1,5 @@
-import type { PendingApproval } from '../../background/agent-session';
-import type { ChatMessage, Conversation } from '../../background/conversation';
+import type { PendingApproval } from '../../messaging/approvals';
+import type { ChatMessage, Conversation } from '../../messaging/conversation';
 import type { ApprovalRequest } from '../../../protocol/tools';
 import type { SessionSnapshot } from '../../messaging/ui-protocol';
 

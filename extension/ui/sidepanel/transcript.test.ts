@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { ChatMessage } from '../../background/conversation';
+import type { ChatMessage } from '../../messaging/conversation';
 import { chatReducer, initialChatState, type ChatState } from './chat-state';
 import { conversation, mcpApproval, snapshot } from './test-fixtures';
 import { toolStatusLabel, transcriptItems, type ToolRowStatus } from './transcript';

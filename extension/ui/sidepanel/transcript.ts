@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolResultPart } from '../../background/conversation';
+import type { ChatMessage, ToolResultPart } from '../../messaging/conversation';
 import type { ChatNotice, ChatState } from './chat-state';
 
 /**

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { ConnectionStateName } from '../../background/connection-state';
+import type { ConnectionStateName } from '../../messaging/connection';
 import type { ConsentRequest, ServerSummary } from '../../../protocol/servers';
 import { coalesce } from '../common/coalesce';
 import { consentKey } from '../common/consent-view';

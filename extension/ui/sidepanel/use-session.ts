@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useReducer } from 'react';
-import type { ApprovalDecision } from '../../background/approval-flow';
+import type { ApprovalDecision } from '../../messaging/approvals';
 import { errorMessage } from '../common/errors';
 import { pageClient } from '../common/page-client';
 import { chatReducer, initialChatState, type ChatState } from './chat-state';

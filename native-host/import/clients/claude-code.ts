@@ -1,6 +1,7 @@
 import { isAbsoluteFor } from '../convert-entry';
 import { ResultBuilder } from '../result-builder';
-import { isRecord, shownValue } from '../text';
+import { shownValue } from '../text';
+import { isRecord } from '../../../protocol/guards';
 import type { Dialect } from '../variables';
 import { parseJsonDocument } from '../parse-document';
 import { convertServerMap, rootObject, serverMap } from '../server-map';

@@ -1,7 +1,8 @@
 import { ConfigError } from '../../config/load';
 import { convertStdio, droppedKeyNotes, type EntryOutcome } from '../convert-entry';
 import { ResultBuilder } from '../result-builder';
-import { isRecord, shownValue } from '../text';
+import { shownValue } from '../text';
+import { isRecord } from '../../../protocol/guards';
 import type { Dialect } from '../variables';
 import { parseTomlDocument } from '../parse-document';
 import { rootObject } from '../server-map';

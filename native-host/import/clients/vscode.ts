@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ResultBuilder } from '../result-builder';
-import { isRecord } from '../text';
+import { isRecord } from '../../../protocol/guards';
 import type { Dialect } from '../variables';
 import { parseJsonDocument } from '../parse-document';
 import { convertServerMap, rootObject, serverMap } from '../server-map';

@@ -1,6 +1,6 @@
 import { convertStdio, droppedKeyNotes, type EntryOutcome } from '../convert-entry';
 import { ResultBuilder } from '../result-builder';
-import { isRecord } from '../text';
+import { isRecord } from '../../../protocol/guards';
 import type { Dialect } from '../variables';
 import { parseJsonDocument } from '../parse-document';
 import { rootObject, serverMap } from '../server-map';

@@ -1,10 +1,7 @@
 import { cpSync, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
-import {
-  describeConnection,
-  type ConnectionState,
-} from '../../../extension/background/connection-state';
+import { describeConnection, type ConnectionState } from '../../../extension/messaging/connection';
 import { DEV_EXTENSION_ID } from '../../../protocol/identity';
 import { ROOT, liveProcesses, processesMatching } from '../../integration/host-harness';
 import type { SwitchyardProfile } from './profile';

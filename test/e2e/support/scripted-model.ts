@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ProviderSettings } from '../../../extension/background/providers/provider-settings';
+import type { ProviderSettings } from '../../../extension/messaging/provider';
 import {
   sse,
   startLoopbackServer,

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { z } from 'zod';
-import { ConversationSchema, type Conversation } from '../../../extension/background/conversation';
+import { ConversationSchema, type Conversation } from '../../../extension/messaging/conversation';
 import type { SwitchyardProfile } from './profile';
 import { clickButton, uiRequest } from './ui';
 

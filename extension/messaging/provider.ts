@@ -91,3 +91,29 @@ export function providerLabel(settings: ProviderSettings): string {
       return settings.name;
   }
 }
+
+/**
+ * Provider settings as the options page sends them: like ProviderSettings, except that an
+ * omitted `apiKey` keeps the stored one. The worker never sends a stored key back to a page.
+ */
+export const ProviderSettingsInputSchema = z.discriminatedUnion('kind', [
+  OpenAiSettingsSchema.extend({ apiKey: OpenAiSettingsSchema.shape.apiKey.optional() }),
+  AnthropicSettingsSchema.extend({ apiKey: AnthropicSettingsSchema.shape.apiKey.optional() }),
+  OpenAiCompatibleSettingsSchema,
+]);
+export type ProviderSettingsInput = z.infer<typeof ProviderSettingsInputSchema>;
+
+/** Provider settings as pages see them: everything but the key. */
+export type ProviderSettingsView =
+  | (Omit<Extract<ProviderSettings, { kind: 'openai' | 'anthropic' }>, 'apiKey'> & {
+      readonly hasApiKey: boolean;
+    })
+  | (Omit<Extract<ProviderSettings, { kind: 'openai-compatible' }>, 'apiKey'> & {
+      readonly hasApiKey: boolean;
+    });
+
+/** Strips the key for pages. */
+export function viewOfProviderSettings(settings: ProviderSettings): ProviderSettingsView {
+  const { apiKey, ...rest } = settings;
+  return { ...rest, hasApiKey: apiKey !== undefined && apiKey.length > 0 };
+}

@@ -1,6 +1,9 @@
+import { assertNever } from '../../protocol/guards';
+
 /**
- * The native connection's state, one discriminated union switched on exhaustively (style habit 4),
- * and the pure reconnect backoff. The host client drives the transitions:
+ * The native connection's state as pages see it: one discriminated union switched on exhaustively
+ * (style habit 4). The worker's connection state machine (background/host-connection.ts) drives
+ * the transitions, with the backoff of background/backoff.ts:
  *
  *   disconnected ──connect()──► connecting ──hello ok──► connected
  *        ▲                        │  │  │                     │ port drops
@@ -39,34 +42,6 @@ export type ConnectionState =
 
 export type ConnectionStateName = ConnectionState['state'];
 
-/** Reconnect schedule after the host crashed: `min(initialMs * 2^(n-1), maxMs)` for the nth retry. */
-export interface BackoffPolicy {
-  readonly initialMs: number;
-  readonly maxMs: number;
-  /** Retries in a row before giving up (state `crashed` with `retryInMs: null`). */
-  readonly maxAttempts: number;
-  /** A connection that lasted this long counts as stable: the retry count starts over. */
-  readonly stableMs: number;
-}
-
-/** 1, 2, 4, 8, 16, 30, 30, 30 s, then give up: about two minutes of a host that cannot stay up. */
-export const DEFAULT_BACKOFF: BackoffPolicy = {
-  initialMs: 1_000,
-  maxMs: 30_000,
-  maxAttempts: 8,
-  stableMs: 60_000,
-};
-
-/** Delay before retry number `retry` (1-based), or null when the policy has given up. */
-export function backoffDelayMs(policy: BackoffPolicy, retry: number): number | null {
-  if (retry < 1 || retry > policy.maxAttempts) return null;
-  return Math.min(policy.initialMs * 2 ** (retry - 1), policy.maxMs);
-}
-
-function assertNever(value: never): never {
-  throw new Error(`Unexpected connection state: ${JSON.stringify(value)}`);
-}
-
 /** One line for the user that says what is wrong and what to do next. */
 export function describeConnection(state: ConnectionState): string {
   switch (state.state) {
@@ -85,6 +60,6 @@ export function describeConnection(state: ConnectionState): string {
     case 'disconnected':
       return 'Not connected to the Switchyard host.';
     default:
-      return assertNever(state);
+      return assertNever(state, 'connection state');
   }
 }

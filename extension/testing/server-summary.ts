@@ -1,4 +1,4 @@
-import type { ServerState, ServerSummary } from '../../../protocol/servers';
+import type { ServerState, ServerSummary } from '../../protocol/servers';
 
 /** A configured server as `servers/list` reports it, for tests: a user-tier `node` server. */
 export function serverSummary(

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+
+/**
+ * A conversation as plain, serializable data: what the side panel shows, what the worker persists
+ * across restarts, and what the provider adapters translate into their own message formats.
+ *
+ * The pairing invariant: every assistant message with tool calls is followed directly by one
+ * `tool` message with exactly one result per call, in any order, and a `tool` message appears
+ * nowhere else. Providers refuse a transcript that breaks it (Anthropic: "tool_use ids were found
+ * without tool_result blocks"), and since the transcript is re-sent every turn, one unpaired call
+ * poisons every later turn of the chat. The worker keeps it (background/pairing.ts).
+ */
+
+export const TextPartSchema = z.object({ type: z.literal('text'), text: z.string() });
+
+export const ToolCallPartSchema = z.object({
+  type: z.literal('tool-call'),
+  /** Unique within the conversation. */
+  id: z.string().min(1),
+  /** A name legal for every provider (design D4). */
+  name: z.string().min(1),
+  /** The arguments as the model sent them (`{}` when they were not a JSON object). */
+  arguments: z.record(z.string(), z.json()),
+});
+export type ToolCallPart = z.infer<typeof ToolCallPartSchema>;
+
+/**
+ * How a call ended, for the UI; the model reads `content`. `pending` exists only while the call
+ * runs: its content already says what the model must read if the worker dies before it finishes.
+ */
+export const ToolResultStatusSchema = z.enum(['ok', 'error', 'denied', 'cancelled', 'pending']);
+export type ToolResultStatus = z.infer<typeof ToolResultStatusSchema>;
+
+export const ToolResultPartSchema = z.object({
+  type: z.literal('tool-result'),
+  callId: z.string().min(1),
+  name: z.string().min(1),
+  status: ToolResultStatusSchema,
+  /** What the model reads: the result (already wrapped as untrusted data) or what went wrong. */
+  content: z.string(),
+});
+export type ToolResultPart = z.infer<typeof ToolResultPartSchema>;
+
+export const UserMessageSchema = z.object({ role: z.literal('user'), content: z.string() });
+export const AssistantMessageSchema = z.object({
+  role: z.literal('assistant'),
+  content: z.array(z.discriminatedUnion('type', [TextPartSchema, ToolCallPartSchema])),
+});
+export const ToolMessageSchema = z.object({
+  role: z.literal('tool'),
+  results: z.array(ToolResultPartSchema),
+});
+
+export const ChatMessageSchema = z.discriminatedUnion('role', [
+  UserMessageSchema,
+  AssistantMessageSchema,
+  ToolMessageSchema,
+]);
+export type ChatMessage = z.infer<typeof ChatMessageSchema>;
+export type AssistantMessage = z.infer<typeof AssistantMessageSchema>;
+export type ToolMessage = z.infer<typeof ToolMessageSchema>;
+
+export const ConversationSchema = z.object({
+  /** Bumped when the stored shape changes incompatibly. */
+  version: z.literal(1),
+  id: z.string().min(1),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  messages: z.array(ChatMessageSchema),
+});
+export type Conversation = z.infer<typeof ConversationSchema>;

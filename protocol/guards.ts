@@ -1,0 +1,23 @@
+/**
+ * Three small guards both sides use, in one place: pure, no DOM and no Node types, like the rest
+ * of protocol/.
+ */
+
+/**
+ * Ends an exhaustive switch (style habit 4): with every case handled `value` is `never`, so a
+ * new member of the union fails to compile here. At run time (a value from an older or newer
+ * peer) it throws, naming `what` the value was.
+ */
+export function assertNever(value: never, what = 'value'): never {
+  throw new Error(`Unexpected ${what}: ${JSON.stringify(value)}`);
+}
+
+/** Whether `value` is a plain object: not null, not an array. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The message of anything thrown: an Error's `message`, else the value as a string. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
