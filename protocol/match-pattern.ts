@@ -1,4 +1,4 @@
-import { pathGlobMatches } from './path-glob';
+import { globMatches } from './glob-match';
 
 /**
  * Chrome-style URL match patterns (design D10): parsing with problems that say how to write the
@@ -200,7 +200,7 @@ function matchesParsed(pattern: MatchPattern, url: TabUrl): boolean {
         break;
     }
   }
-  return pathGlobMatches(pattern.path, url.path);
+  return globMatches(pattern.path, url.path);
 }
 
 /** Whether `url` is matched by `pattern`; false for a malformed pattern or URL. */

@@ -7,7 +7,7 @@ import {
   type Profile,
 } from './profiles';
 import { matchPatternProblem, matchUrl, parseMatchPattern } from './match-pattern';
-import { pathGlobSteps } from './path-glob';
+import { globMatchSteps } from './glob-match';
 
 // Banner: a pattern that matches a URL it should not is the dangerous direction: it hands a page
 // the tools (and the policy overrides) of a profile meant for another site. A URL that should
@@ -119,7 +119,7 @@ describe('matchUrl', () => {
       `/${'*a'.repeat(200)}*b*`,
       `/${'*a*'.repeat(700)}`,
     ]) {
-      const { matches, steps } = pathGlobSteps(glob, path);
+      const { matches, steps } = globMatchSteps(glob, path);
       expect(matches, glob.slice(0, 12)).toBe(glob.endsWith('*a*'));
       expect(steps, glob.slice(0, 12)).toBeLessThanOrEqual(2 * (glob.length + path.length));
     }
@@ -129,7 +129,7 @@ describe('matchUrl', () => {
     const over: string[] = [];
     for (const glob of ['/', '/*', '/a*b', '/*ab*ab*', '/**a**', '/a*a*a*a*b']) {
       for (const path of ['/', '/ab', '/aab', '/abab', '/aaaaaaaaab', '/ba']) {
-        const { matches, steps } = pathGlobSteps(glob, path);
+        const { matches, steps } = globMatchSteps(glob, path);
         if (matches !== matchUrl(`https://x.example${glob}`, `https://x.example${path}`)) {
           over.push(`${glob} ${path}: disagrees with matchUrl`);
         }
