@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { readFileBounded } from '../shared/bounded-read';
+import { isErrno } from '../shared/errno';
 import { ConfigError, MAX_CONFIG_FILE_BYTES, parseConfig } from './load';
 
 /**
@@ -66,5 +67,5 @@ async function updateNow(
 }
 
 function isMissing(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && 'code' in error && error.code === 'ENOENT';
+  return isErrno(error, 'ENOENT');
 }

@@ -11,6 +11,7 @@ import {
   type NewUserServer,
   type UserServersContext,
 } from './user-servers';
+import { isErrno } from '../shared/errno';
 
 /**
  * The running host's configuration, kept live: config.json is watched and reloaded (any writer:
@@ -112,6 +113,6 @@ async function exists(file: string): Promise<boolean> {
     return true;
   } catch (error) {
     // Only a file that is really gone counts as missing; anything else, load() reports.
-    return !(error instanceof Error && 'code' in error && error.code === 'ENOENT');
+    return !isErrno(error, 'ENOENT');
   }
 }

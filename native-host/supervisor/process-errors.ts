@@ -1,4 +1,5 @@
 import { messageOf } from '../../protocol/guards';
+import { errnoCode } from '../shared/errno';
 
 /** Spawning failed (missing file, permission, bad cwd); `code` is Node's errno string. */
 export class ProcessSpawnError extends Error {
@@ -7,7 +8,7 @@ export class ProcessSpawnError extends Error {
   readonly command: string;
 
   constructor(command: string, cwd: string | undefined, cause: unknown) {
-    const code = errorCode(cause);
+    const code = errnoCode(cause);
     super(spawnErrorMessage(command, cwd, code, cause), { cause });
     this.code = code;
     this.command = command;
@@ -17,13 +18,6 @@ export class ProcessSpawnError extends Error {
 /** A send on a transport whose process has not started, is stopping or has exited. */
 export class TransportClosedError extends Error {
   override readonly name = 'TransportClosedError';
-}
-
-/** The errno-style `code` of a Node error (`ENOENT`, `EPIPE`, ...), if it has one. */
-export function errorCode(error: unknown): string | undefined {
-  return error instanceof Error && 'code' in error && typeof error.code === 'string'
-    ? error.code
-    : undefined;
 }
 
 function spawnErrorMessage(

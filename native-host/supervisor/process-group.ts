@@ -1,7 +1,7 @@
 import { spawn as nodeSpawn, spawnSync as nodeSpawnSync } from 'node:child_process';
 import type { SpawnOptions, SpawnSyncOptions } from 'node:child_process';
 import path from 'node:path';
-import { errorCode } from './process-errors';
+import { errnoCode } from '../shared/errno';
 
 // Signalling whole process groups (POSIX) and process trees (win32). The transport spawns each
 // server as the leader of its own group, so npx / sh -c descendants can be reached (design D1)
@@ -29,7 +29,7 @@ export function signalProcessGroup(
     kill(-pgid, signal);
     return true;
   } catch (error) {
-    return errorCode(error) !== 'ESRCH';
+    return errnoCode(error) !== 'ESRCH';
   }
 }
 

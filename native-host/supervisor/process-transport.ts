@@ -2,7 +2,7 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { JsonRpcLineReader, describeNoise } from './line-splitter';
-import { ProcessSpawnError, TransportClosedError, errorCode } from './process-errors';
+import { ProcessSpawnError, TransportClosedError } from './process-errors';
 import {
   childSpawnOptions,
   resolveTransportOptions,
@@ -13,6 +13,7 @@ import {
 import { describeExit } from '../../protocol/servers';
 import { StopSequence } from './process-stop';
 import type { RingBuffer } from './ring-buffer';
+import { errnoCode } from '../shared/errno';
 
 export { ProcessSpawnError, TransportClosedError } from './process-errors';
 export { killProcessGroupNow, type KillFn } from './process-group';
@@ -350,6 +351,6 @@ export class ProcessTransport implements Transport {
 }
 
 function isPipeClosedError(error: Error): boolean {
-  const code = errorCode(error);
+  const code = errnoCode(error);
   return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ECONNRESET';
 }
