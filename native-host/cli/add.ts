@@ -112,7 +112,7 @@ export async function add(io: CliIo, argv: readonly string[]): Promise<number> {
   return withTrustStore(io, 'add', async (trust, env) => {
     const added = await addUserServer(
       parsed.server,
-      { replace: parsed.replace },
+      { replace: parsed.replace, requireCommand: true },
       { env, platform: io.platform, trust },
     );
     const { entry } = added;
@@ -124,24 +124,17 @@ export async function add(io: CliIo, argv: readonly string[]): Promise<number> {
       ),
       ...(entry.cwd === undefined ? [] : [`  cwd:          ${entry.cwd}`]),
     ];
-    if (added.executable !== null) {
+    // requireCommand: a command that is not found was refused above, with nothing written.
+    lines.push(
+      `  runs:         ${added.executable ?? '?'}`,
+      `Approved to run exactly this (fingerprint ${added.fingerprint ?? '?'}); a running host starts it now.`,
+    );
+    if (!path.isAbsolute(entry.command)) {
       lines.push(
-        `  runs:         ${added.executable}`,
-        `Approved to run exactly this (fingerprint ${added.fingerprint ?? '?'}); a running host starts it now.`,
+        `Found '${entry.command}' on the PATH the host uses (recorded by 'switchyard install', then this terminal's). If the host reports it changed or not found, add it again with the absolute path.`,
       );
-      if (!path.isAbsolute(entry.command)) {
-        lines.push(
-          `Found '${entry.command}' on the PATH the host uses (recorded by 'switchyard install', then this terminal's). If the host reports it changed or not found, add it again with the absolute path.`,
-        );
-      }
-      io.out(`${lines.join('\n')}\n`);
-      return 0;
     }
     io.out(`${lines.join('\n')}\n`);
-    io.err(
-      `switchyard add: the command was not found, so nothing was approved: ${added.notFound ?? ''}\n` +
-        `The entry is written; once the command exists, approve it with 'switchyard trust ${added.name}'.\n`,
-    );
     return 0;
   });
 }

@@ -116,6 +116,22 @@ describe('addUserServer', () => {
     expect(await trust.launchApproval('user', 'ghost')).toBeUndefined();
   });
 
+  it('with requireCommand, refuses a command that is not found and writes nothing', async () => {
+    const { home, env, configFile } = fixture({ mcpServers: {} });
+    const before = readFileSync(configFile, 'utf8');
+    const attempt = addUserServer(
+      { name: 'ghost', command: 'no-such-command-7f3a' },
+      { requireCommand: true },
+      await context(env, home),
+    );
+    await expect(attempt).rejects.toThrow(
+      /'ghost' was not added: .*no-such-command-7f3a.*Nothing was written/,
+    );
+    expect(readFileSync(configFile, 'utf8')).toBe(before);
+    const trust = await TrustStore.open(home);
+    expect(await trust.launchApproval('user', 'ghost')).toBeUndefined();
+  });
+
   it('refuses a name config.json has, without touching either file', async () => {
     const { home, env, configFile } = fixture({ mcpServers: { memory: { command: 'old' } } });
     const before = readFileSync(configFile, 'utf8');

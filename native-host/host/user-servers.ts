@@ -72,10 +72,19 @@ const USER_SCOPE = 'user';
  * unless `replace` (which replaces the launch fields and keeps the entry's other keys), and a name
  * a workspace file defines. The approval is recorded before the entry is written (a host that
  * reloads in between must never see the entry unapproved) and withdrawn if the write fails.
+ * A command that is not found is written unapproved, unless `requireCommand` refuses it.
  */
 export async function addUserServer(
   server: NewUserServer,
-  options: { readonly replace?: boolean },
+  options: {
+    readonly replace?: boolean;
+    /**
+     * Refuse, writing nothing, when the command cannot be resolved (`switchyard add`: a typo
+     * should fail where it is typed). The popup writes it anyway and shows the server as not
+     * found, so the entry can be fixed in place.
+     */
+    readonly requireCommand?: boolean;
+  },
   context: UserServersContext,
 ): Promise<AddedServer> {
   const { name } = server;
@@ -112,6 +121,13 @@ export async function addUserServer(
   if (merged === undefined)
     throw new HostError('internal', `Server '${name}' could not be merged.`);
   const spec = await toSpec(merged, context.env['PATH'] ?? context.env['Path'], context.platform);
+  if (options.requireCommand === true && spec.definition === null) {
+    throw new HostError(
+      'invalid-params',
+      `Server '${name}' was not added: ${spec.resolutionError?.message ?? `'${server.command}' was not found`} Nothing was written.`,
+      { server: name },
+    );
+  }
 
   const { trust } = context;
   const previous: LaunchApproval | undefined = await trust.launchApproval(USER_SCOPE, name);

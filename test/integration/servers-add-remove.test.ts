@@ -185,6 +185,11 @@ describe('servers/add and servers/remove', () => {
     const missing = cli(home, 'remove', 'nope');
     expect(missing.code).toBe(1);
     expect(missing.err).toMatch(/No server named 'nope'/);
+    const config = readFileSync(join(home, 'config.json'), 'utf8');
+    const typo = cli(home, 'add', 'ghost', '--', '/no/such/program');
+    expect(typo.code).toBe(1);
+    expect(typo.err).toMatch(/'ghost' was not added: .*\/no\/such\/program.*Nothing was written/);
+    expect(readFileSync(join(home, 'config.json'), 'utf8')).toBe(config);
   });
 });
 
