@@ -87,6 +87,13 @@ const LINUX_ROWS: Row[] = [
     message:
       /^'missing' was not found on PATH \(searched: \/usr\/local\/bin, \/usr\/bin, \/opt\/tools\)\. Install it or set an absolute command in config\.json.*ignored \(\., bin\)/,
   },
+  {
+    name: 'a PATH that repeats folders lists and searches each once',
+    command: 'missing',
+    pathEnv: '/usr/bin:/opt/tools:/usr/bin:.:/opt/tools:.',
+    expected: { reason: 'not-found' },
+    message: /\(searched: \/usr\/bin, \/opt\/tools\)\..*ignored \(\.\):/,
+  },
   { name: 'name only in the cwd', command: 'evil', expected: { reason: 'not-found' } },
   {
     name: 'name in the cwd, with a cwd',
@@ -223,6 +230,13 @@ const WIN_ROWS: Row[] = [
     expected: { reason: 'not-found' },
     message:
       /searched: C:\\Windows\\system32, C:\\Program Files\\nodejs, \\\\server\\share\\bin\)\..*ignored \(\., relative\\bin, \\rootrelative, C:driverelative\)/,
+  },
+  {
+    name: 'folders repeated in another case are one folder on Windows',
+    command: 'evil',
+    pathEnv: 'C:\\Windows\\system32;c:\\windows\\System32;C:\\Tools',
+    expected: { reason: 'not-found' },
+    message: /\(searched: C:\\Windows\\system32, C:\\Tools\)\./,
   },
   {
     name: 'absolute without extension',

@@ -101,7 +101,9 @@ export async function resolveCommand(
   }
 
   // A bare name: search absolute PATH entries only.
-  const entries = splitPath(options.pathEnv, platform);
+  // Each folder once, in first-seen order: login shells often prepend the same folders again
+  // (nvm, Homebrew), and a message listing /usr/bin three times hides the one that matters.
+  const entries = distinctFolders(splitPath(options.pathEnv, platform), platform);
   const searched = entries.filter((entry) => isStrictlyAbsolute(entry, platform));
   const ignored = entries.filter((entry) => !isStrictlyAbsolute(entry, platform));
   let notExecutable: string | undefined;
@@ -184,6 +186,17 @@ function notExecutableMessage(file: string): string {
     `'${file}' is not executable. Make it executable (chmod +x), or set "command" to its ` +
     'interpreter (for example "node") with the script as the first argument.'
   );
+}
+
+/** `entries` without repeats (case-insensitive on Windows, where folder names are), in order. */
+function distinctFolders(entries: readonly string[], platform: NodeJS.Platform): string[] {
+  const seen = new Set<string>();
+  return entries.filter((entry) => {
+    const key = platform === 'win32' ? entry.toLowerCase() : entry;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 function notOnPathMessage(
