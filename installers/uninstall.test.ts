@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InstallPlan } from './plan';
-import { parseReceipt, receiptText } from './receipt';
+import { parseReceipt, receiptText, type Registration } from './receipt';
 import { fakeRegistry, installPlan, makeInstallFixture, type InstallFixture } from './test-support';
-import { uninstall } from './uninstall';
+import { selectRegistrations, uninstall } from './uninstall';
 
 // Dangerous direction: deleting something the installer did not write (another host's manifest,
 // the user's config, a file an edited receipt names). Only the receipt's own files go, and only
@@ -132,5 +132,34 @@ describe('uninstall', () => {
     const result = await uninstall(request(['firefox']));
     expect(result.ok && result.actions[0]?.status).toBe('absent');
     expect(existsSync(manifest)).toBe(true);
+  });
+});
+
+describe('selectRegistrations', () => {
+  // The dangerous direction: removing a registration the user did not name (another profile's
+  // manifest, so that browser loses the host). Keeping one too many only leaves a file behind.
+  const reg = (browser: 'chromium' | 'chrome', userDataDir: string | null): Registration => ({
+    browser,
+    manifest: `/m/${browser}/${userDataDir ?? 'default'}/com.switchyard.host.json`,
+    registryKey: null,
+    userDataDir,
+    extensionIds: [],
+  });
+  const registrations = [
+    reg('chromium', null),
+    reg('chromium', '/tmp/profile'),
+    reg('chrome', '/tmp/profile'),
+  ];
+  it.each<[string, Parameters<typeof selectRegistrations>[1], string | null, number[]]>([
+    ['everything', null, null, [0, 1, 2]],
+    ['one browser', ['chromium'], null, [0, 1]],
+    ['one profile folder', null, '/tmp/profile', [1, 2]],
+    ['one profile folder, written another way', null, '/tmp/./profile/', [1, 2]],
+    ['one browser in one profile folder', ['chrome'], '/tmp/profile', [2]],
+    ['a folder nothing was installed into', null, '/tmp/other', []],
+  ])('%s', (_name, browsers, folder, expected) => {
+    const { remove, keep } = selectRegistrations({ registrations }, browsers, folder);
+    expect(remove).toEqual(expected.map((i) => registrations[i]));
+    expect(keep).toEqual(registrations.filter((_, i) => !expected.includes(i)));
   });
 });

@@ -32,6 +32,8 @@ export interface UninstallRequest {
   readonly paths: InstallPaths;
   /** The browsers to remove; null for all. */
   readonly browsers: readonly Browser[] | null;
+  /** Only registrations of this browser profile folder (`--user-data-dir`); absent or null: all. */
+  readonly userDataDir?: string | null;
   readonly dryRun: boolean;
   readonly registry: RegistryRunner;
 }
@@ -46,11 +48,15 @@ export type UninstallResult =
   | { readonly ok: false; readonly message: string; readonly actions: readonly UninstallAction[] };
 
 /** Splits the receipt's registrations into those to remove and those to keep. Pure. */
-function selectRegistrations(
-  receipt: Receipt,
+export function selectRegistrations(
+  receipt: Pick<Receipt, 'registrations'>,
   browsers: readonly Browser[] | null,
+  userDataDir: string | null = null,
 ): { remove: Registration[]; keep: Registration[] } {
-  const chosen = (r: Registration) => browsers === null || browsers.includes(r.browser);
+  const folder = userDataDir === null ? null : path.resolve(userDataDir);
+  const chosen = (r: Registration) =>
+    (browsers === null || browsers.includes(r.browser)) &&
+    (folder === null || (r.userDataDir !== null && path.resolve(r.userDataDir) === folder));
   return {
     remove: receipt.registrations.filter(chosen),
     keep: receipt.registrations.filter((r) => !chosen(r)),
@@ -69,7 +75,11 @@ export async function uninstall(request: UninstallRequest): Promise<UninstallRes
     };
   }
   const receipt = read.receipt;
-  const { remove, keep } = selectRegistrations(receipt, request.browsers);
+  const { remove, keep } = selectRegistrations(
+    receipt,
+    request.browsers,
+    request.userDataDir ?? null,
+  );
   const { dryRun } = request;
 
   for (const registration of remove) {

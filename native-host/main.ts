@@ -33,8 +33,9 @@ Usage: switchyard <command>
   install [--browser NAME]... [--user-data-dir DIR] [--extension-id ID]... [--dry-run] [--json]
                                    register the host with your browsers (chrome, chromium,
                                    edge, brave, vivaldi, firefox; detected when not named)
-  uninstall [--browser NAME]... [--dry-run] [--json]
-                                   remove exactly what install wrote (all browsers by default)
+  uninstall [--browser NAME]... [--user-data-dir DIR] [--dry-run] [--json]
+                                   remove exactly what install wrote (all browsers and
+                                   profiles by default; takes install's flags)
   host <caller>                    the native-messaging host (started by the browser)
   version                          print the version
 

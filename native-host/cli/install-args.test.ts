@@ -45,8 +45,11 @@ describe('parseInstallArgs', () => {
 
 describe('parseUninstallArgs', () => {
   it.each<[string[], object]>([
-    [[], { browsers: [], dryRun: false, json: false }],
+    [[], { browsers: [], userDataDir: null, dryRun: false, json: false }],
     [['--browser', 'brave', '--json'], { browsers: ['brave'], json: true }],
+    // The flags install took, so an install's arguments undo it.
+    [['--user-data-dir', '/tmp/p'], { userDataDir: '/tmp/p' }],
+    [['--user-data-dir=/tmp/p', '--extension-id', ID], { userDataDir: '/tmp/p' }],
   ])('%j', (args, expected) => {
     expect(parseUninstallArgs(args)).toEqual({
       ok: true,
@@ -55,8 +58,9 @@ describe('parseUninstallArgs', () => {
   });
 
   it.each<[string[], RegExp]>([
-    [['--user-data-dir', '/tmp/p'], /unknown argument '--user-data-dir'/],
-    [['--extension-id', ID], /unknown argument/],
+    [['--user-data-dir', '/a', '--user-data-dir', '/b'], /can be given once/],
+    [['--extension-id', 'not-an-id'], /is not a Chromium extension id/],
+    [['--force'], /unknown argument '--force'/],
     [['--browser', 'netscape'], /Unknown browser/],
   ])('refuses %j', (args, message) => {
     const result = parseUninstallArgs(args);

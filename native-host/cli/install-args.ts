@@ -5,9 +5,12 @@ import { EXTENSION_ID } from '../../installers/manifest';
  * Arguments of `switchyard install` and `switchyard uninstall`, parsed without I/O:
  *
  *   install [--browser NAME]... [--user-data-dir DIR] [--extension-id ID]... [--dry-run] [--json]
- *   uninstall [--browser NAME]... [--dry-run] [--json]
+ *   uninstall [--browser NAME]... [--user-data-dir DIR] [--extension-id ID]... [--dry-run] [--json]
  *
- * `--flag value` and `--flag=value` are both accepted.
+ * `--flag value` and `--flag=value` are both accepted. Uninstall takes every flag install took, so
+ * a script can undo an install with the same arguments: `--user-data-dir` removes only that
+ * profile's registrations, and `--extension-id` is accepted but changes nothing (a manifest is
+ * removed whichever ids it allows).
  */
 
 export interface InstallArgs {
@@ -21,6 +24,8 @@ export interface InstallArgs {
 
 export interface UninstallArgs {
   readonly browsers: readonly Browser[];
+  /** Only the registrations of this browser profile folder; null for every registration. */
+  readonly userDataDir: string | null;
   readonly dryRun: boolean;
   readonly json: boolean;
 }
@@ -87,6 +92,20 @@ function browsersOf(raw: Raw): Parsed<Browser[]> {
   return { ok: true, value: browsers };
 }
 
+function parseExtensionIds(raw: Raw): Parsed<string[]> {
+  const ids: string[] = [];
+  for (const id of raw.values.get('--extension-id') ?? []) {
+    if (!EXTENSION_ID.test(id)) {
+      return {
+        ok: false,
+        message: `'${id.slice(0, 100)}' is not a Chromium extension id: 32 letters a-p, as chrome://extensions shows it.`,
+      };
+    }
+    if (!ids.includes(id)) ids.push(id);
+  }
+  return { ok: true, value: ids };
+}
+
 export function parseInstallArgs(args: readonly string[]): Parsed<InstallArgs> {
   const raw = split(args, VALUE_FLAGS, ['--dry-run', '--json'], 'install');
   if (!raw.ok) return raw;
@@ -99,22 +118,14 @@ export function parseInstallArgs(args: readonly string[]): Parsed<InstallArgs> {
       message: '--user-data-dir can be given once: install one profile at a time.',
     };
   }
-  const extensionIds: string[] = [];
-  for (const id of raw.value.values.get('--extension-id') ?? []) {
-    if (!EXTENSION_ID.test(id)) {
-      return {
-        ok: false,
-        message: `'${id.slice(0, 100)}' is not a Chromium extension id: 32 letters a-p, as chrome://extensions shows it.`,
-      };
-    }
-    if (!extensionIds.includes(id)) extensionIds.push(id);
-  }
+  const extensionIds = parseExtensionIds(raw.value);
+  if (!extensionIds.ok) return extensionIds;
   return {
     ok: true,
     value: {
       browsers: browsers.value,
       userDataDir: dirs[0] ?? null,
-      extensionIds,
+      extensionIds: extensionIds.value,
       dryRun: raw.value.switches.has('--dry-run'),
       json: raw.value.switches.has('--json'),
     },
@@ -122,14 +133,24 @@ export function parseInstallArgs(args: readonly string[]): Parsed<InstallArgs> {
 }
 
 export function parseUninstallArgs(args: readonly string[]): Parsed<UninstallArgs> {
-  const raw = split(args, ['--browser'], ['--dry-run', '--json'], 'uninstall');
+  const raw = split(args, VALUE_FLAGS, ['--dry-run', '--json'], 'uninstall');
   if (!raw.ok) return raw;
   const browsers = browsersOf(raw.value);
   if (!browsers.ok) return browsers;
+  const dirs = raw.value.values.get('--user-data-dir') ?? [];
+  if (dirs.length > 1) {
+    return {
+      ok: false,
+      message: '--user-data-dir can be given once: uninstall one profile at a time.',
+    };
+  }
+  const ids = parseExtensionIds(raw.value);
+  if (!ids.ok) return ids;
   return {
     ok: true,
     value: {
       browsers: browsers.value,
+      userDataDir: dirs[0] ?? null,
       dryRun: raw.value.switches.has('--dry-run'),
       json: raw.value.switches.has('--json'),
     },

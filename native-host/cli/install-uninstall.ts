@@ -12,7 +12,8 @@ import { table, type CliIo } from './io';
 import { messageOf } from '../../protocol/guards';
 
 /**
- * `switchyard uninstall [--browser NAME]... [--dry-run] [--json]`: removes what the install
+ * `switchyard uninstall [--browser NAME]... [--user-data-dir DIR] [--dry-run] [--json]`: removes
+ * what the install
  * receipt lists (installers/uninstall.ts) and prints each file and key with what happened to it.
  */
 
@@ -33,6 +34,7 @@ export function makeUninstallCommand(environment: InstallEnvironment = processIn
       result = await runUninstall({
         paths,
         browsers: options.browsers.length === 0 ? null : options.browsers,
+        userDataDir: options.userDataDir,
         dryRun: options.dryRun,
         registry: environment.registry,
       });
