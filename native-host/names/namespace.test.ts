@@ -140,13 +140,40 @@ describe('server a__b + tool c never meets server a + tool b__c', () => {
     }
   });
 
-  test('the first contender in (server, tool) order keeps the plain name', () => {
+  test('a name legal as written keeps it against one that sanitizing produced', () => {
     const result = table([
       { server: 'a_b', tools: ['c'] },
       { server: 'a.b', tools: ['c'] },
     ]);
-    // '.' sorts before '_' by code unit.
-    expect(result.exposedOf('a.b', 'c')).toBe('a_b__c');
+    // Though '.' sorts before '_' by code unit: 'a_b__c' is a_b's own name.
+    expect(result.exposedOf('a_b', 'c')).toBe('a_b__c');
+    expect(result.exposedOf('a.b', 'c')).toMatch(new RegExp(`^a_b__c_${HASH}$`));
+  });
+
+  test('within one server too: shout_loud keeps its name against shout.loud', () => {
+    const result = table([{ server: 's', tools: ['shout.loud', 'shout_loud'] }]);
+    expect(result.exposedOf('s', 'shout_loud')).toBe('s__shout_loud');
+    expect(result.exposedOf('s', 'shout.loud')).toMatch(new RegExp(`^s__shout_loud_${HASH}$`));
+  });
+
+  test('adding a server whose name needed sanitizing never renames a tool named legally', () => {
+    const before = table([{ server: 'a_b', tools: ['c'] }]);
+    const after = table([
+      { server: 'a_b', tools: ['c'] },
+      { server: 'a-b', tools: ['c'] },
+      { server: 'a.b', tools: ['c'] },
+      { server: 'a b', tools: ['c'] },
+    ]);
+    expect(after.exposedOf('a_b', 'c')).toBe(before.exposedOf('a_b', 'c'));
+  });
+
+  test('among names legal as written (they collide only by case), (server, tool) order decides', () => {
+    const result = table([
+      { server: 'a_b', tools: ['c'] },
+      { server: 'A_B', tools: ['c'] },
+    ]);
+    // 'A' (0x41) sorts before 'a' (0x61).
+    expect(result.exposedOf('A_B', 'c')).toBe('A_B__c');
     expect(result.exposedOf('a_b', 'c')).toMatch(new RegExp(`^a_b__c_${HASH}$`));
   });
 
@@ -272,7 +299,9 @@ describe('order independence and stability', () => {
       { server: 'a_b', tools: ['c'] },
       { server: 's', tools: ['t'.repeat(70)] },
     ]);
-    expect(result.exposedOf('a_b', 'c')).toBe('a_b__c_1raaxh1');
+    // Changed on purpose in issue 13: the name legal as written keeps it, 'a.b' is hashed.
+    expect(result.exposedOf('a_b', 'c')).toBe('a_b__c');
+    expect(result.exposedOf('a.b', 'c')).toBe('a_b__c_1b8m1ic');
     expect(result.exposedOf('s', 't'.repeat(70))).toBe(`s__${'t'.repeat(53)}_1n6wt04`);
   });
 });

@@ -96,10 +96,11 @@ const MIN_TRUNCATED_HEAD_PART = 20;
  * - A name is `head__tool`, where head is the prefix if given (and not empty once sanitized), else
  *   the server name. Each part: NFKD, combining marks dropped, every other character outside
  *   `[A-Za-z0-9_-]` mapped to `_`, runs of `_` collapsed, leading/trailing `_` trimmed.
- * - A pair whose plain name is unique (and not reserved) gets it. Otherwise, in (server, tool)
- *   order, the first contender keeps the plain name and the others get `_` + a 7-character base36
- *   hash of the full raw (server, tool) pair, re-salted until unique. Reserved names are never
- *   handed out.
+ * - A pair whose plain name is unique (and not reserved) gets it. Otherwise the first contender
+ *   keeps the plain name, in this order: pairs whose server (or prefix) and tool names were legal
+ *   as written, then the others, each in (server, tool) order; the rest get `_` + a 7-character
+ *   base36 hash of the full raw (server, tool) pair, re-salted until unique. Reserved names are
+ *   never handed out.
  * - A name longer than 64 characters keeps a readable head of both parts and ends in the hash.
  * - Duplicate raw tool names in one listing, servers listed twice, and empty tool names are
  *   reported in `rejected` and get no name.
@@ -162,6 +163,11 @@ export function buildNameTable(input: NameTableInput): NameTable {
 
 interface Candidate {
   readonly ref: ToolRef;
+  /**
+   * Both parts were already legal as written (sanitizing changed nothing): the plain name is the
+   * pair's own name, so it wins a collision with a name that sanitizing produced.
+   */
+  readonly verbatim: boolean;
   /** The sanitized head and tool parts, before truncation. */
   readonly head: SanitizedPart;
   readonly tool: SanitizedPart;
@@ -171,6 +177,8 @@ interface SanitizedPart {
   readonly text: string;
   /** True when nothing legal survived and `text` is a placeholder. */
   readonly placeholder: boolean;
+  /** True when `text` is the raw part exactly as written. */
+  readonly verbatim: boolean;
 }
 
 function headPart(listing: ServerToolListing): SanitizedPart {
@@ -179,18 +187,22 @@ function headPart(listing: ServerToolListing): SanitizedPart {
   // would shadow built-ins and hide which server runs the call.
   const text = prefix !== '' ? prefix : sanitizePart(listing.server);
   const part = text === '' ? SERVER_PLACEHOLDER : text;
-  return {
-    text: /^[A-Za-z]/.test(part) ? part : LEADING_LETTER + part,
-    placeholder: text === '',
-  };
+  const shown = /^[A-Za-z]/.test(part) ? part : LEADING_LETTER + part;
+  const raw = prefix !== '' ? (listing.prefix ?? '') : listing.server;
+  return { text: shown, placeholder: text === '', verbatim: shown === raw };
 }
 
 function makeCandidate(server: string, tool: string, head: SanitizedPart): Candidate {
   const text = sanitizePart(tool);
   return {
     ref: { server, tool },
+    verbatim: head.verbatim && text === tool,
     head,
-    tool: { text: text === '' ? TOOL_PLACEHOLDER : text, placeholder: text === '' },
+    tool: {
+      text: text === '' ? TOOL_PLACEHOLDER : text,
+      placeholder: text === '',
+      verbatim: text === tool,
+    },
   };
 }
 
@@ -234,12 +246,20 @@ function assignNames(
     }
   }
 
-  for (const [index, candidate] of candidates.entries()) {
-    if (assigned[index] !== undefined) continue;
+  // Contested names: a pair whose name is its own, written legal, goes first, then the rest, each
+  // group in (server, tool) order. So `shout_loud` keeps its name against `shout.loud`, and adding
+  // a server whose name needed sanitizing never renames a tool that was spelled legally (two
+  // legal spellings collide only by letter case, and then order decides).
+  const order = [...candidates.keys()].sort(
+    (a, b) => Number(candidates[b]?.verbatim) - Number(candidates[a]?.verbatim) || a - b,
+  );
+  for (const index of order) {
+    const candidate = candidates[index];
+    if (candidate === undefined || assigned[index] !== undefined) continue;
     const name = plain[index] ?? '';
     const key = name.toLowerCase();
     if (!taken.has(key)) {
-      // First contender in (server, tool) order keeps the plain name.
+      // The first contender in that order keeps the plain name.
       assigned[index] = name;
       taken.add(key);
       continue;
