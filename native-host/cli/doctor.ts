@@ -45,6 +45,27 @@ function fixFor(server: ServerSummary): string | undefined {
   }
 }
 
+/**
+ * One row per server: its state, the MCP revision it negotiated, its handshake time, tools,
+ * token cost and the command line. Pure.
+ */
+export function serversTable(servers: readonly ServerSummary[]): string {
+  const rows = [['SERVER', 'STATE', 'MCP', 'HANDSHAKE', 'TOOLS', 'TOKENS', 'COMMAND']];
+  for (const s of servers) {
+    const running = s.status.state === 'running' ? s.status : undefined;
+    rows.push([
+      s.name,
+      stateText(s.status),
+      running?.protocolVersion ?? '-',
+      running ? `${Math.round(running.handshakeMs)} ms` : '-',
+      String(s.toolCount),
+      String(s.tokens),
+      [s.resolvedCommand ?? s.command, ...s.args].join(' '),
+    ]);
+  }
+  return table(rows);
+}
+
 export async function doctor(io: CliIo, args: readonly string[]): Promise<number> {
   const json = args.includes('--json');
   const install = await installSection(io);
@@ -74,19 +95,8 @@ export async function doctor(io: CliIo, args: readonly string[]): Promise<number
         '  {"mcpServers": {"memory": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"]}}}\n',
       );
     } else {
-      const rows = [['SERVER', 'STATE', 'HANDSHAKE', 'TOOLS', 'TOKENS', 'COMMAND']];
-      for (const s of servers) {
-        rows.push([
-          s.name,
-          stateText(s.status),
-          s.status.state === 'running' ? `${Math.round(s.status.handshakeMs)} ms` : '-',
-          String(s.toolCount),
-          String(s.tokens),
-          [s.resolvedCommand ?? s.command, ...s.args].join(' '),
-        ]);
-      }
       io.out(
-        `${table(rows)}\n\nTool listing: ${tokens.total} tokens sent with every model turn.\n`,
+        `${serversTable(servers)}\n\nTool listing: ${tokens.total} tokens sent with every model turn.\n`,
       );
     }
     if (profiles.text !== '') io.out(`\n${profiles.text}`);
