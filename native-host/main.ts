@@ -6,6 +6,7 @@ import { importCommand } from './cli/import';
 import { install } from './cli/install';
 import { uninstall } from './cli/install-uninstall';
 import { processIo, type CliIo } from './cli/io';
+import { logs } from './cli/logs';
 import { remove } from './cli/remove';
 import { tools } from './cli/tools';
 import { revoke, trust } from './cli/trust';
@@ -27,6 +28,7 @@ Usage: switchyard <command>
   add <name> [--env K=V]... [--cwd DIR] [--replace] -- <command> [args...]
                                    add a server to config.json, approved to run as written
   remove <name>                    remove a server from config.json and forget its approval
+  logs <name> [--lines N]          the last lines a server wrote to stderr (secrets redacted)
   import [--from CLIENT]... [--file PATH --format CLIENT] [--rename] [--dry-run] [--yes]
                                    add servers from Claude Desktop, Claude Code, Cursor, VS Code,
                                    Windsurf, Codex or Zed (preview first; see docs/import.md)
@@ -54,6 +56,7 @@ const commands: Readonly<Record<string, Command>> = {
   revoke,
   add,
   remove,
+  logs,
   import: importCommand,
   install,
   uninstall,

@@ -1,5 +1,5 @@
-import { promises as fsPromises } from 'node:fs';
-import path from 'node:path';
+import type { promises as fsPromises } from 'node:fs';
+import { LINE_FLUSH_DELAY_MS, LINE_MAX_BATCH_BYTES, LineFile, type Schedule } from './line-file';
 
 /**
  * The audit log: one JSON line per event under `$SWITCHYARD_HOME/audit.jsonl`, readable by the
@@ -41,8 +41,7 @@ export interface AuditEntry {
  */
 export type AuditRecord = AuditEntry | (() => AuditEntry);
 
-/** Schedules `fn` after `ms`; returns a function that cancels it. */
-export type Schedule = (fn: () => void, ms: number) => () => void;
+export type { Schedule } from './line-file';
 
 export interface AuditLogOptions {
   readonly file: string;
@@ -66,29 +65,30 @@ export interface AuditLogOptions {
 
 export const DEFAULT_AUDIT_MAX_BYTES = 10 * 1024 * 1024;
 /** Short enough that a log someone tails (or a test polls) looks live. */
-export const AUDIT_FLUSH_DELAY_MS = 100;
+export const AUDIT_FLUSH_DELAY_MS = LINE_FLUSH_DELAY_MS;
 /** About 250 call entries: bounds what a batch holds in memory under a burst of calls. */
-export const AUDIT_MAX_BATCH_BYTES = 64 * 1024;
+export const AUDIT_MAX_BATCH_BYTES = LINE_MAX_BATCH_BYTES;
 
 export class AuditLog {
   private readonly options: AuditLogOptions;
-  private readonly schedule: Schedule;
   private readonly defer: (fn: () => void) => void;
+  private readonly lines: LineFile;
   /** Appended, not yet built and serialized, oldest first. */
   private unbuilt: Array<{ readonly at: Date; readonly record: AuditRecord }> = [];
   private buildScheduled = false;
-  /** Serialized lines not yet handed to a write, oldest first. */
-  private pending: string[] = [];
-  private pendingChars = 0;
-  /** The running write loop, if any: it writes batches until nothing is pending. */
-  private writing: Promise<void> | undefined;
-  private cancelTimer: (() => void) | undefined;
-  private size: number | undefined;
 
   constructor(options: AuditLogOptions) {
     this.options = options;
-    this.schedule = options.schedule ?? scheduleTimeout;
     this.defer = options.defer ?? deferImmediate;
+    this.lines = new LineFile({
+      file: options.file,
+      maxBytes: options.maxBytes ?? DEFAULT_AUDIT_MAX_BYTES,
+      flushDelayMs: options.flushDelayMs ?? AUDIT_FLUSH_DELAY_MS,
+      maxBatchBytes: options.maxBatchBytes ?? AUDIT_MAX_BATCH_BYTES,
+      ...(options.fs ? { fs: options.fs } : {}),
+      ...(options.onError ? { onError: options.onError } : {}),
+      ...(options.schedule ? { schedule: options.schedule } : {}),
+    });
   }
 
   /**
@@ -113,62 +113,26 @@ export class AuditLog {
     // Entries appended while this runs (a call that ends during shutdown) are written too.
     for (;;) {
       this.build();
-      if (this.pending.length === 0 && this.writing === undefined) return;
-      await this.startWriting();
+      if (!this.lines.busy) return;
+      await this.lines.flush();
     }
   }
 
-  /** Builds and serializes what was appended, then starts a write or the flush timer. */
+  /** Builds and serializes what was appended, and hands the lines to the file. */
   private build(): void {
     const unbuilt = this.unbuilt;
     if (unbuilt.length === 0) return;
     this.unbuilt = [];
+    const lines: string[] = [];
     for (const { at, record } of unbuilt) {
       try {
         const entry = typeof record === 'function' ? record() : record;
-        const line = `${JSON.stringify({ ts: at.toISOString(), ...entry })}\n`;
-        this.pending.push(line);
-        this.pendingChars += line.length;
+        lines.push(`${JSON.stringify({ ts: at.toISOString(), ...entry })}\n`);
       } catch (error) {
         this.report(error);
       }
     }
-    if (this.pending.length === 0 || this.writing !== undefined) return; // the running loop picks them up
-    if (this.pendingChars >= (this.options.maxBatchBytes ?? AUDIT_MAX_BATCH_BYTES)) {
-      void this.startWriting();
-    } else {
-      this.cancelTimer ??= this.schedule(() => {
-        this.cancelTimer = undefined;
-        void this.startWriting();
-      }, this.options.flushDelayMs ?? AUDIT_FLUSH_DELAY_MS);
-    }
-  }
-
-  /** Starts the write loop unless it runs; returns it. */
-  private startWriting(): Promise<void> {
-    this.cancelTimer?.();
-    this.cancelTimer = undefined;
-    this.writing ??= this.writeAll().finally(() => {
-      this.writing = undefined;
-      // An entry appended between the loop's last look and here found the loop still running.
-      if (this.pending.length > 0) void this.startWriting();
-    });
-    return this.writing;
-  }
-
-  private async writeAll(): Promise<void> {
-    // Entries appended while a batch is being written form the next batch: under load the loop
-    // never waits for the timer, and the disk sets the pace.
-    while (this.pending.length > 0) {
-      const lines = this.pending;
-      this.pending = [];
-      this.pendingChars = 0;
-      try {
-        await this.write(lines);
-      } catch (error) {
-        this.report(error);
-      }
-    }
+    this.lines.push(lines);
   }
 
   private report(error: unknown): void {
@@ -178,54 +142,8 @@ export class AuditLog {
       // A failing error handler must not stop the log.
     }
   }
-
-  /** Appends `lines` in as few writes as the rotation allows. */
-  private async write(lines: readonly string[]): Promise<void> {
-    const fs = this.options.fs ?? fsPromises;
-    const file = this.options.file;
-    const maxBytes = this.options.maxBytes ?? DEFAULT_AUDIT_MAX_BYTES;
-    if (this.size === undefined) {
-      await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-      this.size = await fs.stat(file).then(
-        (s) => s.size,
-        () => 0,
-      );
-    }
-    let chunk = '';
-    let chunkBytes = 0;
-    for (const line of lines) {
-      const bytes = Buffer.byteLength(line, 'utf8');
-      if (this.size + chunkBytes > 0 && this.size + chunkBytes + bytes > maxBytes) {
-        // This line would cross the cap: what is gathered goes to the current file first.
-        await this.appendChunk(chunk, chunkBytes);
-        chunk = '';
-        chunkBytes = 0;
-        await fs.rename(file, `${file}.1`);
-        this.size = 0;
-      }
-      chunk += line;
-      chunkBytes += bytes;
-    }
-    await this.appendChunk(chunk, chunkBytes);
-  }
-
-  private async appendChunk(chunk: string, bytes: number): Promise<void> {
-    if (bytes === 0) return;
-    const fs = this.options.fs ?? fsPromises;
-    const fresh = this.size === 0;
-    await fs.appendFile(this.options.file, chunk, { mode: 0o600 });
-    if (fresh) await fs.chmod(this.options.file, 0o600);
-    this.size = (this.size ?? 0) + bytes;
-  }
 }
 
 function deferImmediate(fn: () => void): void {
   setImmediate(fn);
-}
-
-function scheduleTimeout(fn: () => void, ms: number): () => void {
-  const timer = setTimeout(fn, ms);
-  return () => {
-    clearTimeout(timer);
-  };
 }

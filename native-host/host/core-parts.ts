@@ -41,6 +41,8 @@ export interface HostCoreOptions {
   readonly profiles?: ProfileStore;
   /** Writes `profiles` in config.json (`profiles/set`, `profiles/remove`). */
   readonly saveProfiles?: ProfileWriter;
+  /** The servers' stderr log files; flushed on shutdown like the audit log. */
+  readonly serverLogs?: { flush(): Promise<void> };
 }
 
 export interface CoreParts {

@@ -177,7 +177,7 @@ export class HostCore {
   async shutdown(): Promise<void> {
     this.gate.denyAll();
     await this.fleet.close();
-    await this.options.audit?.flush();
+    await Promise.all([this.options.audit?.flush(), this.options.serverLogs?.flush()]);
   }
 
   livePids(): number[] {

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { AuditLog } from '../audit/audit-log';
+import { ServerLogs } from '../audit/server-logs';
 import { ConfigError } from '../config/load';
 import { updateConfigFile } from '../config/write';
 import { ToolGlobSchema, parseToolPolicy, type ToolPolicyRules } from '../policy/tool-policy';
@@ -51,10 +52,32 @@ export async function createCore(
       environment.events?.onLog?.('warning', `audit log: ${messageOf(error)}`);
     },
   });
+  // What servers print on stderr, for `switchyard logs` (only with a real home: a throwaway one
+  // would keep logs nobody can find).
+  const serverLogs =
+    setup.home === null
+      ? undefined
+      : new ServerLogs({
+          home,
+          onError: (error) => {
+            environment.events?.onLog?.('warning', `server log: ${messageOf(error)}`);
+          },
+        });
   const configFile = setup.configFile;
   return new HostCore({
     servers: setup.specs,
-    spawnServer: createLauncher({ hostEnv: environment.env, platform: environment.platform }),
+    spawnServer: createLauncher({
+      hostEnv: environment.env,
+      platform: environment.platform,
+      ...(serverLogs
+        ? {
+            onStderrLine: (server, line) => {
+              serverLogs.append(server, line);
+            },
+          }
+        : {}),
+    }),
+    ...(serverLogs ? { serverLogs } : {}),
     clientInfo: { name: environment.clientName, version: environment.version },
     trust,
     toolPolicy: setup.toolPolicy,

@@ -18,6 +18,8 @@ export interface LaunchOptions {
   readonly platform: NodeJS.Platform;
   readonly killGraceMs?: number;
   readonly onNoise?: (server: string, description: string) => void;
+  /** Each stderr line of a server as it arrives, through the untrusted-text gate. */
+  readonly onStderrLine?: (server: string, line: string) => void;
 }
 
 export function createLauncher(options: LaunchOptions): LaunchFn {
@@ -40,6 +42,9 @@ export function createLauncher(options: LaunchOptions): LaunchFn {
       stderr,
       ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
       onProtocolNoise: (description) => options.onNoise?.(launch.name, description),
+      ...(options.onStderrLine
+        ? { onStderrLine: (line: string) => options.onStderrLine?.(launch.name, safeText(line)) }
+        : {}),
     });
     try {
       await transport.start();

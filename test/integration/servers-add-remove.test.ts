@@ -174,6 +174,30 @@ describe('servers/add and servers/remove', () => {
       expect(isAlive(running.status.pid!)).toBe(false);
     }));
 
+  it("keeps what a server writes to stderr for 'switchyard logs', after its host is gone", async () => {
+    const home = makeHome({ mcpServers: {} });
+    const host = new HostHarness(home);
+    try {
+      await host.hello();
+      const { server } = await host.call<{ server: ServerView }>('servers/add', {
+        name: 'memory',
+        ...MEMORY,
+        env: { MEMORY_FILE_PATH: join(home, 'memory.jsonl') },
+      });
+      expect(server.status.state).toBe('running');
+    } finally {
+      await host.close();
+    }
+    const shown = cli(home, 'logs', 'memory', '--lines', '5');
+    expect(shown.code).toBe(0);
+    expect(shown.out).toMatch(
+      /^\d{4}-\d\d-\d\dT[\d:.]+Z Knowledge Graph MCP Server running on stdio$/m,
+    );
+    const unknown = cli(home, 'logs', 'nobody');
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toMatch(/'nobody' has written nothing to stderr yet/);
+  });
+
   it('answers a CLI mistake with what to do', () => {
     const home = makeHome({ mcpServers: { memory: MEMORY } });
     const noSeparator = cli(home, 'add', 'x', 'node', 'server.js');
