@@ -43,6 +43,8 @@ export interface HostCoreOptions {
   readonly saveProfiles?: ProfileWriter;
   /** The servers' stderr log files; flushed on shutdown like the audit log. */
   readonly serverLogs?: { flush(): Promise<void> };
+  /** Ended once every server has stopped: a guardian with nothing left to kill exits. */
+  readonly guardian?: { close(): void };
 }
 
 export interface CoreParts {

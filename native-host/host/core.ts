@@ -177,6 +177,7 @@ export class HostCore {
   async shutdown(): Promise<void> {
     this.gate.denyAll();
     await this.fleet.close();
+    this.options.guardian?.close();
     await Promise.all([this.options.audit?.flush(), this.options.serverLogs?.flush()]);
   }
 

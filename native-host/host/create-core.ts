@@ -16,6 +16,7 @@ import { HostCore, type HostCoreEvents } from './core';
 import { HostError } from '../shared/host-error';
 import { configUpdateError } from '../config/config-error-details';
 import { createLauncher } from './launch';
+import { startGuardian } from '../supervisor/guardian';
 import type { HostSetup } from './setup';
 import { messageOf } from '../../protocol/guards';
 
@@ -63,12 +64,18 @@ export async function createCore(
             environment.events?.onLog?.('warning', `server log: ${messageOf(error)}`);
           },
         });
+  // Kills this host's servers should it die without its shutdown (decision 0013).
+  const guardian = startGuardian({
+    platform: environment.platform,
+    onError: (message) => environment.events?.onLog?.('warning', message),
+  });
   const configFile = setup.configFile;
   return new HostCore({
     servers: setup.specs,
     spawnServer: createLauncher({
       hostEnv: environment.env,
       platform: environment.platform,
+      ...(guardian ? { guardian } : {}),
       ...(serverLogs
         ? {
             onStderrLine: (server, line) => {
@@ -78,6 +85,7 @@ export async function createCore(
         : {}),
     }),
     ...(serverLogs ? { serverLogs } : {}),
+    ...(guardian ? { guardian } : {}),
     clientInfo: { name: environment.clientName, version: environment.version },
     trust,
     toolPolicy: setup.toolPolicy,

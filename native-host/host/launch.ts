@@ -3,6 +3,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { buildChildEnv } from '../config/env';
 import { LaunchError, type LaunchFn, type ServerProcess } from '../mcp/runtime-types';
 import { ProcessSpawnError, ProcessTransport } from '../supervisor/process-transport';
+import type { Guardian } from '../supervisor/guardian';
 import { RingBuffer } from '../supervisor/ring-buffer';
 import { safeText } from '../../protocol/untrusted/gate';
 
@@ -18,6 +19,8 @@ export interface LaunchOptions {
   readonly platform: NodeJS.Platform;
   readonly killGraceMs?: number;
   readonly onNoise?: (server: string, description: string) => void;
+  /** Told each server's process group while it lives, to kill them should this host die. */
+  readonly guardian?: Pick<Guardian, 'track' | 'untrack'>;
   /** Each stderr line of a server as it arrives, through the untrusted-text gate. */
   readonly onStderrLine?: (server: string, line: string) => void;
 }
@@ -52,8 +55,15 @@ export function createLauncher(options: LaunchOptions): LaunchFn {
       if (error instanceof ProcessSpawnError) throw new LaunchError('spawn-failed', error.message);
       throw error;
     }
+    // The group's id is its leader's pid (ProcessTransport spawns each server in a group of its
+    // own); the guardian forgets it once the transport has swept the group and closed.
+    const group = transport.pid;
+    const guardian = options.guardian;
+    if (group !== undefined) guardian?.track(group);
     const process: ServerProcess = {
-      transport: new StartedTransport(transport),
+      transport: new StartedTransport(transport, () => {
+        if (group !== undefined) guardian?.untrack(group);
+      }),
       get pid() {
         return transport.pid;
       },
@@ -88,7 +98,10 @@ class StartedTransport implements Transport {
   private closed = false;
   private readonly held: JSONRPCMessage[] = [];
 
-  constructor(private readonly inner: ProcessTransport) {
+  constructor(
+    private readonly inner: ProcessTransport,
+    private readonly onClosed: () => void,
+  ) {
     inner.onmessage = (message) => {
       if (this.started) this.onmessage?.(message);
       else this.held.push(message);
@@ -96,6 +109,7 @@ class StartedTransport implements Transport {
     inner.onerror = (error) => this.onerror?.(error);
     inner.onclose = () => {
       this.closed = true;
+      this.onClosed();
       if (this.started) this.onclose?.();
     };
   }

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { DEV_EXTENSION_ID, chromiumOrigin } from '../../protocol/identity';
 import { PROTOCOL_VERSION } from '../../protocol/methods';
 import { unwrapUntrusted } from '../../native-host/shared/wrap-untrusted';
+import { GUARDIAN_NAME } from '../../native-host/supervisor/guardian';
 
 /**
  * Drives the real bundled host (dist/host/switchyard.cjs) over real native-messaging frames, the
@@ -287,10 +288,13 @@ export function processesMatching(marker: string): Array<{ pid: number; args: st
     .map(({ pid, args }) => ({ pid, args }));
 }
 
-/** Command lines of the live direct children of `pid`, from `ps`: what a host really spawned. */
+/**
+ * Command lines of the live direct children of `pid`, from `ps`: what a host really spawned. The
+ * host's guardian (native-host/supervisor/guardian.ts) is no server and is left out.
+ */
 export function childrenOf(pid: number): string[] {
   return liveProcesses()
-    .filter((p) => p.ppid === pid)
+    .filter((p) => p.ppid === pid && !p.args.endsWith(GUARDIAN_NAME))
     .map((p) => p.args);
 }
 

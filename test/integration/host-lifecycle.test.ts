@@ -49,6 +49,29 @@ describe('host lifecycle', () => {
     expect(isAlive(grandchild)).toBe(false);
   });
 
+  it('leaves nothing behind even when it is SIGKILLed and gets no shutdown: its guardian kills the groups', async () => {
+    // SIGKILL, the OOM killer or a crash of Node run no shutdown code: only the guardian (a
+    // /bin/sh holding a pipe from the host) sees the host go, and kills what it had started.
+    const marker = `sy-marker-${randomUUID()}`;
+    const host = await HostHarness.start({
+      shell: {
+        command: 'sh',
+        args: ['-c', `"${process.execPath}" "${FIXTURE_SERVER}" --grandchild ${marker}`],
+      },
+    });
+    const servers = await host.settled();
+    expect(servers.every((s) => s.status.state === 'running')).toBe(true);
+    const logs = await host.call<{ lines: string[] }>('servers/logs', { server: 'shell' });
+    const grandchild = Number(logs.lines.join('\n').match(/grandchild-pid=(\d+)/)?.[1]);
+    expect(isAlive(grandchild)).toBe(true);
+
+    host.child.kill('SIGKILL');
+    expect((await host.exited).signal).toBe('SIGKILL');
+    // The grandchild ignores SIGTERM and has no stdin: without the guardian it would run on.
+    expect(await waitGone(marker)).toEqual([]);
+    expect(isAlive(grandchild)).toBe(false);
+  });
+
   it('exits cleanly when the browser dies and stderr breaks with stdin', async () => {
     // A browser that crashes closes all three pipes at once; a write to the broken stderr must
     // not turn into an endless uncaught-error loop.

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
 import { describeConnection, type ConnectionState } from '../../../extension/messaging/connection';
 import { DEV_EXTENSION_ID } from '../../../protocol/identity';
+import { GUARDIAN_NAME } from '../../../native-host/supervisor/guardian';
 import { ROOT, liveProcesses, processesMatching } from '../../integration/host-harness';
 import type { SwitchyardProfile } from './profile';
 
@@ -146,7 +147,10 @@ function processesOf(userDataDir: string): BrowserProcesses {
   // ms, more under load): a host's child is never a host, whatever `ps` says it runs.
   const hosts = hostLike.filter((p) => !hostLikePids.has(p.ppid));
   const hostPids = new Set(hosts.map((p) => p.pid));
-  const servers = descendants(all, hostPids).filter((p) => !hostPids.has(p.pid));
+  // The host's guardian (native-host/supervisor/guardian.ts) is no server.
+  const servers = descendants(all, hostPids).filter(
+    (p) => !hostPids.has(p.pid) && !p.args.endsWith(GUARDIAN_NAME),
+  );
   const notBrowser = new Set([...hostPids, ...servers.map((p) => p.pid)]);
   return { browser: tree.filter((p) => !notBrowser.has(p.pid)), hosts, servers };
 }
