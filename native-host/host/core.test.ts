@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ServerSummary } from '../../protocol/servers';
-import { HostError } from '../shared/host-error';
 import type { ServerSpec } from '../shared/server-spec';
 import { fakeServerSpec } from '../testing/server-spec';
 import { inMemoryLauncher, type InMemoryLauncherOptions } from '../testing/in-memory-launcher';
 import { launchFingerprint } from '../trust/fingerprint';
 import { TrustStore } from '../trust/trust-store';
 import { HostCore, type HostCoreOptions } from './core';
+import { approvalOf, reasonOf } from '../testing/host-errors';
 
 // The facade's own tests: that its parts are wired to each other. The parts' rules have their
 // own tables (tool-gate, launch-gate, config-reload, profiles); here the dangerous direction is a
@@ -58,16 +58,6 @@ function harness(
     ...over,
   });
   return { core, launched, changes, toolsChanged, removed };
-}
-
-async function reasonOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof HostError) return error.reason;
-    throw error;
-  }
-  return 'resolved';
 }
 
 describe('HostCore', () => {
@@ -141,23 +131,24 @@ describe('HostCore', () => {
     );
     await core.startAll();
     expect(await reasonOf(core.callTool('a__nope', {}))).toBe('unknown-tool');
-    let approval: { requestId: string; nonce: string } | undefined;
-    try {
-      await core.callTool('a__write', { path: 'x' });
-    } catch (error) {
-      expect(error).toBeInstanceOf(HostError);
-      const details = (error as HostError).details['approval'] as {
-        requestId: string;
-        nonce: string;
-      };
-      approval = { requestId: details.requestId, nonce: details.nonce };
-    }
+    const asked = await core.callTool('a__write', { path: 'x' }).catch((error: unknown) => error);
+    const { requestId, nonce } = approvalOf(asked);
+    const approval = { requestId, nonce };
     expect(calls).toEqual([]);
     // Bound to the arguments shown: other arguments do not redeem it.
-    expect(
-      await reasonOf(core.callTool('a__write', { path: 'y' }, { approval: approval! })),
-    ).not.toBe('resolved');
+    expect(await reasonOf(core.callTool('a__write', { path: 'y' }, { approval }))).toBe(
+      'approval-invalid',
+    );
     expect(calls).toEqual([]);
+    // A fresh request for the arguments shown runs exactly once.
+    const again = await core.callTool('a__write', { path: 'x' }).catch((error: unknown) => error);
+    const fresh = approvalOf(again);
+    const ran = await core.callTool('a__write', { path: 'x' }, { approval: fresh });
+    expect(ran.content).toEqual([expect.objectContaining({ type: 'text' })]);
+    expect(calls).toEqual(['write']);
+    expect(await reasonOf(core.callTool('a__write', { path: 'x' }, { approval: fresh }))).toBe(
+      'approval-invalid',
+    );
     await core.shutdown();
   });
 
@@ -190,21 +181,20 @@ describe('HostCore', () => {
     const { core } = harness([a], trust);
     await core.startAll();
     const ask = async (): Promise<{ requestId: string; nonce: string }> => {
-      try {
-        await core.callTool('a__write', {});
-      } catch (error) {
-        const details = (error as HostError).details['approval'] as {
-          requestId: string;
-          nonce: string;
-        };
-        return { requestId: details.requestId, nonce: details.nonce };
-      }
-      throw new Error('expected approval-required');
+      const { requestId, nonce } = approvalOf(
+        await core.callTool('a__write', {}).then(
+          () => new Error('expected approval-required'),
+          (error: unknown) => error,
+        ),
+      );
+      return { requestId, nonce };
     };
     const first = await ask();
     expect(core.denyApproval(first.requestId)).toBe(true);
     expect(core.denyApproval(first.requestId)).toBe(false);
-    expect(await reasonOf(core.callTool('a__write', {}, { approval: first }))).not.toBe('resolved');
+    expect(await reasonOf(core.callTool('a__write', {}, { approval: first }))).toBe(
+      'approval-invalid',
+    );
     const second = await ask();
     await core.shutdown();
     expect(core.denyApproval(second.requestId)).toBe(false);

@@ -6,6 +6,7 @@ import { TrustStore } from '../trust/trust-store';
 import { HostError } from '../shared/host-error';
 import { loadSetup } from './setup';
 import { addUserServer, removeUserServer, type NewUserServer } from './user-servers';
+import { reasonOf } from '../testing/host-errors';
 
 // The dangerous direction: an approval that covers something other than what the host will run
 // from the written file (a server that starts unseen), or an approval that outlives its entry.
@@ -55,16 +56,6 @@ async function gateOf(env: NodeJS.ProcessEnv, home: string, name: string): Promi
   if (spec.definition === null) return 'not found';
   const trust = await TrustStore.open(home);
   return (await trust.launchStatus(spec.scope, spec.name, spec.definition)).state;
-}
-
-async function reasonOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof HostError) return error.reason;
-    throw error;
-  }
-  return 'no error';
 }
 
 describe('addUserServer', () => {

@@ -4,15 +4,14 @@ import path from 'node:path';
 import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import type { Profile } from '../../protocol/profiles';
-import type { ApprovalRequest } from '../../protocol/tools';
 import { HostCore } from '../host/core';
 import { type ServerSpec } from '../shared/server-spec';
-import { HostError } from '../shared/host-error';
 import { fakeServerSpec } from '../testing/server-spec';
 import type { ToolPolicyRules } from '../policy/tool-policy';
 import { inMemoryLauncher } from '../testing/in-memory-launcher';
 import { TrustStore } from '../trust/trust-store';
 import { ProfileStore, type ProfileSetup } from './store';
+import { approvalOf, reasonOf } from '../testing/host-errors';
 
 // The host is the enforcement point for profiles (design D10): a tool the active profile hides
 // must not exist for that call, whatever the caller sends. Banner: a hidden tool that reaches its
@@ -118,21 +117,6 @@ async function host(options: { toolPolicy?: ToolPolicyRules; profiles?: Profile[
 
 const names = (core: HostCore, profile?: string) =>
   core.listTools(undefined, profile === undefined ? {} : { profile }).tools.map((t) => t.name);
-
-async function reasonOf(promise: Promise<unknown>): Promise<string> {
-  const error: unknown = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  return error instanceof HostError ? error.reason : `no HostError: ${String(error)}`;
-}
-
-function approvalOf(error: unknown): ApprovalRequest {
-  if (!(error instanceof HostError) || error.reason !== 'approval-required') throw error;
-  const approval = error.details['approval'];
-  if (typeof approval !== 'object' || approval === null) throw new Error('no approval');
-  return approval as ApprovalRequest;
-}
 
 describe('profiles in the host core', () => {
   it('lists only what each profile shows', async () => {

@@ -23,6 +23,20 @@ async function waitGone(marker: string): Promise<Array<{ pid: number; args: stri
   return processesMatching(marker);
 }
 
+/** A server started through `sh -c` whose grandchild ignores SIGTERM, tagged with `marker`. */
+function shellWithGrandchild(marker: string) {
+  return {
+    command: 'sh',
+    args: ['-c', `"${process.execPath}" "${FIXTURE_SERVER}" --grandchild ${marker}`],
+  };
+}
+
+/** The pid of that grandchild, as the server printed it on stderr. */
+async function grandchildOf(host: HostHarness, server: string): Promise<number> {
+  const logs = await host.call<{ lines: string[] }>('servers/logs', { server });
+  return Number(logs.lines.join('\n').match(/grandchild-pid=(\d+)/)?.[1]);
+}
+
 describe('host lifecycle', () => {
   it('leaves zero processes behind when the browser closes stdin, even sh -c grandchildren that ignore SIGTERM', async () => {
     // A marker in every command line lets `ps` find exactly this test's processes.
@@ -30,15 +44,11 @@ describe('host lifecycle', () => {
     const host = await HostHarness.start({
       everything: { command: process.execPath, args: [EVERYTHING_SERVER, 'stdio', marker] },
       memory: { command: process.execPath, args: [MEMORY_SERVER, marker] },
-      shell: {
-        command: 'sh',
-        args: ['-c', `"${process.execPath}" "${FIXTURE_SERVER}" --grandchild ${marker}`],
-      },
+      shell: shellWithGrandchild(marker),
     });
     const servers = await host.settled();
     expect(servers.every((s) => s.status.state === 'running')).toBe(true);
-    const logs = await host.call<{ lines: string[] }>('servers/logs', { server: 'shell' });
-    const grandchild = Number(logs.lines.join('\n').match(/grandchild-pid=(\d+)/)?.[1]);
+    const grandchild = await grandchildOf(host, 'shell');
     expect(grandchild).toBeGreaterThan(0);
     expect(isAlive(grandchild)).toBe(true);
     expect(processesMatching(marker).length).toBeGreaterThanOrEqual(3);
@@ -54,15 +64,11 @@ describe('host lifecycle', () => {
     // /bin/sh holding a pipe from the host) sees the host go, and kills what it had started.
     const marker = `sy-marker-${randomUUID()}`;
     const host = await HostHarness.start({
-      shell: {
-        command: 'sh',
-        args: ['-c', `"${process.execPath}" "${FIXTURE_SERVER}" --grandchild ${marker}`],
-      },
+      shell: shellWithGrandchild(marker),
     });
     const servers = await host.settled();
     expect(servers.every((s) => s.status.state === 'running')).toBe(true);
-    const logs = await host.call<{ lines: string[] }>('servers/logs', { server: 'shell' });
-    const grandchild = Number(logs.lines.join('\n').match(/grandchild-pid=(\d+)/)?.[1]);
+    const grandchild = await grandchildOf(host, 'shell');
     expect(isAlive(grandchild)).toBe(true);
 
     host.child.kill('SIGKILL');
