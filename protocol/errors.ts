@@ -53,6 +53,11 @@ export const ErrorReasonSchema = z.enum([
   'workspace-server',
   /** `tools/list` or `tools/call` named a profile id the host does not have (removed?). */
   'unknown-profile',
+  /**
+   * Another Switchyard process (a second browser's host, the CLI) held the lock of a file this
+   * request writes for too long; nothing was changed: try again. `data.file` is the lock file.
+   */
+  'busy',
   /** The host failed unexpectedly; the message says what to report. */
   'internal',
 ]);

@@ -157,6 +157,7 @@ const CODES_OF_REASON: Readonly<Record<ErrorReason, readonly number[]>> = {
   'unknown-profile': [JsonRpcErrorCode.HostError],
   'already-exists': [JsonRpcErrorCode.HostError],
   'workspace-server': [JsonRpcErrorCode.HostError],
+  busy: [JsonRpcErrorCode.HostError],
 };
 
 describe('error fixtures', () => {

@@ -55,6 +55,7 @@ export function outcomeOfFailure(
       case 'not-pending':
       case 'already-exists':
       case 'workspace-server':
+      case 'busy':
       case 'internal':
         return {
           status: 'error',

@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { readFileBounded } from '../shared/bounded-read';
 import { isErrno } from '../shared/errno';
+import { withFileLock } from '../shared/file-lock';
 import { ConfigError, MAX_CONFIG_FILE_BYTES, parseConfig } from './load';
 
 /**
@@ -10,7 +11,9 @@ import { ConfigError, MAX_CONFIG_FILE_BYTES, parseConfig } from './load';
  * CLI later). The file is re-read and parsed strictly first: a file the user broke by hand is
  * never overwritten (ConfigError instead), and keys Switchyard does not know are kept. The new
  * text is parsed again before it replaces the old one, and written atomically (temporary file,
- * then rename) with user-only permissions, so a crash mid-write never leaves half a file.
+ * then rename) with user-only permissions, so a crash mid-write never leaves half a file. The
+ * whole read-modify-write holds `config.json.lock` (shared/file-lock.ts), so two hosts sharing a
+ * home (two browsers, or a browser and the CLI) never lose each other's changes.
  */
 export function updateConfigFile(
   file: string,
@@ -18,12 +21,13 @@ export function updateConfigFile(
 ): Promise<Record<string, unknown>> {
   // One update of a file at a time in this process: `policy/set`, `profiles/set` and
   // `servers/add` each read, change and replace the whole file, and two interleaved would lose
-  // one change (another process writing meanwhile is still last-writer-wins).
+  // one change. The queue keeps this process's updates in order; the lock orders processes.
   const previous = pending.get(file) ?? Promise.resolve();
-  const run = previous.then(
-    () => updateNow(file, mutate),
-    () => updateNow(file, mutate),
-  );
+  const update = async (): Promise<Record<string, unknown>> => {
+    await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+    return await withFileLock(file, () => updateNow(file, mutate));
+  };
+  const run = previous.then(update, update);
   const done = run.then(
     () => undefined,
     () => undefined,
@@ -54,7 +58,6 @@ async function updateNow(
   mutate(raw);
   const next = `${JSON.stringify(raw, null, 2)}\n`;
   parseConfig(next, file);
-  await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     await fs.writeFile(temporary, next, { mode: 0o600, flag: 'wx' });

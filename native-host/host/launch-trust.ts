@@ -127,8 +127,11 @@ export class LaunchTrust {
     await trust.approveLaunch(spec.scope, name, spec.definition);
     this.record(name, 'approved', current);
     // A reload may have replaced or dropped the server while trust.json was written, or the host
-    // may be shutting down: that runtime must never spawn (nothing would stop it).
-    if (options.start !== false && fleet.isCurrent(runtime)) await runtime.start();
+    // may be shutting down: that runtime must never spawn (nothing would stop it). A disabled
+    // server is approved ahead of time and stays off until the user turns it on.
+    if (options.start !== false && !spec.disabled && fleet.isCurrent(runtime)) {
+      await runtime.start();
+    }
     return fleet.runtime(name);
   }
 

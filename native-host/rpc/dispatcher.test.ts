@@ -3,6 +3,7 @@ import { PROTOCOL_VERSION } from '../../protocol/methods';
 import { CANCEL_REASON, Dispatcher, type Handlers } from './dispatcher';
 import { FrameTooLargeError } from '../transport/frame-codec';
 import { HostError } from '../shared/host-error';
+import { FileLockTimeoutError } from '../shared/file-lock';
 
 const emptyListing = { tools: [], tokens: { total: 0, byServer: {} } };
 
@@ -129,6 +130,26 @@ describe('Dispatcher', () => {
     dispatcher.handle({ jsonrpc: '2.0', id: 1, method: 'servers/list' });
     await settle();
     expect(errorOf(sent[0])).toMatchObject({ code: -32603, data: { reason: 'internal' } });
+  });
+
+  it('turns a lock held by another process too long into busy, naming the lock file', async () => {
+    const { dispatcher, sent, settle, hello } = setup({
+      'policy/set': () =>
+        Promise.reject(new FileLockTimeoutError('/h/config.json.lock', 'held by process 7')),
+    });
+    await hello();
+    dispatcher.handle({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'policy/set',
+      params: { tool: 'a__*', policy: 'allow' },
+    });
+    await settle();
+    expect(errorOf(sent[0])).toMatchObject({
+      code: -32000,
+      message: 'held by process 7',
+      data: { reason: 'busy', file: '/h/config.json.lock' },
+    });
   });
 
   it('aborts an in-flight call on notifications/cancelled for its id', async () => {

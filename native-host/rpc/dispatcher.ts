@@ -20,6 +20,7 @@ import { HostErrorDataSchema, type ErrorReason } from '../../protocol/errors';
 import { FrameTooLargeError } from '../transport/frame-codec';
 import { capText } from '../../protocol/untrusted/cap';
 import { HostError } from '../shared/host-error';
+import { FileLockTimeoutError } from '../shared/file-lock';
 import { messageOf } from '../../protocol/guards';
 
 /**
@@ -275,6 +276,9 @@ function toFailure(id: RequestId, error: unknown): JsonRpcFailure {
         ? JsonRpcErrorCode.InvalidParams
         : JsonRpcErrorCode.HostError;
     return failure(id, code, error.message, error.reason, error.details);
+  }
+  if (error instanceof FileLockTimeoutError) {
+    return failure(id, JsonRpcErrorCode.HostError, error.message, 'busy', { file: error.lockFile });
   }
   const message = messageOf(error);
   return failure(id, JsonRpcErrorCode.InternalError, `Internal host error: ${message}`, 'internal');

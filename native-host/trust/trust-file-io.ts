@@ -3,6 +3,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { readFileBounded } from '../shared/bounded-read';
+import { withFileLock } from '../shared/file-lock';
 import {
   MAX_TRUST_ENTRIES,
   MAX_TRUST_FILE_BYTES,
@@ -19,12 +20,13 @@ import type { TrustState } from './trust-file';
  * moved aside to `trust.json.corrupt-<timestamp>` and read as empty; a file from a newer
  * Switchyard, or one that cannot be read (or moved aside), is read as empty and never overwritten.
  *
- * Several hosts (one per browser profile) may share a home, so nothing is cached: every read goes
- * to the file, and a revocation made by one host holds in the others at once. A mutation reads,
- * edits, writes `trust.json.<pid>.<random>.tmp` (mode 0o600) and renames it over the file, after
- * checking the file did not change since it was read (if it did, it starts over). What remains is
- * the moment between that check and the rename; closing it would need a lock file, which a
- * crashed host could leave behind. Calls on one instance run one at a time.
+ * Several hosts (one per browser profile, or a browser and the CLI) may share a home, so nothing
+ * is cached: every read goes to the file, and a revocation made by one host holds in the others at
+ * once. A mutation runs under `trust.json.lock` (shared/file-lock.ts: across processes, with
+ * stale-lock recovery), reads, edits, writes `trust.json.<pid>.<random>.tmp` (mode 0o600) and
+ * renames it over the file. It still checks that the file did not change since it was read (and
+ * starts over if it did), for a writer that takes no lock, such as an older Switchyard. Calls on
+ * one instance run one at a time.
  */
 
 /** The file operations used; tests wrap the default to inject faults. */
@@ -71,6 +73,8 @@ export interface TrustFileOptions {
   readonly maxFileBytes?: number;
   /** Most launches, and most pins, a file may hold; default MAX_TRUST_ENTRIES. */
   readonly maxEntries?: number;
+  /** Runs a read-modify-write under a lock across processes; default `withFileLock`. */
+  readonly lock?: <T>(file: string, fn: () => Promise<T>) => Promise<T>;
 }
 
 const FILE_MODE = 0o600;
@@ -116,6 +120,7 @@ export class TrustFileIo {
   private readonly now: () => Date;
   private readonly pid: number;
   private readonly maxFileBytes: number;
+  private readonly lock: <T>(file: string, fn: () => Promise<T>) => Promise<T>;
   private warnings: TrustWarning[] = [];
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -129,6 +134,7 @@ export class TrustFileIo {
     this.pid = options.pid ?? process.pid;
     this.maxFileBytes = options.maxFileBytes ?? MAX_TRUST_FILE_BYTES;
     this.maxEntries = options.maxEntries ?? MAX_TRUST_ENTRIES;
+    this.lock = options.lock ?? ((file, fn) => withFileLock(file, fn));
   }
 
   /** Problems met reading the file since the last `takeWarnings`, each once, oldest first. */
@@ -159,24 +165,30 @@ export class TrustFileIo {
    */
   mutate(edit: (state: TrustState) => boolean): Promise<boolean> {
     return this.run(async () => {
-      for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
-        const loaded = await this.load();
-        if (loaded.kind === 'blocked') throw loaded.error;
-        if (!edit(loaded.state)) return false;
-        const text = serializeTrustFile(loaded.state);
-        if (Buffer.byteLength(text, 'utf8') > this.maxFileBytes) {
-          throw new TrustStoreError(
-            'too-large',
-            `${this.file} would grow past ${this.maxFileBytes} bytes; revoke approvals you no longer need`,
-          );
-        }
-        if (await this.replaceIfUnchanged(text, loaded.snapshot)) return true;
-      }
-      throw new TrustStoreError(
-        'conflict',
-        `${this.file} kept changing while saving (another Switchyard writing?); try again`,
-      );
+      // The lock file lives beside trust.json, so the folder must exist first.
+      await this.fs.mkdir(path.dirname(this.file), DIR_MODE);
+      return await this.lock(this.file, () => this.mutateLocked(edit));
     });
+  }
+
+  private async mutateLocked(edit: (state: TrustState) => boolean): Promise<boolean> {
+    for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+      const loaded = await this.load();
+      if (loaded.kind === 'blocked') throw loaded.error;
+      if (!edit(loaded.state)) return false;
+      const text = serializeTrustFile(loaded.state);
+      if (Buffer.byteLength(text, 'utf8') > this.maxFileBytes) {
+        throw new TrustStoreError(
+          'too-large',
+          `${this.file} would grow past ${this.maxFileBytes} bytes; revoke approvals you no longer need`,
+        );
+      }
+      if (await this.replaceIfUnchanged(text, loaded.snapshot)) return true;
+    }
+    throw new TrustStoreError(
+      'conflict',
+      `${this.file} kept changing while saving (another Switchyard writing?); try again`,
+    );
   }
 
   private run<T>(operation: () => Promise<T>): Promise<T> {
