@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { ServerState, ServerSummary } from '../../protocol/servers';
-import { serversTable } from './doctor';
+import { reapedText, serversTable } from './doctor';
 
 function summary(name: string, status: ServerState, toolCount = 0): ServerSummary {
   return {
@@ -41,5 +41,33 @@ describe('serversTable', () => {
     expect(lines[2]).toMatch(
       /^ghost\s+failed: command-not-found\s+-\s+-\s+0\s+0\s+\/usr\/bin\/node/,
     );
+  });
+});
+
+describe('reapedText', () => {
+  const entry = (i: number, signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM') => ({
+    server: `s${i}`,
+    pgid: 1000 + i,
+    hostPid: 77,
+    at: `2026-12-01T00:00:0${i}.000Z`,
+    signal,
+  });
+
+  test('names each server, its group, the dead host and whether it had to be killed', () => {
+    const text = reapedText([entry(2, 'SIGKILL'), entry(1)]);
+    expect(text).toContain(
+      '  2026-12-01T00:00:02.000Z  s2 (process group 1002, left by host 77; killed)\n',
+    );
+    expect(text).toContain(
+      '  2026-12-01T00:00:01.000Z  s1 (process group 1001, left by host 77; stopped)\n',
+    );
+    expect(text).not.toContain('more');
+  });
+
+  test('shows the newest five and counts the rest', () => {
+    const text = reapedText([9, 8, 7, 6, 5, 4, 3].map((i) => entry(i)));
+    expect(text).toContain('s5 ');
+    expect(text).not.toContain('s4 ');
+    expect(text).toContain('... and 2 more');
   });
 });

@@ -4,6 +4,8 @@ import { profileReport } from './profile-report';
 import { installSection } from './install-doctor';
 import { table, type CliIo } from './io';
 import { withCore } from './session';
+import path from 'node:path';
+import { RUN_FOLDER, readReaped, type ReapedGroup } from '../supervisor/group-records';
 
 /**
  * `switchyard doctor`: loads the configuration, starts every server the way the host would, and
@@ -69,7 +71,9 @@ export function serversTable(servers: readonly ServerSummary[]): string {
 export async function doctor(io: CliIo, args: readonly string[]): Promise<number> {
   const json = args.includes('--json');
   const install = await installSection(io);
-  return withCore(io, (core, setup) => {
+  return withCore(io, async (core, setup) => {
+    const reaped =
+      setup.home === null ? [] : (await readReaped(path.join(setup.home, RUN_FOLDER))).reverse();
     const servers = core.listServers();
     const { tokens } = core.listTools();
     const profiles = profileReport(core.profileCosts());
@@ -81,9 +85,9 @@ export async function doctor(io: CliIo, args: readonly string[]): Promise<number
     ];
     if (json) {
       io.out(
-        `${JSON.stringify({ home: setup.home, configFile: setup.configFile, install: install.json, servers, tokens, profiles: profiles.json, problems }, null, 2)}\n`,
+        `${JSON.stringify({ home: setup.home, configFile: setup.configFile, install: install.json, servers, tokens, profiles: profiles.json, reaped, problems }, null, 2)}\n`,
       );
-      return Promise.resolve(problems.length === 0 ? 0 : 1);
+      return problems.length === 0 ? 0 : 1;
     }
     io.out(`Switchyard home: ${setup.home ?? '(unknown)'}\n`);
     io.out(
@@ -100,6 +104,7 @@ export async function doctor(io: CliIo, args: readonly string[]): Promise<number
       );
     }
     if (profiles.text !== '') io.out(`\n${profiles.text}`);
+    if (reaped.length > 0) io.out(`\n${reapedText(reaped)}`);
     io.out(`\n${install.text}`);
     if (problems.length > 0) {
       io.out(`\nProblems (${problems.length}):\n`);
@@ -107,6 +112,24 @@ export async function doctor(io: CliIo, args: readonly string[]): Promise<number
     } else {
       io.out('\nNo problems found.\n');
     }
-    return Promise.resolve(problems.length === 0 ? 0 : 1);
+    return problems.length === 0 ? 0 : 1;
   });
+}
+
+const REAPED_SHOWN = 5;
+
+/** Servers a host stopped because the host that ran them died without its shutdown. */
+export function reapedText(reaped: readonly ReapedGroup[]): string {
+  const lines = reaped
+    .slice(0, REAPED_SHOWN)
+    .map(
+      (r) =>
+        `  ${r.at}  ${r.server} (process group ${r.pgid}, left by host ${r.hostPid}; ${r.signal === 'SIGKILL' ? 'killed' : 'stopped'})\n`,
+    );
+  const more =
+    reaped.length > REAPED_SHOWN ? `  ... and ${reaped.length - REAPED_SHOWN} more\n` : '';
+  return (
+    'Servers left running by a host that died without its shutdown, stopped when the next host ' +
+    `started (newest first):\n${lines.join('')}${more}`
+  );
 }

@@ -43,8 +43,11 @@ export interface HostCoreOptions {
   readonly saveProfiles?: ProfileWriter;
   /** The servers' stderr log files; flushed on shutdown like the audit log. */
   readonly serverLogs?: { flush(): Promise<void> };
-  /** Ended once every server has stopped: a guardian with nothing left to kill exits. */
-  readonly guardian?: { close(): void };
+  /**
+   * Ended once every server has stopped: the guardian, with nothing left to kill, exits, and the
+   * pid record is removed (issue 13).
+   */
+  readonly groupWatchers?: ReadonlyArray<{ close(): void | Promise<void> }>;
 }
 
 export interface CoreParts {

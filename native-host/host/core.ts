@@ -177,7 +177,7 @@ export class HostCore {
   async shutdown(): Promise<void> {
     this.gate.denyAll();
     await this.fleet.close();
-    this.options.guardian?.close();
+    for (const watcher of this.options.groupWatchers ?? []) await watcher.close();
     await Promise.all([this.options.audit?.flush(), this.options.serverLogs?.flush()]);
   }
 

@@ -17,6 +17,8 @@ import { HostError } from '../shared/host-error';
 import { configUpdateError } from '../config/config-error-details';
 import { createLauncher } from './launch';
 import { startGuardian } from '../supervisor/guardian';
+import { GroupRecorder, RUN_FOLDER, reapDeadHosts } from '../supervisor/group-records';
+import { processTable } from '../supervisor/process-identity';
 import type { HostSetup } from './setup';
 import { messageOf } from '../../protocol/guards';
 
@@ -64,18 +66,21 @@ export async function createCore(
             environment.events?.onLog?.('warning', `server log: ${messageOf(error)}`);
           },
         });
-  // Kills this host's servers should it die without its shutdown (decision 0013).
+  // Kills this host's servers should it die without its shutdown (decision 0013), and records
+  // them so that the next host reaps what a dead host's guardian did not.
   const guardian = startGuardian({
     platform: environment.platform,
     onError: (message) => environment.events?.onLog?.('warning', message),
   });
+  const recorder = setup.home === null ? undefined : await reapAndRecord(setup.home, environment);
+  const groupWatchers = [guardian, recorder].filter((w) => w !== undefined);
   const configFile = setup.configFile;
   return new HostCore({
     servers: setup.specs,
     spawnServer: createLauncher({
       hostEnv: environment.env,
       platform: environment.platform,
-      ...(guardian ? { guardian } : {}),
+      groupWatchers,
       ...(serverLogs
         ? {
             onStderrLine: (server, line) => {
@@ -85,7 +90,7 @@ export async function createCore(
         : {}),
     }),
     ...(serverLogs ? { serverLogs } : {}),
-    ...(guardian ? { guardian } : {}),
+    groupWatchers,
     clientInfo: { name: environment.clientName, version: environment.version },
     trust,
     toolPolicy: setup.toolPolicy,
@@ -149,4 +154,28 @@ async function savePolicy(
   } catch (error) {
     throw error instanceof ConfigError ? configUpdateError(error) : error;
   }
+}
+
+/**
+ * Reaps the servers of hosts that died without their shutdown (before this host starts its own,
+ * which may need the ports and files they hold), then opens this host's pid record. Problems are
+ * warnings: neither step may keep the host from starting.
+ */
+async function reapAndRecord(
+  home: string,
+  environment: CoreEnvironment,
+): Promise<GroupRecorder | undefined> {
+  const runDir = path.join(home, RUN_FOLDER);
+  const processes = processTable(environment.platform);
+  const warn = (message: string): void => environment.events?.onLog?.('warning', message);
+  try {
+    for (const group of await reapDeadHosts(runDir, { processes })) {
+      warn(
+        `stopped server '${group.server}' (process group ${group.pgid}), left running by host ${group.hostPid}, which died without its shutdown`,
+      );
+    }
+  } catch (error) {
+    warn(`could not check for servers left by a dead host: ${messageOf(error)}`);
+  }
+  return GroupRecorder.open(runDir, { processes, onError: warn });
 }

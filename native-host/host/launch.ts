@@ -3,7 +3,6 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { buildChildEnv } from '../config/env';
 import { LaunchError, type LaunchFn, type ServerProcess } from '../mcp/runtime-types';
 import { ProcessSpawnError, ProcessTransport } from '../supervisor/process-transport';
-import type { Guardian } from '../supervisor/guardian';
 import { RingBuffer } from '../supervisor/ring-buffer';
 import { safeText } from '../../protocol/untrusted/gate';
 
@@ -19,10 +18,19 @@ export interface LaunchOptions {
   readonly platform: NodeJS.Platform;
   readonly killGraceMs?: number;
   readonly onNoise?: (server: string, description: string) => void;
-  /** Told each server's process group while it lives, to kill them should this host die. */
-  readonly guardian?: Pick<Guardian, 'track' | 'untrack'>;
+  /**
+   * Told each server's process group while it lives, to kill them should this host die: the
+   * guardian and the pid record (issue 13).
+   */
+  readonly groupWatchers?: readonly GroupWatcher[];
   /** Each stderr line of a server as it arrives, through the untrusted-text gate. */
   readonly onStderrLine?: (server: string, line: string) => void;
+}
+
+/** Something that follows the process groups of this host's servers. */
+export interface GroupWatcher {
+  track(pgid: number, server: string): void;
+  untrack(pgid: number): void;
 }
 
 export function createLauncher(options: LaunchOptions): LaunchFn {
@@ -56,13 +64,13 @@ export function createLauncher(options: LaunchOptions): LaunchFn {
       throw error;
     }
     // The group's id is its leader's pid (ProcessTransport spawns each server in a group of its
-    // own); the guardian forgets it once the transport has swept the group and closed.
+    // own); the watchers forget it once the transport has swept the group and closed.
     const group = transport.pid;
-    const guardian = options.guardian;
-    if (group !== undefined) guardian?.track(group);
+    const watchers = options.groupWatchers ?? [];
+    if (group !== undefined) for (const watcher of watchers) watcher.track(group, launch.name);
     const process: ServerProcess = {
       transport: new StartedTransport(transport, () => {
-        if (group !== undefined) guardian?.untrack(group);
+        if (group !== undefined) for (const watcher of watchers) watcher.untrack(group);
       }),
       get pid() {
         return transport.pid;

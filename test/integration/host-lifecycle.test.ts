@@ -1,4 +1,8 @@
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { GUARDIAN_NAME } from '../../native-host/supervisor/guardian';
 import { describe, expect, it } from 'vitest';
 import {
   EVERYTHING_SERVER,
@@ -7,8 +11,10 @@ import {
   MEMORY_SERVER,
   isAlive,
   approveAll,
+  liveProcesses,
   makeHome,
   processesMatching,
+  runCli,
 } from './host-harness';
 
 // No process the host started may survive it: Chromium never kills a host's children.
@@ -76,6 +82,73 @@ describe('host lifecycle', () => {
     // The grandchild ignores SIGTERM and has no stdin: without the guardian it would run on.
     expect(await waitGone(marker)).toEqual([]);
     expect(isAlive(grandchild)).toBe(false);
+  });
+
+  it('when the guardian dies with the host, the next host reaps the servers it left, and doctor says so', async () => {
+    // `kill -9` of the whole session, or the OOM killer taking the guardian too: nothing of the
+    // dead host is left to act, so its pid record is what the next host reaps by.
+    const marker = `sy-marker-${randomUUID()}`;
+    const first = await HostHarness.start({ shell: shellWithGrandchild(marker) });
+    expect((await first.settled()).every((s) => s.status.state === 'running')).toBe(true);
+    const grandchild = await grandchildOf(first, 'shell');
+    const guardian = liveProcesses().find(
+      (p) => p.ppid === first.child.pid && p.args.endsWith(GUARDIAN_NAME),
+    );
+    expect(guardian).toBeDefined();
+    process.kill(guardian?.pid ?? -1, 'SIGKILL');
+    first.child.kill('SIGKILL');
+    await first.exited;
+    // Left running: the grandchild ignores SIGTERM and has no stdin.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(isAlive(grandchild)).toBe(true);
+    expect(readdirSync(join(first.home, 'run')).filter((f) => f.startsWith('host-'))).toEqual([
+      `host-${first.child.pid}.json`,
+    ]);
+
+    // The next host (a browser opening the side panel) reaps before it starts its own servers.
+    const next = new HostHarness(first.home);
+    await next.hello();
+    for (let i = 0; i < 100 && isAlive(grandchild); i += 1) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(isAlive(grandchild)).toBe(false);
+    await next.close();
+    expect(readdirSync(join(first.home, 'run')).filter((f) => f.startsWith('host-'))).toEqual([]);
+
+    const doctor = runCli({ ...process.env, SWITCHYARD_HOME: first.home }, 'doctor');
+    expect(doctor.out).toContain('Servers left running by a host that died without its shutdown');
+    expect(doctor.out).toMatch(
+      new RegExp(`shell \\(process group \\d+, left by host ${first.child.pid}`),
+    );
+    expect(await waitGone(marker)).toEqual([]);
+  });
+
+  it('never kills a process that took over a recorded pid', async () => {
+    // A record left by a dead host names a pid that now belongs to an unrelated program.
+    const marker = `sy-marker-${randomUUID()}`;
+    const unrelated = spawn('sh', ['-c', `exec sleep 60 # ${marker}`], {
+      detached: true,
+      stdio: 'ignore',
+    });
+    try {
+      const home = makeHome({ mcpServers: {} });
+      mkdirSync(join(home, 'run'));
+      writeFileSync(
+        join(home, 'run', 'host-2.json'),
+        JSON.stringify({
+          version: 1,
+          host: { pid: 2, start: 'linux:1' },
+          groups: [{ pgid: unrelated.pid, start: 'linux:1', startedAtMs: 0, server: 'old' }],
+        }),
+      );
+      const host = new HostHarness(home);
+      await host.hello();
+      await host.close();
+      expect(isAlive(unrelated.pid ?? -1)).toBe(true);
+      expect(readdirSync(join(home, 'run')).filter((f) => f.startsWith('host-'))).toEqual([]);
+    } finally {
+      unrelated.kill('SIGKILL');
+    }
   });
 
   it('exits cleanly when the browser dies and stderr breaks with stdin', async () => {
