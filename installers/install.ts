@@ -2,13 +2,8 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Browser, InstallPlatform } from './browsers';
 import { targetDirectories, type InstallPlan } from './plan';
-import {
-  mergeRegistrations,
-  receiptText,
-  writeFileAtomic,
-  type Receipt,
-  type Registration,
-} from './receipt';
+import { mergeRegistrations, receiptText, type Receipt, type Registration } from './receipt';
+import { writeFileAtomic } from '../native-host/shared/atomic-write';
 import { errnoCode, isErrno } from '../native-host/shared/errno';
 import { queryDefault, regAddArgv, type RegistryRunner } from './registry';
 import { checkTargetDirectory } from './safety';

@@ -1,6 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
 import { readFileBounded } from '../native-host/shared/bounded-read';
 import { errnoCode, isErrno } from '../native-host/shared/errno';
@@ -145,21 +142,4 @@ export async function readReceipt(file: string): Promise<ReadReceiptResult> {
     return { kind: 'invalid', message: `${file} is larger than a receipt can be; remove it.` };
   }
   return parseReceipt(Buffer.from(bytes).toString('utf8'), file);
-}
-
-/** Writes `text` to `file` atomically (temporary file, then rename) with `mode`. */
-export async function writeFileAtomic(file: string, text: string | Uint8Array, mode: number) {
-  const temporary = path.join(
-    path.dirname(file),
-    `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
-  );
-  try {
-    await fs.writeFile(temporary, text, { mode, flag: 'wx' });
-    // The umask may have narrowed the mode; set it exactly.
-    await fs.chmod(temporary, mode);
-    await fs.rename(temporary, file);
-  } catch (error) {
-    await fs.rm(temporary, { force: true });
-    throw error;
-  }
 }

@@ -3,13 +3,8 @@ import path from 'node:path';
 import type { Browser } from './browsers';
 import type { InstallPaths } from './locations';
 import { FILE_MODES } from './install';
-import {
-  readReceipt,
-  receiptText,
-  writeFileAtomic,
-  type Receipt,
-  type Registration,
-} from './receipt';
+import { readReceipt, receiptText, type Receipt, type Registration } from './receipt';
+import { writeFileAtomic } from '../native-host/shared/atomic-write';
 import { isErrno } from '../native-host/shared/errno';
 import { queryDefault, regDeleteArgv, type RegistryRunner } from './registry';
 

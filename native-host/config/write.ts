@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { writeFileAtomic } from '../shared/atomic-write';
 import { readFileBounded } from '../shared/bounded-read';
 import { isErrno } from '../shared/errno';
 import { withFileLock } from '../shared/file-lock';
@@ -58,14 +58,7 @@ async function updateNow(
   mutate(raw);
   const next = `${JSON.stringify(raw, null, 2)}\n`;
   parseConfig(next, file);
-  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    await fs.writeFile(temporary, next, { mode: 0o600, flag: 'wx' });
-    await fs.rename(temporary, file);
-  } catch (error) {
-    await fs.rm(temporary, { force: true });
-    throw error;
-  }
+  await writeFileAtomic(file, next, 0o600);
   return raw;
 }
 

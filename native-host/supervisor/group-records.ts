@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { writeFileAtomic } from '../shared/atomic-write';
 import { readFileBounded } from '../shared/bounded-read';
 import { errnoCode } from '../shared/errno';
 import { withFileLock } from '../shared/file-lock';
@@ -272,14 +272,7 @@ async function appendReaped(runDir: string, entries: readonly ReapedGroup[]): Pr
 
 async function writeAtomically(file: string, text: string): Promise<void> {
   await fsp.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    await fsp.writeFile(temporary, text, { mode: 0o600, flag: 'wx' });
-    await fsp.rename(temporary, file);
-  } catch (error) {
-    await fsp.rm(temporary, { force: true });
-    throw error;
-  }
+  await writeFileAtomic(file, text, 0o600);
 }
 
 async function unlinkIfPresent(file: string): Promise<void> {
