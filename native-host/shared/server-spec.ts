@@ -74,6 +74,8 @@ export interface ServerSpec extends Omit<
   readonly resolutionError: { readonly reason: string; readonly message: string } | null;
   /** Absolute executable the host resolved, if it could (for display). */
   readonly resolvedCommand: string | null;
+  /** The npm shim the command named and the host read instead of running (Windows); or null. */
+  readonly shim: ShimRead | null;
   /** Listed but not started by `startAll` (`"disabled": true` in config.json). */
   readonly disabled: boolean;
 }
