@@ -4,6 +4,7 @@ import { profileReport } from './profile-report';
 import { installSection } from './install-doctor';
 import { table, type CliIo } from './io';
 import { withCore } from './session';
+import { shimNotes, shimSection } from './shim-text';
 
 /**
  * `switchyard doctor`: loads the configuration, starts every server the way the host would, and
@@ -47,9 +48,13 @@ function fixFor(server: ServerSummary): string | undefined {
 
 /**
  * One row per server: its state, the MCP revision it negotiated, its handshake time, tools,
- * token cost and the command line. Pure.
+ * token cost and the command line: `runs` (by server name) when the host knows the argv it
+ * spawns (node + script for a Windows npm shim), else the resolved program and the args. Pure.
  */
-export function serversTable(servers: readonly ServerSummary[]): string {
+export function serversTable(
+  servers: readonly ServerSummary[],
+  runs: ReadonlyMap<string, readonly string[]> = new Map(),
+): string {
   const rows = [['SERVER', 'STATE', 'MCP', 'HANDSHAKE', 'TOOLS', 'TOKENS', 'COMMAND']];
   for (const s of servers) {
     const running = s.status.state === 'running' ? s.status : undefined;
@@ -60,7 +65,7 @@ export function serversTable(servers: readonly ServerSummary[]): string {
       running ? `${Math.round(running.handshakeMs)} ms` : '-',
       String(s.toolCount),
       String(s.tokens),
-      [s.resolvedCommand ?? s.command, ...s.args].join(' '),
+      (runs.get(s.name) ?? [s.resolvedCommand ?? s.command, ...s.args]).join(' '),
     ]);
   }
   return table(rows);
@@ -73,6 +78,7 @@ export async function doctor(io: CliIo, args: readonly string[]): Promise<number
     const servers = core.listServers();
     const { tokens } = core.listTools();
     const profiles = profileReport(core.profileCosts());
+    const shims = shimNotes(setup.specs);
     const problems = [
       ...setup.warnings,
       ...profiles.problems,
@@ -81,7 +87,7 @@ export async function doctor(io: CliIo, args: readonly string[]): Promise<number
     ];
     if (json) {
       io.out(
-        `${JSON.stringify({ home: setup.home, configFile: setup.configFile, install: install.json, servers, tokens, profiles: profiles.json, problems }, null, 2)}\n`,
+        `${JSON.stringify({ home: setup.home, configFile: setup.configFile, install: install.json, servers, shims, tokens, profiles: profiles.json, problems }, null, 2)}\n`,
       );
       return Promise.resolve(problems.length === 0 ? 0 : 1);
     }
@@ -95,9 +101,12 @@ export async function doctor(io: CliIo, args: readonly string[]): Promise<number
         '  {"mcpServers": {"memory": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"]}}}\n',
       );
     } else {
+      const runs = new Map(shims.map((note) => [note.server, note.runs]));
       io.out(
-        `${serversTable(servers)}\n\nTool listing: ${tokens.total} tokens sent with every model turn.\n`,
+        `${serversTable(servers, runs)}\n\nTool listing: ${tokens.total} tokens sent with every model turn.\n`,
       );
+      const shimText = shimSection(setup.specs);
+      if (shimText !== '') io.out(`\n${shimText}`);
     }
     if (profiles.text !== '') io.out(`\n${profiles.text}`);
     io.out(`\n${install.text}`);
