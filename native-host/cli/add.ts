@@ -3,10 +3,11 @@ import { formatCommandLine } from '../../protocol/argv';
 import { ConfigError } from '../config/load';
 import { switchyardHome } from '../config/paths';
 import { HostError } from '../shared/host-error';
-import { addUserServer, type NewUserServer } from '../host/user-servers';
+import { addUserServer, type AddedServer, type NewUserServer } from '../host/user-servers';
 import { TrustStore, TrustStoreError } from '../trust/trust-store';
 import { hostStartContext } from './install-host';
 import type { CliIo } from './io';
+import { describeShim } from './shim-text';
 
 /**
  * `switchyard add <name> [--env K=V]... [--cwd DIR] [--replace] -- <command> [args...]`: writes a
@@ -103,6 +104,19 @@ function shownEnvValue(value: string): string {
     : `(a literal value, ${value.length} characters)`;
 }
 
+/**
+ * What the approval covers, as `add` prints it: the program, and for a Windows npm shim (decision
+ * 0014) the script it runs before the entry's args and the shim it was read from. Pure.
+ */
+export function runsLines(added: Pick<AddedServer, 'executable' | 'shim'>): string[] {
+  if (added.executable === null) return ['  runs:         ?'];
+  if (added.shim === null) return [`  runs:         ${added.executable}`];
+  return [
+    `  runs:         ${formatCommandLine([added.executable, ...added.shim.prefixArgs])} + the args`,
+    `                ${describeShim(added.shim)}`,
+  ];
+}
+
 export async function add(io: CliIo, argv: readonly string[]): Promise<number> {
   const parsed = parseAddArguments(argv, process.cwd());
   if (!parsed.ok) {
@@ -126,7 +140,7 @@ export async function add(io: CliIo, argv: readonly string[]): Promise<number> {
     ];
     // requireCommand: a command that is not found was refused above, with nothing written.
     lines.push(
-      `  runs:         ${added.executable ?? '?'}`,
+      ...runsLines(added),
       `Approved to run exactly this (fingerprint ${added.fingerprint ?? '?'}); a running host starts it now.`,
     );
     if (!path.isAbsolute(entry.command)) {

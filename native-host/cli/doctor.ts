@@ -6,6 +6,7 @@ import { table, type CliIo } from './io';
 import { withCore } from './session';
 import path from 'node:path';
 import { RUN_FOLDER, readReaped, type ReapedGroup } from '../supervisor/group-records';
+import { shimNotes, shimSection } from './shim-text';
 
 /**
  * `switchyard doctor`: loads the configuration, starts every server the way the host would, and
@@ -49,9 +50,13 @@ function fixFor(server: ServerSummary): string | undefined {
 
 /**
  * One row per server: its state, the MCP revision it negotiated, its handshake time, tools,
- * token cost and the command line. Pure.
+ * token cost and the command line: `runs` (by server name) when the host knows the argv it
+ * spawns (node + script for a Windows npm shim), else the resolved program and the args. Pure.
  */
-export function serversTable(servers: readonly ServerSummary[]): string {
+export function serversTable(
+  servers: readonly ServerSummary[],
+  runs: ReadonlyMap<string, readonly string[]> = new Map(),
+): string {
   const rows = [['SERVER', 'STATE', 'MCP', 'HANDSHAKE', 'TOOLS', 'TOKENS', 'COMMAND']];
   for (const s of servers) {
     const running = s.status.state === 'running' ? s.status : undefined;
@@ -62,7 +67,7 @@ export function serversTable(servers: readonly ServerSummary[]): string {
       running ? `${Math.round(running.handshakeMs)} ms` : '-',
       String(s.toolCount),
       String(s.tokens),
-      [s.resolvedCommand ?? s.command, ...s.args].join(' '),
+      (runs.get(s.name) ?? [s.resolvedCommand ?? s.command, ...s.args]).join(' '),
     ]);
   }
   return table(rows);
@@ -77,6 +82,7 @@ export async function doctor(io: CliIo, args: readonly string[]): Promise<number
     const servers = core.listServers();
     const { tokens } = core.listTools();
     const profiles = profileReport(core.profileCosts());
+    const shims = shimNotes(setup.specs);
     const problems = [
       ...setup.warnings,
       ...profiles.problems,
@@ -85,7 +91,7 @@ export async function doctor(io: CliIo, args: readonly string[]): Promise<number
     ];
     if (json) {
       io.out(
-        `${JSON.stringify({ home: setup.home, configFile: setup.configFile, install: install.json, servers, tokens, profiles: profiles.json, reaped, problems }, null, 2)}\n`,
+        `${JSON.stringify({ home: setup.home, configFile: setup.configFile, install: install.json, servers, shims, tokens, profiles: profiles.json, reaped, problems }, null, 2)}\n`,
       );
       return problems.length === 0 ? 0 : 1;
     }
@@ -99,9 +105,12 @@ export async function doctor(io: CliIo, args: readonly string[]): Promise<number
         '  {"mcpServers": {"memory": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"]}}}\n',
       );
     } else {
+      const runs = new Map(shims.map((note) => [note.server, note.runs]));
       io.out(
-        `${serversTable(servers)}\n\nTool listing: ${tokens.total} tokens sent with every model turn.\n`,
+        `${serversTable(servers, runs)}\n\nTool listing: ${tokens.total} tokens sent with every model turn.\n`,
       );
+      const shimText = shimSection(setup.specs);
+      if (shimText !== '') io.out(`\n${shimText}`);
     }
     if (profiles.text !== '') io.out(`\n${profiles.text}`);
     if (reaped.length > 0) io.out(`\n${reapedText(reaped)}`);

@@ -7,7 +7,7 @@ import { loadWorkspace, mergeTiers, normalizeFolder, type MergedServer } from '.
 import { parseToolPolicy, type ToolPolicyRules } from '../policy/tool-policy';
 import { loadProfiles } from '../profiles/load';
 import type { ProfileSetup } from '../profiles/store';
-import { resolveCommand } from '../supervisor/resolve-command';
+import { resolveCommand, type ResolveCommandOptions } from '../supervisor/resolve-command';
 import type { LaunchDefinition } from '../shared/server-spec';
 import type { ServerSpec } from '../shared/server-spec';
 import { messageOf } from '../../protocol/guards';
@@ -114,6 +114,9 @@ export async function loadSetup({
   };
 }
 
+/** The file probes command resolution uses; the real filesystem unless a test passes its own. */
+export type ResolveFiles = Pick<ResolveCommandOptions, 'isFile' | 'isExecutable' | 'readFile'>;
+
 /**
  * The spec of one merged server: its command resolved once and the launch definition built from
  * it. Exported so that a server Switchyard writes to config.json is approved with exactly the
@@ -123,18 +126,23 @@ export async function toSpec(
   server: MergedServer,
   searchPath: string | undefined,
   platform: NodeJS.Platform,
+  files: ResolveFiles = {},
 ): Promise<ServerSpec> {
   // Resolved once: the fingerprint and the spawn use this one object (design D6), so nothing can
   // change between what the user approved and what runs.
   const resolved = await resolveCommand(server.command, {
+    ...files,
     pathEnv: searchPath,
     platform,
     ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
   });
+  // An npm shim on Windows (decision 0014) runs node on a script: the definition holds exactly
+  // that argv, node + script + the entry's args, so the fingerprint covers what runs (D6).
+  const shim = resolved.ok ? (resolved.shim ?? null) : null;
   const definition: LaunchDefinition | null = resolved.ok
     ? Object.freeze({
         executable: resolved.path,
-        args: Object.freeze([...server.args]),
+        args: Object.freeze([...(shim?.prefixArgs ?? []), ...server.args]),
         env: Object.freeze({ ...server.env }),
         cwd: server.cwd ?? null,
         provenance: server.provenance,
@@ -160,6 +168,7 @@ export async function toSpec(
     definition,
     resolutionError: resolved.ok ? null : { reason: resolved.reason, message: resolved.message },
     resolvedCommand: resolved.ok ? resolved.path : null,
+    shim,
     disabled: server.disabled,
   };
 }

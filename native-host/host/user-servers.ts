@@ -7,6 +7,7 @@ import { updateConfigFile } from '../config/write';
 import { launchFingerprint } from '../trust/fingerprint';
 import type { LaunchApproval, TrustStore } from '../trust/trust-store';
 import { HostError } from '../shared/host-error';
+import type { ShimRead } from '../shared/server-spec';
 import { configUpdateError } from '../config/config-error-details';
 import { loadSetup, toSpec, type HostSetup, type SetupEnvironment } from './setup';
 import { isRecord } from '../../protocol/guards';
@@ -50,6 +51,8 @@ export interface AddedServer {
   readonly replaced: boolean;
   /** The absolute program the approval covers; null when the command was not found. */
   readonly executable: string | null;
+  /** The npm shim the command named on Windows, read to find what runs (decision 0014). */
+  readonly shim: ShimRead | null;
   /** Why the command could not be resolved; the entry was written anyway, and nothing approved. */
   readonly notFound: string | null;
   /** Fingerprint of the launch approval recorded; null when nothing would run. */
@@ -155,6 +158,7 @@ export async function addUserServer(
     entry,
     replaced: before !== undefined,
     executable: spec.definition?.executable ?? null,
+    shim: spec.shim,
     notFound: spec.resolutionError?.message ?? null,
     fingerprint: spec.definition === null ? null : launchFingerprint(spec.definition),
   };

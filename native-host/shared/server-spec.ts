@@ -19,6 +19,22 @@ export interface LaunchDefinition {
   readonly workspaceRoot: string | null;
 }
 
+/** Which npm shim a command named: npm's own `npx.cmd`/`npm.cmd`, or one cmd-shim wrote. */
+export type ShimKind = 'npm-cli' | 'cmd-shim';
+
+/**
+ * A Windows batch shim the host read, never ran, to find the program it starts (decision 0014).
+ * The launch definition already holds the result: `executable` is that program (node.exe) and
+ * `args` start with `prefixArgs`; this says where they came from, for display.
+ */
+export interface ShimRead {
+  /** The `.cmd` file the command resolved to. */
+  readonly file: string;
+  readonly kind: ShimKind;
+  /** What the shim puts before the entry's own args: node options, then the script. */
+  readonly prefixArgs: readonly string[];
+}
+
 /** What the runtime needs to launch a server: already validated config, unexpanded env. */
 export interface ServerLaunch {
   readonly name: string;
@@ -58,6 +74,8 @@ export interface ServerSpec extends Omit<
   readonly resolutionError: { readonly reason: string; readonly message: string } | null;
   /** Absolute executable the host resolved, if it could (for display). */
   readonly resolvedCommand: string | null;
+  /** The npm shim the command named and the host read instead of running (Windows); or null. */
+  readonly shim: ShimRead | null;
   /** Listed but not started by `startAll` (`"disabled": true` in config.json). */
   readonly disabled: boolean;
 }

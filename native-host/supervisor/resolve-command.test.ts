@@ -24,6 +24,9 @@ function fakeFs(files: Record<string, Entry>, platform: NodeJS.Platform) {
       return entry === 'exec' || entry === 'file';
     },
     isExecutable: (p: string) => table.get(key(p)) === 'exec',
+    // Every batch file here is empty: a batch file, not an npm shim (windows-shims.test.ts reads
+    // real shims).
+    readFile: () => Promise.resolve(''),
   };
 }
 
@@ -189,7 +192,7 @@ const WIN_FS: Record<string, Entry> = {
   'C:\\Windows\\system32\\where.exe': 'exec',
   '\\\\server\\share\\bin\\tool.com': 'exec',
   'C:\\tools\\thing.exe': 'exec',
-  'C:\\work\\x.bat': 'exec',
+  'C:\\work\\x.exe': 'exec',
   // Reachable only through the cwd, a relative entry or a drive-relative path.
   'evil.exe': 'exec',
   '.\\evil.exe': 'exec',
@@ -208,7 +211,12 @@ const WIN_ROWS: Row[] = [
     command: 'NODE.EXE',
     expected: { path: 'C:\\Program Files\\nodejs\\NODE.EXE' },
   },
-  { name: 'batch file', command: 'npx', expected: { path: 'C:\\Program Files\\nodejs\\npx.cmd' } },
+  {
+    name: 'a batch file is never the program',
+    command: 'npx',
+    expected: { reason: 'unsupported-shim' },
+    message: /^'C:\\Program Files\\nodejs\\npx\.cmd' is a batch file\. .*never runs one/,
+  },
   { name: 'UNC entry', command: 'tool', expected: { path: '\\\\server\\share\\bin\\tool.com' } },
   { name: 'extension outside PATHEXT', command: 'node.py', expected: { reason: 'not-found' } },
   {
@@ -259,7 +267,7 @@ const WIN_ROWS: Row[] = [
     name: '.\\x with absolute cwd',
     command: '.\\x',
     cwd: 'C:\\work',
-    expected: { path: 'C:\\work\\x.bat' },
+    expected: { path: 'C:\\work\\x.exe' },
   },
   {
     name: 'x/y with drive-relative cwd',
@@ -292,6 +300,7 @@ describe.each([
       platform,
       isFile: fs.isFile,
       isExecutable: fs.isExecutable,
+      readFile: fs.readFile,
       ...(row.cwd === undefined ? {} : { cwd: row.cwd }),
       ...(row.pathExt === undefined ? {} : { pathExt: row.pathExt }),
     };

@@ -1,11 +1,23 @@
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { readFileBounded } from '../shared/bounded-read';
+import type { ShimRead } from '../shared/server-spec';
+import { followShim, type NodeOnPath } from './follow-shim';
+import { MAX_SHIM_BYTES } from './npm-shim';
 
-/** Where a server's `command` points, or why it cannot run (the message says what to do). */
+/**
+ * Where a server's `command` points, or why it cannot run (the message says what to do). `shim`:
+ * the command named an npm shim on Windows, and `path` is the program it starts (node.exe); the
+ * spawned argv is `path`, then `shim.prefixArgs` (the script), then the entry's own args.
+ */
 export type ResolvedCommand =
-  | { ok: true; path: string }
-  | { ok: false; reason: 'not-found' | 'not-executable' | 'relative-path'; message: string };
+  | { ok: true; path: string; shim?: ShimRead }
+  | {
+      ok: false;
+      reason: 'not-found' | 'not-executable' | 'relative-path' | 'unsupported-shim';
+      message: string;
+    };
 
 export interface ResolveCommandOptions {
   /** The PATH the host would search (the host's own, not the child's env). */
@@ -19,6 +31,11 @@ export interface ResolveCommandOptions {
   isFile?: (p: string) => boolean | Promise<boolean>;
   /** Whether this process may execute the file `p`. Default: `access(X_OK)`; on win32 true. */
   isExecutable?: (p: string) => boolean | Promise<boolean>;
+  /**
+   * win32 only: the text of a `.cmd`/`.bat` the command resolved to, read to find what it starts
+   * (never run). Throws when unreadable. Default: its first `MAX_SHIM_BYTES + 1` bytes as UTF-8.
+   */
+  readFile?: (p: string) => Promise<string>;
 }
 
 const DEFAULT_PATHEXT = '.COM;.EXE;.BAT;.CMD';
@@ -42,6 +59,11 @@ const DEFAULT_PATHEXT = '.COM;.EXE;.BAT;.CMD';
  *   extension appended (in PATHEXT order, lower-cased, so the fingerprint does not depend on how
  *   PATHEXT is spelled); matching is case-insensitive. Only drive (`C:\`) and UNC (`\\h\s`) paths
  *   count as absolute: `\x` and `C:x` depend on the current drive or directory.
+ * - win32: a `.cmd` or `.bat` found by any rule is read, never run (Node spawns batch files only
+ *   through cmd.exe, CVE-2024-27980, and the host runs no shell): an npm shim (npm's own npx.cmd
+ *   and npm.cmd, or one npm's cmd-shim wrote for a package bin) resolves to the program it starts,
+ *   node with the script as `shim.prefixArgs`; anything else is refused with `unsupported-shim`
+ *   and what to write instead (`follow-shim.ts`, decision 0014).
  *
  * Never throws for a missing or unreadable file; I/O errors count as "not a file".
  */
@@ -57,6 +79,23 @@ export async function resolveCommand(
   const extensions = win ? pathExtensions(options.pathExt) : [];
   const candidatesOf = (base: string): string[] =>
     win ? withExtensions(base, extensions) : [base];
+  // Each folder once, in first-seen order: login shells often prepend the same folders again
+  // (nvm, Homebrew), and a message listing /usr/bin three times hides the one that matters.
+  const entries = distinctFolders(splitPath(options.pathEnv, platform), platform);
+  const searched = entries.filter((entry) => isStrictlyAbsolute(entry, platform));
+  const ignored = entries.filter((entry) => !isStrictlyAbsolute(entry, platform));
+  const readFile = options.readFile ?? defaultReadFile;
+  // The `node` an npm shim falls back to: its PATH lookup, with no further shim followed.
+  const findNode = async (): Promise<NodeOnPath> => {
+    const found = await onPath('node');
+    return found.ok ? { ok: true, path: found.path } : { ok: false, message: found.message };
+  };
+  const finish = async (found: ResolvedCommand): Promise<ResolvedCommand> => {
+    if (!win || !found.ok) return found;
+    const ext = path.win32.extname(found.path).toLowerCase();
+    if (ext !== '.cmd' && ext !== '.bat') return found;
+    return followShim(found.path, { readFile, isFile, findNode });
+  };
 
   if (command.trim() === '') {
     return {
@@ -77,7 +116,7 @@ export async function resolveCommand(
   }
 
   if (isStrictlyAbsolute(command, platform)) {
-    return probe(paths.normalize(command), candidatesOf(paths.normalize(command)));
+    return finish(await probe(paths.normalize(command), candidatesOf(paths.normalize(command))));
   }
 
   if (hasPathSyntax(command, platform)) {
@@ -88,7 +127,7 @@ export async function resolveCommand(
       !hasDriveRelative(command, platform)
     ) {
       const joined = paths.join(cwd, command);
-      return probe(joined, candidatesOf(joined));
+      return finish(await probe(joined, candidatesOf(joined)));
     }
     return {
       ok: false,
@@ -101,28 +140,27 @@ export async function resolveCommand(
   }
 
   // A bare name: search absolute PATH entries only.
-  // Each folder once, in first-seen order: login shells often prepend the same folders again
-  // (nvm, Homebrew), and a message listing /usr/bin three times hides the one that matters.
-  const entries = distinctFolders(splitPath(options.pathEnv, platform), platform);
-  const searched = entries.filter((entry) => isStrictlyAbsolute(entry, platform));
-  const ignored = entries.filter((entry) => !isStrictlyAbsolute(entry, platform));
-  let notExecutable: string | undefined;
-  for (const dir of searched) {
-    for (const candidate of candidatesOf(paths.join(dir, command))) {
-      if (!(await isFile(candidate))) continue;
-      if (await isExecutable(candidate)) return { ok: true, path: candidate };
-      // Like `which`: keep searching, but remember why the first hit did not count.
-      notExecutable ??= candidate;
+  return finish(await onPath(command));
+
+  async function onPath(name: string): Promise<ResolvedCommand> {
+    let notExecutable: string | undefined;
+    for (const dir of searched) {
+      for (const candidate of candidatesOf(paths.join(dir, name))) {
+        if (!(await isFile(candidate))) continue;
+        if (await isExecutable(candidate)) return { ok: true, path: candidate };
+        // Like `which`: keep searching, but remember why the first hit did not count.
+        notExecutable ??= candidate;
+      }
     }
+    if (notExecutable !== undefined) {
+      return { ok: false, reason: 'not-executable', message: notExecutableMessage(notExecutable) };
+    }
+    return {
+      ok: false,
+      reason: 'not-found',
+      message: notOnPathMessage(name, platform, searched, ignored),
+    };
   }
-  if (notExecutable !== undefined) {
-    return { ok: false, reason: 'not-executable', message: notExecutableMessage(notExecutable) };
-  }
-  return {
-    ok: false,
-    reason: 'not-found',
-    message: notOnPathMessage(command, platform, searched, ignored),
-  };
 
   async function probe(shown: string, candidates: string[]): Promise<ResolvedCommand> {
     let firstFile: string | undefined;
@@ -221,6 +259,10 @@ function notOnPathMessage(
     `'${command}' was not found on PATH (searched: ${searched.join(', ')}). Install it or set an ` +
     `absolute command in config.json (run '${lookup}' in your shell to find it).${ignoredNote}`
   );
+}
+
+async function defaultReadFile(p: string): Promise<string> {
+  return new TextDecoder().decode(await readFileBounded(p, MAX_SHIM_BYTES));
 }
 
 async function defaultIsFile(p: string): Promise<boolean> {

@@ -33,6 +33,7 @@ export function fakeServerSpec(name: string, over: Partial<ServerSpec> = {}): Se
     definition,
     resolutionError: null,
     resolvedCommand: '/usr/bin/fake',
+    shim: null,
     disabled: false,
     ...over,
   };
