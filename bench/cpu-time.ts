@@ -38,3 +38,27 @@ export function cpuMeter(pids: Readonly<Record<string, number | undefined>>): Cp
       Object.entries(pids).map(([name, pid]) => [name, pid === undefined ? null : cpuTimeMs(pid)]),
     );
 }
+
+/** Cumulative CPU ms of all these processes together; null if any of them is unknown. */
+export function cpuTotalMs(pids: ReadonlyArray<number | undefined>): number | null {
+  let total = 0;
+  for (const pid of pids) {
+    const ms = pid === undefined ? null : cpuTimeMs(pid);
+    if (ms === null) return null;
+    total += ms;
+  }
+  return total;
+}
+
+/** Adds `after - before` per process to `into`; unknown on either side makes the total unknown. */
+export function addCpu(
+  into: Record<string, number | null>,
+  before: Readonly<Record<string, number | null>>,
+  after: Readonly<Record<string, number | null>>,
+): void {
+  for (const [name, end] of Object.entries(after)) {
+    const start = before[name] ?? null;
+    const sofar = name in into ? (into[name] ?? null) : 0;
+    into[name] = sofar === null || start === null || end === null ? null : sofar + end - start;
+  }
+}

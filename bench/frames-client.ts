@@ -68,6 +68,9 @@ export class FramesClient {
   /** Called for every notification the host sends (params unparsed: the caller owns the schema). */
   onnotification: ((method: string, params: unknown) => void) | undefined;
   readonly exited: Promise<ExitInfo>;
+  /** Frames read from the host so far, and the largest length prefix among them, in bytes. */
+  framesRead = 0;
+  largestFrameBytes = 0;
   private readonly child: ChildProcess;
   private buffer: Buffer = Buffer.alloc(0);
   private nextId = 1;
@@ -193,6 +196,7 @@ export class FramesClient {
     this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
     while (this.buffer.length >= HEADER_BYTES) {
       const length = this.buffer.readUInt32LE(0);
+      if (length > this.largestFrameBytes) this.largestFrameBytes = length;
       if (length > MAX_HOST_TO_BROWSER_FRAME_BYTES) {
         // The browser would drop the port here; so does the bench.
         this.child.kill('SIGKILL');
@@ -202,6 +206,7 @@ export class FramesClient {
       if (this.buffer.length < HEADER_BYTES + length) return;
       const payload = this.buffer.toString('utf8', HEADER_BYTES, HEADER_BYTES + length);
       this.buffer = this.buffer.subarray(HEADER_BYTES + length);
+      this.framesRead += 1;
       let value: unknown;
       try {
         value = JSON.parse(payload);

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { CpuMeter } from './cpu-time';
+import { addCpu, type CpuMeter } from './cpu-time';
 import { median, summarize, type Summary } from './stats';
 
 /**
@@ -114,19 +114,6 @@ export async function measureRelay(
       bare: perCallUs(cpuMs.bare),
     },
   };
-}
-
-/** Adds `after - before` per process to `into`; unknown on either side makes the total unknown. */
-function addCpu(
-  into: Record<string, number | null>,
-  before: Readonly<Record<string, number | null>>,
-  after: Readonly<Record<string, number | null>>,
-): void {
-  for (const [name, end] of Object.entries(after)) {
-    const start = before[name] ?? null;
-    const sofar = name in into ? (into[name] ?? null) : 0;
-    into[name] = sofar === null || start === null || end === null ? null : sofar + end - start;
-  }
 }
 
 /** `calls` round trips one after another (one in flight); each one's latency in ms. */

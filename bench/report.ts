@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ColdStartResult } from './cold-start';
 import type { HeapProbeResult } from './heap-probe';
+import type { LoadReport } from './load';
 import type { ProcessMemory } from './memory';
 import { PATHS, type PathName, type RelayResult } from './relay';
 import { median } from './stats';
@@ -58,6 +59,8 @@ export interface BenchReport {
     /** Live heap after forced full collections, on a second host: tells a leak from slack. */
     readonly heapAfterGc: HeapProbeResult;
   };
+  /** 8 servers, 1,000 calls in flight: host/hello latency against idle, throughput, frames. */
+  readonly load: LoadReport;
   readonly verdicts: {
     /** relay p50 / (direct p50 + bare p50). */
     readonly relayOverhead: Verdict;
@@ -65,6 +68,8 @@ export interface BenchReport {
     readonly coldStart: Verdict;
     /** Host RSS, the larger of the two snapshots, MiB. */
     readonly hostMemory: Verdict;
+    /** The largest frame the host wrote under load, against the browser's limit, bytes. */
+    readonly loadFrames: Verdict;
   };
 }
 
@@ -94,10 +99,14 @@ export function renderReport(report: BenchReport): string {
     '',
     renderMemory(report),
     '',
+    renderLoad(report),
+    '',
     'Summary',
     verdictLine('relay overhead', report.verdicts.relayOverhead),
     verdictLine('cold start', report.verdicts.coldStart),
     verdictLine('host memory', report.verdicts.hostMemory),
+    loadRatioLine(report.load),
+    verdictLine('largest frame under load', report.verdicts.loadFrames),
   ].join('\n');
 }
 
@@ -261,9 +270,57 @@ function renderMemory({ memory, verdicts }: BenchReport): string {
 
 const MIB = 1_048_576;
 
+function renderLoad({ load, relay, verdicts }: BenchReport): string {
+  const s = load.settings;
+  const fleet = Object.entries(load.fleet)
+    .map(([server, n]) => `${n} ${server}`)
+    .join(', ');
+  const servers = Object.values(load.fleet).reduce((a, b) => a + b, 0);
+  const row = (label: string, h: BenchReport['load']['idleHello']): Row => [
+    label,
+    fixed(h.p50, 3),
+    fixed(h.p99, 3),
+    fixed(h.max, 1),
+    count(h.count),
+  ];
+  const cpu = load.cpuPerCallUs;
+  const { before, after } = load.hostMemory;
+  return [
+    `5. Under load: ${servers} servers (${fleet}), ${count(s.inFlight)} tools/call kept in flight (echo,`,
+    `   list_allowed_directories, read_graph in turn); ${s.rounds} rounds x ${count(s.callsPerRound)} calls after a warm-up round,`,
+    `   alternating with idle rounds; a host/hello every ${s.probeIntervalMs} ms in both (open loop: slow spells are not under-sampled)`,
+    renderTable(
+      ['host/hello', 'p50 ms', 'p99 ms', 'max ms', 'samples'],
+      [
+        row('idle', load.idleHello),
+        row(`${count(s.inFlight)} calls in flight`, load.loadedHello),
+        ['under load / idle', `${fixed(load.ratioP50, 0)}x`, `${fixed(load.ratioP99, 0)}x`, '', ''],
+      ],
+    ),
+    `  calls/s under load ${count(load.callsPerSecond)} (rounds ${load.rounds.map((r) => count(r.callsPerSecond)).join(' ')}); error replies ${count(load.rounds.reduce((n, r) => n + r.errors, 0))}`,
+    `  CPU per call under load, us: host ${fixed(cpu['host'], 1)} (${fixed(relay.cpuPerCallUs.relay['host'], 1)} one at a time, section 1), all ${servers} servers ${fixed(cpu['servers'], 1)}, bench ${fixed(cpu['bench'], 1)}`,
+    `  largest frame the host wrote ${count(load.largestFrameBytes)} bytes of ${count(verdicts.loadFrames.target)} allowed, over ${count(load.framesRead)} frames`,
+    `  host RSS ${fixed(before?.rssMiB, 1)} MiB before the load, ${fixed(after?.rssMiB, 1)} after, peak ${fixed(after?.peakMiB, 1)}`,
+  ].join('\n');
+}
+
+function loadRatioLine(load: LoadReport): string {
+  return `  host/hello under load / idle = ${fixed(load.ratioP50, 0)}x at p50, ${fixed(load.ratioP99, 0)}x at p99   no target`;
+}
+
 function verdictLine(label: string, v: Verdict): string {
-  const value = v.unit === 'x' ? `${fixed(v.value, 2)}x` : `${fixed(v.value, 1)} ${v.unit}`;
-  const target = v.unit === 'x' ? `${v.target}x` : `${v.target} ${v.unit}`;
+  const value =
+    v.unit === 'x'
+      ? `${fixed(v.value, 2)}x`
+      : v.unit === 'bytes'
+        ? `${count(v.value)} bytes`
+        : `${fixed(v.value, 1)} ${v.unit}`;
+  const target =
+    v.unit === 'x'
+      ? `${v.target}x`
+      : v.unit === 'bytes'
+        ? `${count(v.target)} bytes`
+        : `${v.target} ${v.unit}`;
   return `  ${label} = ${value}   target ${v.comparison} ${target}   ${v.pass ? 'PASS' : 'FAIL'}`;
 }
 

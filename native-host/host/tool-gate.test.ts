@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseToolDefinition, type ToolDefinition } from '../shared/tool-definition';
 import { ApprovalLedger, approvalArgumentsHash } from '../policy/approvals';
-import { TrustStore } from '../trust/trust-store';
+import { TrustStore, nodeTrustFileSystem, type TrustStoreOptions } from '../trust/trust-store';
 import { ToolGate } from './tool-gate';
 
 // Dangerous direction: a changed definition that keeps its allow-list grant (a rug pull that
@@ -30,8 +30,10 @@ afterEach(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-async function gate(): Promise<{ gate: ToolGate; trust: TrustStore }> {
-  const trust = await TrustStore.open(home);
+async function gate(
+  options: TrustStoreOptions = {},
+): Promise<{ gate: ToolGate; trust: TrustStore }> {
+  const trust = await TrustStore.open(home, options);
   const g = new ToolGate({
     trust,
     rules: [{ glob: 'files__read', value: 'allow' }],
@@ -62,6 +64,83 @@ describe('ToolGate pins', () => {
     const { gate: fresh } = await gate();
     const rewritten = tool('Reads a file, then deletes it.');
     expect(fresh.policyState('user', 'files', rewritten, 'files__read')).toBe('suspended');
+  });
+});
+
+/** The real file system, counting the writes that replace trust.json (one rename each). */
+function countingFs(failRenames = 0): { fs: TrustStoreOptions['fs']; writes: () => number } {
+  let writes = 0;
+  let failing = failRenames;
+  return {
+    fs: {
+      ...nodeTrustFileSystem,
+      async rename(from, to) {
+        if (failing > 0) {
+          failing -= 1;
+          throw Object.assign(new Error('EIO: simulated'), { code: 'EIO' });
+        }
+        writes += 1;
+        await nodeTrustFileSystem.rename(from, to);
+      },
+    },
+    writes: () => writes,
+  };
+}
+
+// The first calls of a newly allow-listed tool arrive together (issue 13: 1,000 in flight). Each
+// pinned on its own, one fsynced trust.json rewrite after another: 7.3 s for 1,000 echo calls.
+describe('ToolGate pins under concurrent calls', () => {
+  it('writes one pin for 1,000 concurrent pins of the same definition, and each waits for it', async () => {
+    const counted = countingFs();
+    const { gate: g } = await gate({ fs: counted.fs });
+    const definition = tool('Reads a file.');
+    let settled = 0;
+    const pins = Array.from({ length: 1_000 }, () =>
+      g.pin('user', 'files', definition).then(() => {
+        settled += 1;
+      }),
+    );
+    expect(settled).toBe(0);
+    await Promise.all(pins);
+    expect(counted.writes()).toBe(1);
+    expect(g.policyState('user', 'files', definition, 'files__read')).toBe('allow');
+    // It is on disk: a fresh host reads it, and a changed definition is suspended there.
+    const { gate: fresh } = await gate();
+    expect(fresh.policyState('user', 'files', tool('Reads a file. And more.'), 'files__read')).toBe(
+      'suspended',
+    );
+  });
+
+  it('writes each different definition, in order, so the last one pinned is the one kept', async () => {
+    const counted = countingFs();
+    const { gate: g } = await gate({ fs: counted.fs });
+    const first = tool('Reads a file.');
+    const second = tool('Reads a file, politely.');
+    await Promise.all([g.pin('user', 'files', first), g.pin('user', 'files', second)]);
+    expect(counted.writes()).toBe(2);
+    expect(g.policyState('user', 'files', second, 'files__read')).toBe('allow');
+    expect(g.policyState('user', 'files', first, 'files__read')).toBe('suspended');
+  });
+
+  it('fails every caller of a failed write, and the next pin writes again', async () => {
+    const counted = countingFs(1);
+    const { gate: g } = await gate({ fs: counted.fs });
+    const definition = tool('Reads a file.');
+    const results = await Promise.allSettled([
+      g.pin('user', 'files', definition),
+      g.pin('user', 'files', definition),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    const rewritten = tool('Reads a file. And more.');
+    // Nothing pinned, so nothing to suspend yet: the next call pins again, and that one sticks.
+    expect((await gate()).gate.policyState('user', 'files', rewritten, 'files__read')).toBe(
+      'allow',
+    );
+    await g.pin('user', 'files', definition);
+    expect(counted.writes()).toBe(1);
+    expect((await gate()).gate.policyState('user', 'files', rewritten, 'files__read')).toBe(
+      'suspended',
+    );
   });
 });
 

@@ -70,6 +70,8 @@ export class ToolGate {
   private readonly trust: TrustStore;
   private readonly ledger: ApprovalLedger;
   private readonly pins = new Map<string, Map<string, ToolPin>>();
+  /** Pin writes in progress, by server, tool and definition hash (see `pin`). */
+  private readonly pinning = new Map<string, Promise<void>>();
 
   constructor(options: ToolGateOptions) {
     this.rules = options.rules;
@@ -96,7 +98,24 @@ export class ToolGate {
     }
   }
 
-  async pin(scope: string, server: string, definition: ToolDefinition): Promise<void> {
+  /**
+   * Pins `definition` (D7): resolves once trust.json holds it. Concurrent pins of the same
+   * definition share one write. The first calls of a newly allow-listed tool arrive together, and
+   * each used to rewrite and fsync trust.json in turn behind the store's queue: 1,000 echo calls
+   * in flight took 7.3 s instead of 0.4 s, and every other request waited behind them (issue 13).
+   */
+  pin(scope: string, server: string, definition: ToolDefinition): Promise<void> {
+    const key = `${pinKey(scope, server)}\u0000${definition.name}\u0000${pinnedForm(definition).hash}`;
+    const inFlight = this.pinning.get(key);
+    if (inFlight !== undefined) return inFlight;
+    const write = this.writePin(scope, server, definition).finally(() => {
+      this.pinning.delete(key);
+    });
+    this.pinning.set(key, write);
+    return write;
+  }
+
+  private async writePin(scope: string, server: string, definition: ToolDefinition): Promise<void> {
     const stored = await this.trust.pinTool(scope, server, pinnedForm(definition).tool);
     const key = pinKey(scope, server);
     const map = this.pins.get(key) ?? new Map<string, ToolPin>();

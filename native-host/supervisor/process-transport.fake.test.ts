@@ -11,16 +11,15 @@ const GRACE_MS = 1000;
 const MARGIN_MS = 250;
 
 class FakeChild extends ChildProcess {
-  override readonly stdin = new PassThrough();
   override readonly stdout = new PassThrough();
   override readonly stderr = new PassThrough();
-  override readonly stdio: ChildProcessWithoutNullStreams['stdio'] = [
-    this.stdin,
-    this.stdout,
-    this.stderr,
-    undefined,
-    undefined,
-  ];
+  override readonly stdio: ChildProcessWithoutNullStreams['stdio'];
+
+  constructor(override readonly stdin: PassThrough = new PassThrough()) {
+    super();
+    this.stdio = [stdin, this.stdout, this.stderr, undefined, undefined];
+  }
+
   override readonly pid = PID;
   readonly kills: (NodeJS.Signals | number | undefined)[] = [];
 
@@ -63,8 +62,22 @@ function manualClock() {
   return { schedule, advance };
 }
 
-function setup() {
-  const child = new FakeChild();
+/** A stdin that records what each write to the pipe carried: one entry per write(v). */
+class RecordingStdin extends PassThrough {
+  readonly writes: string[][] = [];
+
+  override _write(chunk: unknown, _encoding: BufferEncoding, done: () => void): void {
+    this.writes.push([String(chunk)]);
+    done();
+  }
+
+  override _writev(chunks: Array<{ chunk: unknown }>, done: () => void): void {
+    this.writes.push(chunks.map((c) => String(c.chunk)));
+    done();
+  }
+}
+
+function setup(child = new FakeChild()) {
   const spawn: SpawnFn = () => child;
   const signals: [number, NodeJS.Signals | 0][] = [];
   let groupAlive = true;
@@ -185,6 +198,22 @@ describe('ProcessTransport lifecycle (fake child, manual clock)', () => {
     await expect(s.transport.send({ jsonrpc: '2.0', method: 'x' })).rejects.toThrow(
       /exited \(exit code 3\)/,
     );
+  });
+
+  it('sends the lines of one turn to the server in one write, in order', async () => {
+    const stdin = new RecordingStdin();
+    const s = setup(new FakeChild(stdin));
+    await started(s);
+    const message = (id: number) => ({ jsonrpc: '2.0' as const, id, method: 'tools/call' });
+    await Promise.all(Array.from({ length: 50 }, (_, id) => s.transport.send(message(id))));
+    await settle();
+    const line = (id: number) => `${JSON.stringify(message(id))}\n`;
+    expect(stdin.writes).toEqual([Array.from({ length: 50 }, (_, id) => line(id))]);
+    // The next turn is a write of its own.
+    await s.transport.send(message(50));
+    await settle();
+    expect(stdin.writes.map((w) => w.length)).toEqual([50, 1]);
+    expect(stdin.writes[1]).toEqual([line(50)]);
   });
 
   it('uses no group signals and no taskkill on win32 when stdin EOF suffices', async () => {

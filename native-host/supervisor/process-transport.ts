@@ -76,6 +76,7 @@ export class ProcessTransport implements Transport {
   #exitInfo: ExitInfo | undefined;
   #pid: number | undefined;
   #stdoutClosed = false;
+  #corked = false;
   readonly #drainWaiters = new Set<(error?: Error) => void>();
   readonly #closed: Promise<void>;
   #markClosed: () => void = () => undefined;
@@ -156,6 +157,7 @@ export class ProcessTransport implements Transport {
         if (error === undefined) resolve();
         else reject(error);
       };
+      this.#corkForThisTurn(state.child.stdin);
       const accepted = state.child.stdin.write(line, (error) => {
         if (error) {
           settle(
@@ -167,6 +169,21 @@ export class ProcessTransport implements Transport {
       });
       if (accepted) settle();
       else this.#drainWaiters.add(settle);
+    });
+  }
+
+  /**
+   * Lines sent in one turn of the event loop leave in one write (writev): under load the host
+   * dispatches hundreds of calls from one stdin chunk, and a write per line woke the server once
+   * per line (issue 13: 20-30% more calls/s with 1,000 in flight, a third less server CPU).
+   */
+  #corkForThisTurn(stdin: Child['stdin']): void {
+    if (this.#corked) return;
+    this.#corked = true;
+    stdin.cork();
+    process.nextTick(() => {
+      this.#corked = false;
+      stdin.uncork();
     });
   }
 

@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DEV_EXTENSION_ID, chromiumOrigin } from '../../protocol/identity';
+import { MAX_HOST_TO_BROWSER_FRAME_BYTES } from '../../protocol/limits';
 import { PROTOCOL_VERSION } from '../../protocol/methods';
 import { unwrapUntrusted } from '../../native-host/shared/wrap-untrusted';
 import { GUARDIAN_NAME } from '../../native-host/supervisor/guardian';
@@ -94,9 +95,16 @@ export class HostHarness {
   readonly child: ChildProcess;
   readonly notifications: Notification[] = [];
   readonly stderr: string[] = [];
+  /** Every frame's length prefix as read, so a test can bound the frames the host wrote. */
+  readonly frameLengths: number[] = [];
+  /** How many replies arrived for each request id (each should get exactly one). */
+  readonly replyCounts = new Map<number | string | null, number>();
   private buffer = Buffer.alloc(0);
   private nextId = 1;
-  private readonly waiting = new Map<number | string, (reply: JsonRpcReply) => void>();
+  private readonly waiting = new Map<
+    number | string,
+    { resolve: (reply: JsonRpcReply) => void; reject: (error: Error) => void }
+  >();
   private readonly listeners = new Set<() => void>();
   readonly exited: Promise<{ code: number | null; signal: string | null }>;
 
@@ -116,6 +124,15 @@ export class HostHarness {
     this.exited = new Promise((resolveExit) => {
       this.child.once('exit', (code, signal) => {
         liveHosts.delete(this.child);
+        // A request the host can no longer answer fails now, not at the test's timeout.
+        for (const [id, { reject }] of this.waiting) {
+          reject(
+            new Error(
+              `the host exited (code ${String(code)}, signal ${String(signal)}) before answering request ${String(id)}. stderr:\n${this.stderr.join('')}`,
+            ),
+          );
+        }
+        this.waiting.clear();
         resolveExit({ code, signal });
       });
     });
@@ -186,8 +203,8 @@ export class HostHarness {
 
   private requestOnce(method: string, params: unknown, id: number | string): Promise<JsonRpcReply> {
     if (this.waiting.has(id)) throw new Error(`request id ${String(id)} is already waiting`);
-    const reply = new Promise<JsonRpcReply>((resolveReply) => {
-      this.waiting.set(id, resolveReply);
+    const reply = new Promise<JsonRpcReply>((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
     });
     this.sendFrame({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
     return reply;
@@ -260,21 +277,31 @@ export class HostHarness {
     for (;;) {
       if (this.buffer.length < 4) return;
       const length = this.buffer.readUInt32LE(0);
-      if (length > 1_048_576)
-        throw new Error(`host sent a frame of ${length} bytes: over the browser limit`);
+      if (length > MAX_HOST_TO_BROWSER_FRAME_BYTES) {
+        this.frameLengths.push(length);
+        // The browser drops the port here, and so does the harness: nothing after it can be read.
+        // (A throw from a stream handler would only crash the test run.)
+        this.child.kill('SIGKILL');
+        this.notifications.push({ method: '(oversized frame)', params: { length } });
+        return;
+      }
       if (this.buffer.length < 4 + length) return;
+      this.frameLengths.push(length);
       const message = JSON.parse(
         this.buffer.subarray(4, 4 + length).toString('utf8'),
       ) as JsonRpcReply & Partial<Notification>;
       this.buffer = this.buffer.subarray(4 + length);
       if (typeof message.method === 'string') {
         this.notifications.push({ method: message.method, params: message.params ?? {} });
-      } else if (message.id !== null && this.waiting.has(message.id)) {
-        const resolveReply = this.waiting.get(message.id);
-        this.waiting.delete(message.id);
-        resolveReply?.(message);
       } else {
-        this.notifications.push({ method: '(orphan reply)', params: { message } });
+        this.replyCounts.set(message.id, (this.replyCounts.get(message.id) ?? 0) + 1);
+        const waiting = message.id === null ? undefined : this.waiting.get(message.id);
+        if (waiting && message.id !== null) {
+          this.waiting.delete(message.id);
+          waiting.resolve(message);
+        } else {
+          this.notifications.push({ method: '(orphan reply)', params: { message } });
+        }
       }
       for (const listener of this.listeners) listener();
     }
