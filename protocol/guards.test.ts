@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { assertNever, isRecord, messageOf } from './guards';
+import { assertNever, isRecord, messageOf, nestedDeeperThan } from './guards';
 
 /*
  * Dangerous direction for isRecord: an array or null taken for an object (its keys then read as
@@ -20,6 +20,33 @@ describe('isRecord', () => {
     ['a function', () => undefined, false],
   ])('%s -> %s', (_name, value, expected) => {
     expect(isRecord(value)).toBe(expected);
+  });
+});
+
+// Dangerous direction for nestedDeeperThan: a value deeper than the limit reported as within it
+// (it then reaches a recursive walk that overflows), or a walk that itself overflows.
+describe('nestedDeeperThan', () => {
+  const nest = (depth: number): unknown => JSON.parse(`${'['.repeat(depth)}${']'.repeat(depth)}`);
+  test.each<[string, unknown, number, boolean]>([
+    ['a string has no level', 'x', 0, false],
+    ['null has no level', null, 0, false],
+    ['{} is one level', {}, 1, false],
+    ['{} is past zero levels', {}, 0, true],
+    ['[[]] is two levels', [[]], 2, false],
+    ['[[]] is past one level', [[]], 1, true],
+    ['the deepest branch counts', { a: 1, b: { c: [0] }, d: [] }, 2, true],
+    ['the deepest branch counts, within', { a: 1, b: { c: [0] }, d: [] }, 3, false],
+    [
+      'a "__proto__" key is a member like any other',
+      JSON.parse('{"__proto__": {"x": {}}}'),
+      2,
+      true,
+    ],
+    ['64 levels at a limit of 64', nest(64), 64, false],
+    ['65 levels at a limit of 64', nest(65), 64, true],
+    ['100,000 levels, measured without recursion', nest(100_000), 64, true],
+  ])('%s', (_name, value, maxDepth, expected) => {
+    expect(nestedDeeperThan(value, maxDepth)).toBe(expected);
   });
 });
 

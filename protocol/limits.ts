@@ -11,3 +11,11 @@ export const MAX_BROWSER_TO_HOST_FRAME_BYTES = 64 * 1024 * 1024;
 
 /** Bytes of the length prefix in front of every frame. */
 export const FRAME_HEADER_BYTES = 4;
+
+/**
+ * Deepest nesting of `tools/call` arguments the host accepts (objects and arrays, the arguments
+ * object itself being level 1). Deeper arguments are `invalid-params`: the host hashes, audits and
+ * serializes them with recursive walks that a hostile frame could otherwise overflow (issue 13).
+ * Results from servers are cut at the same depth by the untrusted-text gate.
+ */
+export const MAX_TOOL_ARGUMENTS_DEPTH = 64;

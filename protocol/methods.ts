@@ -5,7 +5,9 @@ import {
   ImportSourcePreviewSchema,
   ImportWrittenSchema,
 } from './import';
+import { nestedDeeperThan } from './guards';
 import { RequestIdSchema } from './jsonrpc';
+import { MAX_TOOL_ARGUMENTS_DEPTH } from './limits';
 import {
   MAX_RESOLVE_URL_CHARS,
   ProfileIdSchema,
@@ -108,7 +110,14 @@ export const requestMethods = {
   'tools/call': {
     params: z.object({
       name: z.string().min(1).max(256),
-      arguments: z.record(z.string(), z.unknown()).optional(),
+      // Bounded in depth: deeper arguments would overflow the host's recursive hashing and
+      // serializing of them (limits.ts).
+      arguments: z
+        .record(z.string(), z.unknown())
+        .refine((args) => !nestedDeeperThan(args, MAX_TOOL_ARGUMENTS_DEPTH), {
+          error: `nested deeper than ${MAX_TOOL_ARGUMENTS_DEPTH} levels`,
+        })
+        .optional(),
       /** The approval the user gave for exactly this call, from an `approval-required` error. */
       approval: ApprovalTokenSchema.optional(),
       /** The active profile (design D10); omitted: the default. A tool it hides is unknown. */

@@ -114,6 +114,40 @@ describe('Dispatcher', () => {
     expect(sent[1]).toEqual({ jsonrpc: '2.0', id: 99, result: { servers: [] } });
   });
 
+  // Found by the frame fuzz (issue 13): arguments nested past JSON.stringify's stack reached the
+  // call pipeline, whose hashing threw ('internal'), or the server transport (blamed on the
+  // server). They are refused as params now, before any handler runs.
+  it.each([
+    ['an array', (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`],
+    ['an object', (depth: number) => `${'{"a":'.repeat(depth)}0${'}'.repeat(depth)}`],
+  ])('refuses tools/call arguments nested deeper than 64 levels (%s)', async (_kind, nest) => {
+    const called: unknown[] = [];
+    const { dispatcher, sent, settle, hello } = setup({
+      'tools/call': (params) => {
+        called.push(params);
+        return Promise.resolve({ content: [] });
+      },
+    });
+    await hello();
+    const call = (id: number, depth: number): void => {
+      // Parsed from text, as the channel does: this value is too deep to build and stringify.
+      const text = `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"t","arguments":{"x":${nest(depth)}}}}`;
+      dispatcher.handle(JSON.parse(text));
+    };
+    call(1, 100_000);
+    call(2, 64);
+    call(3, 63);
+    await settle();
+    expect(errorOf(sent[0])).toMatchObject({
+      code: -32602,
+      data: { reason: 'invalid-params', issues: [{ path: 'arguments' }] },
+    });
+    expect(errorOf(sent[1])).toMatchObject({ data: { reason: 'invalid-params' } });
+    // The arguments object is level 1: 63 more levels inside it is the most accepted.
+    expect(sent[2]).toEqual({ jsonrpc: '2.0', id: 3, result: { content: [] } });
+    expect(called).toHaveLength(1);
+  });
+
   it('turns a HostError into its reason and details', async () => {
     const { dispatcher, sent, settle, hello } = setup();
     await hello();

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DEV_EXTENSION_ID, chromiumOrigin } from '../../protocol/identity';
@@ -350,4 +350,16 @@ export function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** Resident set size of a live process in KiB, from /proc (Linux), else from `ps -o rss=`. */
+export function rssKiB(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const match = /^VmRSS:\s+(\d+)\s+kB$/m.exec(status);
+    if (match?.[1] !== undefined) return Number(match[1]);
+  } catch {
+    // No /proc (macOS): ask ps.
+  }
+  return Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' }).trim());
 }
