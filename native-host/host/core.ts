@@ -1,3 +1,4 @@
+import type { TrustDecision } from '../../protocol/activity';
 import type { Profile, ProfileResolution } from '../../protocol/profiles';
 import type { ConsentRequest, ServerSummary } from '../../protocol/servers';
 import type { CallToolResult } from '../../protocol/tools';
@@ -121,7 +122,7 @@ export class HostCore {
   }
 
   /** Records a trust decision made outside the core (a server Switchyard wrote and approved). */
-  auditTrust(server: string, decision: string, fingerprint?: string): void {
+  auditTrust(server: string, decision: TrustDecision, fingerprint?: string): void {
     this.launch.record(server, decision, fingerprint);
   }
 
