@@ -242,10 +242,7 @@ export function toEntry(line: AuditLine): ActivityEntry {
 }
 
 function lineCheck(bytes: Buffer): string {
-  return createHash('sha256')
-    .update(bytes.subarray(0, CHECK_BYTES))
-    .digest('hex')
-    .slice(0, 16);
+  return createHash('sha256').update(bytes.subarray(0, CHECK_BYTES)).digest('hex').slice(0, 16);
 }
 
 function nextCursor(
