@@ -1,3 +1,4 @@
+import { activity } from './cli/activity';
 import { add } from './cli/add';
 import { call } from './cli/call';
 import { doctor } from './cli/doctor';
@@ -29,6 +30,8 @@ Usage: switchyard <command>
                                    add a server to config.json, approved to run as written
   remove <name>                    remove a server from config.json and forget its approval
   logs <name> [--lines N]          the last lines a server wrote to stderr (secrets redacted)
+  activity [--server NAME] [--event KIND]... [--limit N] [--json]
+                                   what ran and who decided, newest first (from audit.jsonl)
   import [--from CLIENT]... [--file PATH --format CLIENT] [--rename] [--dry-run] [--yes]
                                    add servers from Claude Desktop, Claude Code, Cursor, VS Code,
                                    Windsurf, Codex or Zed (preview first; see docs/import.md)
@@ -57,6 +60,7 @@ const commands: Readonly<Record<string, Command>> = {
   add,
   remove,
   logs,
+  activity,
   import: importCommand,
   install,
   uninstall,

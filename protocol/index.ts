@@ -1,3 +1,4 @@
+export * from './activity';
 export * from './argv';
 export * from './builtin-tools';
 export * from './errors';

@@ -1,5 +1,11 @@
 import { z } from 'zod';
 import {
+  ActivityCursorSchema,
+  ActivityEntrySchema,
+  ActivityEventSchema,
+  MAX_ACTIVITY_PAGE_ENTRIES,
+} from './activity';
+import {
   ImportClientSchema,
   ImportSelectionSchema,
   ImportSourcePreviewSchema,
@@ -228,6 +234,28 @@ export const requestMethods = {
       unchanged: z.array(ImportWrittenSchema),
       /** The written servers as they are now (started unless switched off in the source). */
       servers: z.array(ServerSummarySchema),
+    }),
+  },
+  'activity/list': {
+    params: z
+      .object({
+        /** Only entries of this server. */
+        server: z.string().min(1).max(256).optional(),
+        /** Only entries of these kinds. */
+        events: z.array(ActivityEventSchema).min(1).max(4).optional(),
+        /** Entries per page; default 50. A page may hold fewer (see docs/protocol.md). */
+        limit: z.number().int().positive().max(MAX_ACTIVITY_PAGE_ENTRIES).optional(),
+        /** `nextCursor` of the page before: the entries older than it. */
+        cursor: ActivityCursorSchema.optional(),
+      })
+      .optional(),
+    result: z.object({
+      /** Newest first. */
+      entries: z.array(ActivityEntrySchema),
+      /** Pass as `cursor` for the next, older page; null when the log holds nothing older. */
+      nextCursor: ActivityCursorSchema.nullable(),
+      /** Lines read for this page that were not entries (corrupt, foreign, oversized). */
+      skipped: z.number().int().nonnegative(),
     }),
   },
 } as const satisfies Record<string, { params: z.ZodType; result: z.ZodType }>;

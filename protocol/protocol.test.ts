@@ -469,6 +469,18 @@ const rejectedParams: ReadonlyArray<readonly [RequestMethod, string, unknown]> =
   ['profiles/remove', 'an id that is not a slug', { id: '../default' }],
   ['profiles/resolve', 'no url', {}],
   ['profiles/resolve', 'a URL over 8,192 characters', { url: `https://x.test/${long(8_192)}` }],
+  ['activity/list', 'a zero limit', { limit: 0 }],
+  ['activity/list', 'a limit over 200', { limit: 201 }],
+  ['activity/list', 'an empty server name', { server: '' }],
+  ['activity/list', 'no event kinds', { events: [] }],
+  ['activity/list', 'an event kind that does not exist', { events: ['call', 'shell'] }],
+  ['activity/list', 'a cursor that is not one the host gave', { cursor: '../audit.jsonl' }],
+  ['activity/list', 'a cursor with an upper-case check', { cursor: '538-B172B04138A17829' }],
+  [
+    'activity/list',
+    'a cursor with a 16-digit offset',
+    { cursor: `${'9'.repeat(16)}-b172b04138a17829` },
+  ],
 ];
 
 test.each(rejectedParams)('%s rejects %s', (method, _label, params) => {

@@ -45,6 +45,7 @@ export const PAGE_HOST_METHODS = [
   'profiles/resolve',
   'import/preview',
   'import/apply',
+  'activity/list',
 ] as const satisfies readonly RequestMethod[];
 export type PageHostMethod = (typeof PAGE_HOST_METHODS)[number];
 

@@ -104,6 +104,24 @@ describe('AuditLog', () => {
     if (process.platform !== 'win32') expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
+  it('says on every line who decided and which client the recording process served', async () => {
+    const file = tempFile();
+    const log = new AuditLog({ file, now: fixedNow, via: 'cli' });
+    log.append({ event: 'call', tool: 't', decision: 'allow', rule: 'files__*' });
+    log.append({ event: 'call', tool: 't', decision: 'approved' });
+    log.append({ event: 'call', tool: 't', decision: 'refused' });
+    log.append({ event: 'trust', server: 's', decision: 'revoked' });
+    log.append({ event: 'launch', server: 's', decision: 'ask' });
+    await log.flush();
+    expect(readEntries(file).map((e) => [e['decision'], e['by'], e['via']])).toEqual([
+      ['allow', 'policy', 'cli'],
+      ['approved', 'user', 'cli'],
+      ['refused', 'host', 'cli'],
+      ['revoked', 'user', 'cli'],
+      ['ask', 'host', 'cli'],
+    ]);
+  });
+
   it('rotates to one previous generation at the size cap, inside a batch too', async () => {
     const file = tempFile();
     const log = new AuditLog({ file, now: fixedNow, maxBytes: 300 });

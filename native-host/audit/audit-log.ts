@@ -1,4 +1,10 @@
 import type { promises as fsPromises } from 'node:fs';
+import {
+  deciderOf,
+  type ActivityDecision,
+  type ActivityEvent,
+  type ActivityVia,
+} from '../../protocol/activity';
 import { LINE_FLUSH_DELAY_MS, LINE_MAX_BATCH_BYTES, LineFile, type Schedule } from './line-file';
 
 /**
@@ -16,15 +22,26 @@ import { LINE_FLUSH_DELAY_MS, LINE_MAX_BATCH_BYTES, LineFile, type Schedule } fr
  * `flushDelayMs` has passed since its first entry, at once when it reaches `maxBatchBytes`, and on
  * `flush()`, which the host's shutdown awaits. The timer keeps the process alive until its batch
  * is written, so a process that exits on its own loses nothing either.
+ *
+ * Every line says who decided (`by`, from `deciderOf`: the policy, the user or the host) and
+ * which client the recording process served (`via`: the browser or the CLI). What the fields
+ * mean, and what `activity/list` makes of them: protocol/activity.ts and docs/protocol.md.
  */
 
+/** The log's file name in `$SWITCHYARD_HOME`; it rotates to `audit.jsonl.1`. */
+export const AUDIT_FILE_NAME = 'audit.jsonl';
+
 export interface AuditEntry {
-  readonly event: 'call' | 'launch' | 'trust' | 'policy';
+  readonly event: ActivityEvent;
   readonly server?: string;
   readonly tool?: string;
   readonly exposedName?: string;
-  /** Policy decision or user decision. */
-  readonly decision?: string;
+  /** The profile a call ran under, or that a policy change saved or removed. */
+  readonly profile?: string;
+  /** The policy rule (glob) that decided a call, or that a policy change wrote or removed. */
+  readonly rule?: string;
+  /** The decision (protocol/activity.ts lists them by event); `by` is derived from it. */
+  readonly decision?: ActivityDecision;
   /** How it ended: ok, tool-error, an error reason, approval-required, denied. */
   readonly outcome?: string;
   readonly argumentsBytes?: number;
@@ -45,6 +62,8 @@ export type { Schedule } from './line-file';
 
 export interface AuditLogOptions {
   readonly file: string;
+  /** The client the recording process serves, stamped on every line as `via`. */
+  readonly via?: ActivityVia;
   /** Size at which the log rotates to `<file>.1` (one generation kept). Default 10 MiB. */
   readonly maxBytes?: number;
   readonly now?: () => Date;
@@ -91,6 +110,11 @@ export class AuditLog {
     });
   }
 
+  /** The log's file (the current generation). */
+  get file(): string {
+    return this.options.file;
+  }
+
   /**
    * Queues one entry, timestamped now; a builder runs after the caller's turn (its failure is
    * reported through `onError` and costs that entry only). Resolves nothing, throws nothing.
@@ -123,11 +147,19 @@ export class AuditLog {
     const unbuilt = this.unbuilt;
     if (unbuilt.length === 0) return;
     this.unbuilt = [];
+    const via = this.options.via;
     const lines: string[] = [];
     for (const { at, record } of unbuilt) {
       try {
         const entry = typeof record === 'function' ? record() : record;
-        lines.push(`${JSON.stringify({ ts: at.toISOString(), ...entry })}\n`);
+        const by = deciderOf(entry.event, entry.decision);
+        const line = {
+          ts: at.toISOString(),
+          ...entry,
+          ...(by === undefined ? {} : { by }),
+          ...(via === undefined ? {} : { via }),
+        };
+        lines.push(`${JSON.stringify(line)}\n`);
       } catch (error) {
         this.report(error);
       }

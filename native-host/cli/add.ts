@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { formatCommandLine } from '../../protocol/argv';
+import { messageOf } from '../../protocol/guards';
+import { AUDIT_FILE_NAME, AuditLog, type AuditEntry } from '../audit/audit-log';
 import { ConfigError } from '../config/load';
 import { switchyardHome } from '../config/paths';
 import { HostError } from '../shared/host-error';
@@ -123,12 +125,13 @@ export async function add(io: CliIo, argv: readonly string[]): Promise<number> {
     io.err(`switchyard add: ${parsed.error}\n${ADD_USAGE}`);
     return 2;
   }
-  return withTrustStore(io, 'add', async (trust, env) => {
+  return withTrustStore(io, 'add', async (trust, env, audit) => {
     const added = await addUserServer(
       parsed.server,
       { replace: parsed.replace, requireCommand: true },
       { env, platform: io.platform, trust },
     );
+    audit.append(writtenBySwitchyard(added.name, added.fingerprint));
     const { entry } = added;
     const lines = [
       `${added.replaced ? 'Replaced' : 'Added'} '${added.name}' in ${added.configFile}:`,
@@ -153,24 +156,43 @@ export async function add(io: CliIo, argv: readonly string[]): Promise<number> {
   });
 }
 
+/** The audit entry of a server Switchyard wrote and approved as written. */
+export function writtenBySwitchyard(server: string, fingerprint: string | null): AuditEntry {
+  return {
+    event: 'trust',
+    server,
+    decision: 'written-by-switchyard',
+    ...(fingerprint === null ? {} : { fingerprint }),
+  };
+}
+
 /**
  * Opens the trust store of this home and runs `run` with the environment the host would have
  * (the PATH 'switchyard install' recorded comes first, so a command resolves here as it will in
- * the host and the approval matches), printing errors the way the other commands do: a
- * HostError's message says what to do next.
+ * the host and the approval matches) and the home's audit log (its entries say `via: cli`),
+ * printing errors the way the other commands do: a HostError's message says what to do next.
  */
 export async function withTrustStore(
   io: CliIo,
   command: string,
-  run: (trust: TrustStore, env: NodeJS.ProcessEnv) => Promise<number>,
+  run: (trust: TrustStore, env: NodeJS.ProcessEnv, audit: AuditLog) => Promise<number>,
 ): Promise<number> {
+  let audit: AuditLog | undefined;
   try {
     const context = await hostStartContext(io.env, io.platform);
     for (const warning of context.warnings) io.err(`switchyard ${command}: ${warning}\n`);
-    const trust = await TrustStore.open(switchyardHome(context.env, io.platform));
+    const home = switchyardHome(context.env, io.platform);
+    const trust = await TrustStore.open(home);
     for (const warning of trust.takeWarnings())
       io.err(`switchyard ${command}: ${warning.message}\n`);
-    return await run(trust, context.env);
+    audit = new AuditLog({
+      file: path.join(home, AUDIT_FILE_NAME),
+      via: 'cli',
+      onError: (error) => {
+        io.err(`switchyard ${command}: audit log: ${messageOf(error)}\n`);
+      },
+    });
+    return await run(trust, context.env, audit);
   } catch (error) {
     if (
       error instanceof HostError ||
@@ -181,5 +203,7 @@ export async function withTrustStore(
       return 1;
     }
     throw error;
+  } finally {
+    await audit?.flush();
   }
 }

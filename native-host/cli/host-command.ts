@@ -53,6 +53,7 @@ export async function hostCommand(io: CliIo, args: readonly string[]): Promise<n
         platform: io.platform,
         clientName: 'switchyard',
         version: HOST_VERSION,
+        via: 'browser',
         events: {
           onServerChanged: (summary) => {
             emit.serverChanged(summary);

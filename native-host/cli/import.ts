@@ -23,7 +23,7 @@ import {
 import { planImport, type PlanSource } from '../import/plan';
 import { sourcePreview } from '../import/preview';
 import { newUserServer, prepareImport } from '../import/write-servers';
-import { withTrustStore } from './add';
+import { withTrustStore, writtenBySwitchyard } from './add';
 import type { CliIo } from './io';
 import { confirm } from './prompt';
 
@@ -279,7 +279,7 @@ export async function importCommand(io: CliIo, argv: readonly string[]): Promise
     );
     return 1;
   }
-  return withTrustStore(io, 'import', async (trust, env) => {
+  return withTrustStore(io, 'import', async (trust, env, audit) => {
     const context = { env, platform: io.platform, trust };
     const notFound: { name: string; why: string }[] = [];
     try {
@@ -290,6 +290,7 @@ export async function importCommand(io: CliIo, argv: readonly string[]): Promise
         async (name, entry) => {
           const { replace } = await prepareImport(configFile, name, entry);
           const added = await addUserServer(newUserServer(name, entry), { replace }, context);
+          audit.append(writtenBySwitchyard(added.name, added.fingerprint));
           if (added.notFound !== null) notFound.push({ name, why: added.notFound });
         },
       );

@@ -13,8 +13,9 @@ export async function remove(io: CliIo, argv: readonly string[]): Promise<number
     io.err('usage: switchyard remove <name>\n');
     return 2;
   }
-  return withTrustStore(io, 'remove', async (trust, env) => {
+  return withTrustStore(io, 'remove', async (trust, env, audit) => {
     const removed = await removeUserServer(name, { env, platform: io.platform, trust });
+    audit.append({ event: 'trust', server: removed.name, decision: 'removed' });
     const pins = `${removed.pins} tool pin${removed.pins === 1 ? '' : 's'}`;
     io.out(
       `Removed '${removed.name}' from ${removed.configFile}` +

@@ -19,6 +19,7 @@ export async function withCore<T>(
     platform: io.platform,
     clientName: 'switchyard-cli',
     version: HOST_VERSION,
+    via: 'cli',
     events: {
       onLog: (level: LogLevel, message: string) => {
         if (options.verbose === true) io.err(`[${level}] ${message}\n`);

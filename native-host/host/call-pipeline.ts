@@ -58,7 +58,14 @@ export class CallPipeline {
       );
     }
     const started = Date.now();
-    const audit = (decision: string, outcome: string, result?: CallToolResult): void => {
+    const decision: CallDecision = gate.check(
+      fleet.spec(listed.server).scope,
+      listed,
+      args,
+      options.approval,
+      policyOverlay(profile),
+    );
+    const audit = (outcome: string, result?: CallToolResult): void => {
       const durationMs = Date.now() - started;
       // Built after the reply has gone out: hashing the arguments and the result is audit
       // bookkeeping, not part of the call's latency. Neither object is modified afterwards (the
@@ -68,22 +75,17 @@ export class CallPipeline {
         server: listed.server,
         tool: listed.definition.name,
         exposedName: name,
-        decision,
+        profile: profile.id,
+        decision: decision.kind === 'run' ? decision.policy : decision.kind,
+        ...(decision.rule === null ? {} : { rule: decision.rule }),
         outcome,
         ...gate.argumentsFacts(args),
         ...(result ? ToolGate.resultFacts(result) : {}),
         durationMs,
       }));
     };
-    const decision: CallDecision = gate.check(
-      fleet.spec(listed.server).scope,
-      listed,
-      args,
-      options.approval,
-      policyOverlay(profile),
-    );
     if (decision.kind !== 'run') {
-      audit(decision.kind, decision.error.reason);
+      audit(decision.error.reason);
       throw decision.error;
     }
     if (decision.pin) await catalog.pin(listed);
@@ -98,10 +100,10 @@ export class CallPipeline {
           ? (text) => wrap(text, { server: listed.server, tool: listed.definition.name })
           : undefined,
       );
-      audit(decision.policy, result.isError === true ? 'tool-error' : 'ok', result);
+      audit(result.isError === true ? 'tool-error' : 'ok', result);
       return result;
     } catch (error) {
-      audit(decision.policy, error instanceof HostError ? error.reason : 'internal');
+      audit(error instanceof HostError ? error.reason : 'internal');
       throw error;
     }
   }
@@ -109,8 +111,8 @@ export class CallPipeline {
   /** Refuses a pending approval: it can never be redeemed. */
   deny(requestId: string): boolean {
     const denied = this.options.gate.deny(requestId);
-    if (denied)
-      this.options.audit?.append({ event: 'call', decision: 'denied-by-user', outcome: 'denied' });
-    return denied;
+    if (denied === undefined) return false;
+    this.options.audit?.append({ event: 'call', ...denied, decision: 'denied', outcome: 'denied' });
+    return true;
   }
 }

@@ -1,6 +1,8 @@
+import type { TrustDecision } from '../../protocol/activity';
 import type { Profile, ProfileResolution } from '../../protocol/profiles';
 import type { ConsentRequest, ServerSummary } from '../../protocol/servers';
 import type { CallToolResult } from '../../protocol/tools';
+import { readActivity, type ActivityPage, type ActivityQuery } from '../audit/activity-read';
 import type { ServerRuntime } from '../mcp/server-runtime';
 import type { ProfileStore } from '../profiles/store';
 import type { TrustStore } from '../trust/trust-store';
@@ -121,8 +123,20 @@ export class HostCore {
   }
 
   /** Records a trust decision made outside the core (a server Switchyard wrote and approved). */
-  auditTrust(server: string, decision: string, fingerprint?: string): void {
+  auditTrust(server: string, decision: TrustDecision, fingerprint?: string): void {
     this.launch.record(server, decision, fingerprint);
+  }
+
+  /**
+   * A page of the audit log, newest first. Entries this host has queued are written first, so a
+   * call answered before this request is in it; another host's (or the CLI's) may lag by its
+   * flush delay (AUDIT_FLUSH_DELAY_MS).
+   */
+  async activity(query: ActivityQuery = {}): Promise<ActivityPage> {
+    const audit = this.options.audit;
+    if (audit === undefined) return { entries: [], nextCursor: null, skipped: 0 };
+    await audit.flush();
+    return readActivity(audit.file, query);
   }
 
   applyConfig(setup: Parameters<ConfigApply['apply']>[0]): Promise<{ settled: Promise<void> }> {

@@ -3,7 +3,8 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { AuditLog } from '../audit/audit-log';
+import type { ActivityVia } from '../../protocol/activity';
+import { AUDIT_FILE_NAME, AuditLog } from '../audit/audit-log';
 import { ServerLogs } from '../audit/server-logs';
 import { ConfigError } from '../config/load';
 import { updateConfigFile } from '../config/write';
@@ -33,6 +34,8 @@ export interface CoreEnvironment {
   readonly platform: NodeJS.Platform;
   readonly clientName: string;
   readonly version: string;
+  /** Whom this core serves, recorded on every audit line: the browser's host, or the CLI. */
+  readonly via: ActivityVia;
   readonly events?: HostCoreEvents;
 }
 
@@ -50,7 +53,8 @@ export async function createCore(
     environment.events?.onLog?.('warning', warning.message);
   }
   const audit = new AuditLog({
-    file: path.join(home, 'audit.jsonl'),
+    file: path.join(home, AUDIT_FILE_NAME),
+    via: environment.via,
     onError: (error) => {
       environment.events?.onLog?.('warning', `audit log: ${messageOf(error)}`);
     },

@@ -1,3 +1,4 @@
+import type { TrustDecision } from '../../protocol/activity';
 import type { ConsentRequest, LaunchChange } from '../../protocol/servers';
 import type { AuditLog } from '../audit/audit-log';
 import type { ServerRuntime } from '../mcp/server-runtime';
@@ -62,6 +63,7 @@ export class LaunchTrust {
       this.options.audit?.append({
         event: 'launch',
         server: runtime.name,
+        decision: 'ask',
         outcome: 'needs-approval',
         fingerprint: consent.fingerprint,
       });
@@ -191,7 +193,7 @@ export class LaunchTrust {
   }
 
   /** Records a trust decision in the audit log (also one made outside this class). */
-  record(server: string, decision: string, fingerprint?: string): void {
+  record(server: string, decision: TrustDecision, fingerprint?: string): void {
     this.options.audit?.append({
       event: 'trust',
       server,

@@ -46,7 +46,7 @@ export class SettingsWrites {
     const rules = await save(tool, policy);
     gate.setRules(rules);
     if (policy === 'allow') await catalog.pinMatching(catalog.current().tools, [tool]);
-    this.options.audit?.append({ event: 'policy', tool, decision: policy ?? 'removed' });
+    this.options.audit?.append({ event: 'policy', rule: tool, decision: policy ?? 'removed' });
     this.options.invalidateAllTools();
     const listed = catalog.current().byName.get(tool);
     return {
@@ -79,7 +79,7 @@ export class SettingsWrites {
       .filter((rule) => rule.value === 'allow')
       .map((rule) => rule.glob);
     await catalog.pinMatching(catalog.view(stored.id).tools, allows);
-    this.options.audit?.append({ event: 'policy', tool: `profile:${stored.id}`, decision: 'set' });
+    this.options.audit?.append({ event: 'policy', profile: stored.id, decision: 'set' });
     return { profile: stored, warnings };
   }
 
@@ -88,7 +88,7 @@ export class SettingsWrites {
     const { removed, profiles } = await this.writer().remove(id);
     this.applyProfiles({ ...this.options.profiles.setup(), profiles });
     if (removed) {
-      this.options.audit?.append({ event: 'policy', tool: `profile:${id}`, decision: 'removed' });
+      this.options.audit?.append({ event: 'policy', profile: id, decision: 'removed' });
     }
     return removed;
   }

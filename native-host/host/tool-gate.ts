@@ -33,9 +33,19 @@ function shownText(text: string): string {
   return safeText(text, { maxChars: 8_000 });
 }
 
+/**
+ * `rule` names the policy rule that decided (a glob of `toolPolicy` or the profile's policy);
+ * null when the default (`ask`) applied, or the user's approval did.
+ */
 export type CallDecision =
-  | { readonly kind: 'run'; readonly policy: 'allow' | 'approved'; readonly pin: boolean }
-  | { readonly kind: 'deny' | 'ask' | 'refused'; readonly error: HostError };
+  | {
+      readonly kind: 'run';
+      readonly policy: 'allow' | 'approved';
+      readonly pin: boolean;
+      readonly rule: string | null;
+    }
+  | { readonly kind: 'deny' | 'ask'; readonly error: HostError; readonly rule: string | null }
+  | { readonly kind: 'refused'; readonly error: HostError; readonly rule: null };
 
 const WARNING_TEXT: Readonly<Record<PolicyWarning, string>> = {
   destructive: 'The server marks this tool as destructive.',
@@ -166,9 +176,10 @@ export class ToolGate {
             `'${exposed.name}' is denied by your tool policy (rule '${decision.rule}'). Change it in the popup to use it.`,
             { name: exposed.name, rule: decision.rule },
           ),
+          rule: decision.rule,
         };
       case 'allow':
-        return { kind: 'run', policy: 'allow', pin: pin.state === 'unpinned' };
+        return { kind: 'run', policy: 'allow', pin: pin.state === 'unpinned', rule: decision.rule };
       case 'ask':
         break;
     }
@@ -192,6 +203,7 @@ export class ToolGate {
             `The arguments for '${exposed.name}' are ${argumentsBytes} bytes, too large to show for approval (limit ${MAX_APPROVAL_ARGUMENTS_BYTES}). Allow-list the tool to call it with arguments this large.`,
             { argumentsBytes, limit: MAX_APPROVAL_ARGUMENTS_BYTES },
           ),
+          rule: null,
         };
       }
       const request = this.ledger.issue({
@@ -222,6 +234,7 @@ export class ToolGate {
             },
           },
         ),
+        rule: decision.rule,
       };
     }
     const redeemed = this.ledger.redeem(approval, { exposedName: exposed.name, arguments: args });
@@ -233,14 +246,21 @@ export class ToolGate {
           `The approval does not hold for this call (${redeemed.reason}); ask the user again.`,
           { why: redeemed.reason },
         ),
+        rule: null,
       };
     }
     // The user saw this definition (and any difference) on the card: pin it (D7).
-    return { kind: 'run', policy: 'approved', pin: pin.state !== 'pinned' };
+    return { kind: 'run', policy: 'approved', pin: pin.state !== 'pinned', rule: null };
   }
 
-  deny(requestId: string): boolean {
-    return this.ledger.cancel(requestId);
+  /** The user refused a pending approval: the call it was for, or undefined if none was pending. */
+  deny(
+    requestId: string,
+  ): { readonly server: string; readonly tool: string; readonly exposedName: string } | undefined {
+    const request = this.ledger.withdraw(requestId);
+    return request === undefined
+      ? undefined
+      : { server: request.server, tool: request.tool, exposedName: request.exposedName };
   }
 
   denyAll(): void {

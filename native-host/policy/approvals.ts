@@ -180,7 +180,14 @@ export class ApprovalLedger {
   /** The user denied (or the call was abandoned): the request can never be redeemed; later
    * attempts are refused as `unknown`. Unknown ids are ignored. */
   cancel(requestId: string): boolean {
-    return this.pending.delete(requestId);
+    return this.withdraw(requestId) !== undefined;
+  }
+
+  /** `cancel`, returning the request that can no longer be redeemed (undefined if none was). */
+  withdraw(requestId: string): ApprovalRequest | undefined {
+    const request = this.pending.get(requestId);
+    this.pending.delete(requestId);
+    return request;
   }
 
   /** Cancels every pending request (the port closed, the user revoked everything). */

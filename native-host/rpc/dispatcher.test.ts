@@ -45,6 +45,7 @@ function handlers(overrides: Partial<Handlers> = {}): Handlers {
       }),
     'import/preview': () => Promise.resolve({ configFile: '/tmp/config.json', sources: [] }),
     'import/apply': () => Promise.resolve({ written: [], unchanged: [], servers: [] }),
+    'activity/list': () => Promise.resolve({ entries: [], nextCursor: null, skipped: 0 }),
   };
   return { ...base, ...overrides };
 }

@@ -123,6 +123,7 @@ export function createHandlers({
       }
       return await core.forgetLaunch(server, workspace);
     },
+    'activity/list': (params) => core.activity(params ?? {}),
     ...importHandlers({ home, live }),
   };
 }

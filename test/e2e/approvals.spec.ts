@@ -92,7 +92,12 @@ describe('a tool call waits for the user', () => {
     });
     await vi.waitFor(() => {
       expect(session.profile.auditLog()).toContainEqual(
-        expect.objectContaining({ event: 'call', exposedName: READ, decision: 'approved' }),
+        expect.objectContaining({
+          event: 'call',
+          exposedName: READ,
+          decision: 'approved',
+          by: 'user',
+        }),
       );
     });
     // The row opens to what the model read, labelled as a server's untrusted output.
@@ -149,7 +154,14 @@ describe('a tool call waits for the user', () => {
     // The host retired the approval; nothing reached the server.
     await vi.waitFor(() => {
       expect(session.profile.auditLog().slice(auditBefore)).toContainEqual(
-        expect.objectContaining({ event: 'call', decision: 'denied-by-user', outcome: 'denied' }),
+        expect.objectContaining({
+          event: 'call',
+          exposedName: READ,
+          decision: 'denied',
+          by: 'user',
+          via: 'browser',
+          outcome: 'denied',
+        }),
       );
     });
     expect(
@@ -203,10 +215,16 @@ describe('a tool call waits for the user', () => {
     // The host ran it on the allow-list, not on an approval.
     await vi.waitFor(() => {
       expect(session.profile.auditLog()).toContainEqual(
-        expect.objectContaining({ event: 'policy', tool: READ, decision: 'allow' }),
+        expect.objectContaining({ event: 'policy', rule: READ, decision: 'allow', by: 'user' }),
       );
       expect(session.profile.auditLog().slice(-1)).toEqual([
-        expect.objectContaining({ event: 'call', exposedName: READ, decision: 'allow' }),
+        expect.objectContaining({
+          event: 'call',
+          exposedName: READ,
+          decision: 'allow',
+          rule: READ,
+          by: 'policy',
+        }),
       ]);
     });
   });

@@ -91,7 +91,9 @@ describe('the chat', () => {
     await vi.waitFor(() => {
       expect(session.profile.auditLog().at(-1)).toMatchObject({
         event: 'call',
-        decision: 'denied-by-user',
+        exposedName: READ,
+        decision: 'denied',
+        by: 'user',
       });
     });
     model.script({ kind: 'text', text: 'No problem, I left it closed.' });

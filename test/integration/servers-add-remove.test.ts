@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { requestMethods } from '../../protocol/methods';
 import {
   HostHarness,
   MEMORY_SERVER,
@@ -172,6 +173,17 @@ describe('servers/add and servers/remove', () => {
       expect(removed.out).toMatch(/Removed 'memory'.*forgot its launch approval/);
       await host.until(() => host.notifications.find(removedNotice('memory')), 'memory removed');
       expect(isAlive(running.status.pid!)).toBe(false);
+
+      // Both were recorded as the user's, made in a terminal.
+      const activity = cli(home, 'activity', '--server', 'memory', '--event', 'trust', '--json');
+      expect(activity.code, activity.err).toBe(0);
+      const { entries } = requestMethods['activity/list'].result
+        .pick({ entries: true })
+        .parse(JSON.parse(activity.out));
+      expect(entries.map((e) => [e.decision, e.by, e.via])).toEqual([
+        ['removed', 'user', 'cli'],
+        ['written-by-switchyard', 'user', 'cli'],
+      ]);
     }));
 
   it("keeps what a server writes to stderr for 'switchyard logs', after its host is gone", async () => {

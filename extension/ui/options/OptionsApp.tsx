@@ -1,10 +1,14 @@
 import { ConnectionBanner } from '../common/ConnectionBanner';
 import { useSession } from '../popup/use-host-data';
+import { ActivitySection } from './ActivitySection';
 import { ImportSection } from './ImportSection';
 import { ProfilesSection } from './ProfilesSection';
 import { ProviderSection } from './ProviderSection';
 
-/** The options page: the model provider (issue 4), per-site profiles and import (issue 5). */
+/**
+ * The options page: the model provider (issue 4), per-site profiles and import (issue 5), and
+ * the activity log (issue 13). `options.html#activity` (the popup's Activity link) opens at it.
+ */
 export function OptionsApp() {
   const { connection } = useSession();
   return (
@@ -14,6 +18,7 @@ export function OptionsApp() {
       <ProviderSection />
       <ProfilesSection />
       <ImportSection />
+      <ActivitySection />
     </main>
   );
 }

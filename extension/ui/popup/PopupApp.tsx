@@ -60,6 +60,18 @@ export function PopupApp() {
           size="small"
           variant="quiet"
           onClick={() => {
+            // The options page, opened at its activity view.
+            void browser.tabs.create({
+              url: `${browser.runtime.getURL('/options.html')}#activity`,
+            });
+          }}
+        >
+          Activity
+        </Button>
+        <Button
+          size="small"
+          variant="quiet"
+          onClick={() => {
             void browser.runtime.openOptionsPage();
           }}
         >
