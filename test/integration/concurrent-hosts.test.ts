@@ -10,7 +10,7 @@ import { FIXTURE_SERVER, HostHarness, makeHome } from './host-harness';
  * lost. Here both hosts write at once and every change must be in the files afterwards.
  */
 
-const SERVERS_PER_HOST = 20;
+const SERVERS_PER_HOST = 100;
 const RULES_PER_HOST = 100;
 
 let hosts: HostHarness[] = [];
@@ -25,9 +25,9 @@ interface Consent {
 }
 
 describe('two hosts sharing a home', () => {
-  test('100 policy/set and 20 trust/approve from each, at once: nothing is lost and both see it', async () => {
+  test('100 policy/set and 100 trust/approve from each, at once: nothing is lost and both see it', async () => {
     // Disabled servers: approving one records its trust without starting it, so the test writes
-    // files without running 40 processes.
+    // files without running 200 processes.
     const mcpServers = Object.fromEntries(
       Array.from({ length: 2 * SERVERS_PER_HOST }, (_, i) => [
         `s${i}`,
