@@ -1,5 +1,4 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { buildChildEnv } from '../config/env';
 import { LaunchError, type LaunchFn, type ServerProcess } from '../mcp/runtime-types';
 import { ProcessSpawnError, ProcessTransport } from '../supervisor/process-transport';

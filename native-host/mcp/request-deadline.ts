@@ -1,6 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { ProgressCallback } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Client, ProgressCallback, Transport } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '../../protocol/tools';
 import { RawCallToolResultSchema, normalizeCallResult } from './call-result';
 import { untrustedMessage } from './runtime-errors';

@@ -1,9 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  ListRootsRequestSchema,
-  ToolListChangedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
-import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/index.js';
+import { Client, type jsonSchemaValidator } from '@modelcontextprotocol/client';
 
 /**
  * The SDK Client builds an Ajv instance (with every format) per client, to check tool output
@@ -44,12 +39,12 @@ export function createRuntimeClient(hooks: RuntimeClientHooks): Client {
   });
   client.onclose = hooks.onClose;
   client.onerror = hooks.onError;
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+  client.setNotificationHandler('notifications/tools/list_changed', () => {
     hooks.onToolListChanged();
   });
   if (roots !== undefined) {
     // The folders come from the user's profiles, asked for afresh on every request.
-    client.setRequestHandler(ListRootsRequestSchema, () => ({
+    client.setRequestHandler('roots/list', () => ({
       roots: roots().map((root) => ({ ...root })),
     }));
   }

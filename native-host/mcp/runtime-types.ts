@@ -1,4 +1,4 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Transport } from '@modelcontextprotocol/client';
 import type { ExitInfo } from '../../protocol/servers';
 import type { ServerLaunch } from '../shared/server-spec';
 

@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import type { ConsentRequest, ExitInfo, ServerState } from '../../protocol/servers';
 import type { CallToolResult } from '../../protocol/tools';
 import { callToolWithDeadline, connectWithDeadline } from './request-deadline';
@@ -211,6 +211,9 @@ export class ServerRuntime {
   rootsChanged(): void {
     const connection = this.connection;
     if (connection === undefined || this.options.roots === undefined) return;
+    // Roots are deprecated by the 2026-07-28 revision (SEP-2577) but still part of 2025-11-25,
+    // which every server speaks today (design D3); a 2026 server asks for them per request.
+    // eslint-disable-next-line @typescript-eslint/no-deprecated
     connection.client.sendRootsListChanged().catch((error: unknown) => {
       const message = messageOf(error);
       this.options.events.onLog('warning', `could not announce new roots: ${message}`);

@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { untrustedMessage } from './runtime-errors';
 import {
   MAX_LIST_PAGES,

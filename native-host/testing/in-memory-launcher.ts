@@ -1,12 +1,15 @@
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import {
+  InMemoryTransport,
+  McpServer,
+  type CallToolResult,
+  type ToolAnnotations,
+} from '@modelcontextprotocol/server';
 import { LaunchError, type LaunchFn } from '../mcp/runtime-types';
 import { type ServerLaunch } from '../shared/server-spec';
 
 /**
  * A launcher for tests of `ServerRuntime` and `HostCore` that spawns nothing: each launch stands
- * up a real in-process MCP server (the SDK's `McpServer`) behind an `InMemoryTransport` pair and
+ * up a real in-process MCP server (the v2 SDK's `McpServer`, `@modelcontextprotocol/server`) behind an `InMemoryTransport` pair and
  * hands the client side to the runtime through the real seam, `LaunchFn` (style habit 8: fakes
  * implement the real seam). The handshake, listings and calls are the SDK's own.
  *
