@@ -11,7 +11,10 @@ import type { ServerProcess } from './runtime-types';
 
 function processWith(exitInfo: ExitInfo | undefined): ServerProcess {
   return {
-    transport: InMemoryTransport.createLinkedPair()[0],
+    transport: Object.assign(InMemoryTransport.createLinkedPair()[0], {
+      pid: 1,
+      stderr: undefined,
+    }),
     pid: 1,
     exitInfo,
     stderrTail: () => ['boom'],
