@@ -171,6 +171,33 @@ describe('revision negotiation', () => {
   });
 });
 
+describe('roots on a 2026-07-28 connection', () => {
+  it('does not announce changed roots, which that revision asks for per request', async () => {
+    const sent: string[] = [];
+    const logs: string[] = [];
+    const launcher = inMemoryLauncher({
+      revisions: '2026',
+      onClientMessage: (_launch, method) => sent.push(method),
+    });
+    const runtime = new ServerRuntime({
+      launch: LAUNCH,
+      spawnServer: launcher.spawnServer,
+      clientInfo: { name: 'switchyard-test', version: '0' },
+      roots: () => [{ uri: 'file:///work' }],
+      events: {
+        onStateChange: () => undefined,
+        onToolsChanged: () => undefined,
+        onLog: (_level, message) => logs.push(message),
+      },
+    });
+    await runtime.start();
+    runtime.rootsChanged();
+    await runtime.stop();
+    expect(sent).not.toContain('notifications/roots/list_changed');
+    expect(logs).toEqual([]);
+  });
+});
+
 describe('the stdio shape (why ServerProcess.transport has pid and stderr)', () => {
   async function connectIgnoringProbe(stdioShaped: boolean): Promise<string> {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

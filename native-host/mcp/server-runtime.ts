@@ -211,6 +211,7 @@ export class ServerRuntime {
     if (connection === undefined || this.options.roots === undefined) return;
     // Roots are deprecated by the 2026-07-28 revision (SEP-2577) but still part of 2025-11-25,
     // which every server speaks today (design D3); a 2026 server asks for them per request.
+    if (connection.client.getProtocolEra() === 'modern') return;
     // eslint-disable-next-line @typescript-eslint/no-deprecated
     connection.client.sendRootsListChanged().catch((error: unknown) => {
       const message = messageOf(error);
