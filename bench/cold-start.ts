@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { connectDirect } from './direct-client';
 import { FramesClient } from './frames-client';
 import { ServerChangedViewSchema } from './host-views';

@@ -1,12 +1,15 @@
 import { performance } from 'node:perf_hooks';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ListToolsResultSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Client, type Tool } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { ListToolsResultSchema } from '@modelcontextprotocol/core';
 import type { ServerLaunchSpec } from './reference-servers';
 
 /**
- * The baseline: the official SDK client talking to a server over its own stdio transport, with
- * no host in between. Timed from spawn to `initialize` done and to the tool listing done.
+ * The baseline: the official SDK client (v2, `@modelcontextprotocol/client`, the one the host
+ * runs) talking to a server over its own stdio transport, with no host in between. Timed from
+ * spawn to `initialize` done and to the tool listing done. It connects in the SDK's default
+ * `'legacy'` mode: the reference servers speak 2025-11-25, and in `'auto'` mode the SDK's own
+ * stdio transport would spawn every server twice (decision 0016), which is no baseline.
  */
 
 export interface DirectServer {

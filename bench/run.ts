@@ -1,7 +1,7 @@
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { DEV_EXTENSION_ID, chromiumOrigin } from '../protocol/identity';
 import { MAX_HOST_TO_BROWSER_FRAME_BYTES } from '../protocol/limits';
 import { CallToolResultSchema } from '../protocol/tools';

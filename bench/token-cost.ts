@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { estimateTokens } from '../protocol/token-estimate';
 import type { ToolListingView } from './host-views';
 

@@ -29,6 +29,11 @@ export const HOST_LAYERS = [
 const BASE_PATTERNS = [
   { group: ['**/extension/*'], message: 'The host never imports extension code.' },
   {
+    group: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'],
+    message:
+      'The host runs the v2 MCP client: import from @modelcontextprotocol/client (types, Client) or @modelcontextprotocol/core (schemas). The v1 SDK is not a dependency (decision 0016).',
+  },
+  {
     regex: '^(\\.\\./)+testing(/|$)',
     message: 'native-host/testing/ holds test helpers: only *.test.ts files and test/ import it.',
   },

@@ -5,7 +5,7 @@ import { chmod, readFile } from 'node:fs/promises';
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
 const outfile = 'dist/host/switchyard.cjs';
 
-await build({
+const result = await build({
   entryPoints: ['native-host/main.ts'],
   outfile,
   bundle: true,
@@ -16,7 +16,12 @@ await build({
   define: { __SWITCHYARD_VERSION__: JSON.stringify(pkg.version) },
   // jsonc-parser's default (UMD) build loads its parts with a require() esbuild cannot follow;
   // its ESM build bundles cleanly.
-  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
+  alias: {
+    'jsonc-parser': 'jsonc-parser/lib/esm/main.js',
+    // The MCP client's Node shim bundles Ajv (about 210 KiB) for a default validator the host
+    // never builds: native-host/mcp/sdk-shims.ts stands in (decision 0016).
+    '@modelcontextprotocol/client/_shims': './native-host/mcp/sdk-shims.ts',
+  },
   sourcemap: 'linked',
   // Smaller source, faster start: about 10 ms less to load the bundle (measured on Node 20), which
   // is on every cold start's path to spawning servers. Identifiers are kept, so stack traces still
@@ -25,5 +30,16 @@ await build({
   minifySyntax: true,
   legalComments: 'none',
   logLevel: 'warning',
+  metafile: true,
 });
+// The bundle carries one MCP SDK, the v2 client, and not the Ajv its Node shim would bring
+// (decision 0016): fail the build rather than ship either by accident.
+const unwanted = Object.keys(result.metafile.inputs).filter((input) =>
+  /node_modules\/(@modelcontextprotocol\/sdk\/|ajv\/|@modelcontextprotocol\/client\/dist\/ajvProvider)/.test(
+    input,
+  ),
+);
+if (unwanted.length > 0) {
+  throw new Error(`the host bundle must not contain:\n  ${unwanted.join('\n  ')}`);
+}
 await chmod(outfile, 0o755);

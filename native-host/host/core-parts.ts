@@ -2,6 +2,7 @@ import { BUILTIN_TOOL_NAMES } from '../../protocol/builtin-tools';
 import type { ServerSummary } from '../../protocol/servers';
 import type { AuditLog } from '../audit/audit-log';
 import type { RestartPolicy } from '../mcp/restart-policy';
+import type { EraVerdicts } from '../mcp/era-verdicts';
 import type { ServerRuntime } from '../mcp/server-runtime';
 import type { LaunchFn } from '../mcp/runtime-types';
 import { ApprovalLedger } from '../policy/approvals';
@@ -35,6 +36,8 @@ export interface HostCoreOptions {
   readonly ledger?: ApprovalLedger;
   readonly events?: HostCoreEvents;
   readonly restartPolicy?: RestartPolicy;
+  /** How each launch negotiated before (decision 0016); default: every start probes. */
+  readonly eraVerdicts?: EraVerdicts;
   readonly reservedToolNames?: ReadonlySet<string>;
   readonly wrapResult?: CallPipelineOptions['wrapResult'];
   /** The profiles in force (design D10); default: the built-in default profile only. */
@@ -78,6 +81,7 @@ export function assembleCore(
     spawnServer: options.spawnServer,
     clientInfo: options.clientInfo,
     ...(options.restartPolicy ? { restartPolicy: options.restartPolicy } : {}),
+    ...(options.eraVerdicts ? { eraVerdicts: options.eraVerdicts } : {}),
     // MCP roots: the workspace folders of the profiles that enable the server (design D3, D10).
     rootsOf: (spec) => profiles.rootsOf(spec),
     events: {

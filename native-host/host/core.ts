@@ -192,7 +192,11 @@ export class HostCore {
     this.gate.denyAll();
     await this.fleet.close();
     for (const watcher of this.options.groupWatchers ?? []) await watcher.close();
-    await Promise.all([this.options.audit?.flush(), this.options.serverLogs?.flush()]);
+    await Promise.all([
+      this.options.audit?.flush(),
+      this.options.serverLogs?.flush(),
+      this.options.eraVerdicts?.flushed(),
+    ]);
   }
 
   livePids(): number[] {

@@ -17,6 +17,7 @@ import { HostCore, type HostCoreEvents } from './core';
 import { HostError } from '../shared/host-error';
 import { configUpdateError } from '../config/config-error-details';
 import { createLauncher } from './launch';
+import { EraVerdicts } from '../mcp/era-verdicts';
 import { startGuardian } from '../supervisor/guardian';
 import { GroupRecorder, RUN_FOLDER, reapDeadHosts } from '../supervisor/group-records';
 import { processTable } from '../supervisor/process-identity';
@@ -78,8 +79,14 @@ export async function createCore(
   });
   const recorder = setup.home === null ? undefined : await reapAndRecord(setup.home, environment);
   const groupWatchers = [guardian, recorder].filter((w) => w !== undefined);
+  const eraVerdicts = await EraVerdicts.open(setup.home, {
+    onError: (error) => {
+      environment.events?.onLog?.('warning', `negotiation.json: ${messageOf(error)}`);
+    },
+  });
   const configFile = setup.configFile;
   return new HostCore({
+    eraVerdicts,
     servers: setup.specs,
     spawnServer: createLauncher({
       hostEnv: environment.env,

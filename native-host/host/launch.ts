@@ -1,7 +1,11 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { buildChildEnv } from '../config/env';
-import { LaunchError, type LaunchFn, type ServerProcess } from '../mcp/runtime-types';
+import {
+  LaunchError,
+  type LaunchFn,
+  type ServerProcess,
+  type StdioTransport,
+} from '../mcp/runtime-types';
 import { ProcessSpawnError, ProcessTransport } from '../supervisor/process-transport';
 import { RingBuffer } from '../supervisor/ring-buffer';
 import { safeText } from '../../protocol/untrusted/gate';
@@ -96,8 +100,10 @@ export function createLauncher(options: LaunchOptions): LaunchFn {
  * The SDK calls `start()` in `connect`, but the process is already running by then: this wrapper
  * makes `start()` report what happened in between (messages are held until the SDK has installed
  * its handlers; an exit makes `start()` reject, so `connect` fails with the exit, not a timeout).
+ * It exposes `pid` and `stderr` so the SDK treats it as stdio: a server that ignores the
+ * `server/discover` probe is then a 2025-era server, not an outage (decision 0016).
  */
-class StartedTransport implements Transport {
+class StartedTransport implements StdioTransport {
   onmessage?: Transport['onmessage'];
   onclose?: Transport['onclose'];
   onerror?: Transport['onerror'];
@@ -120,6 +126,14 @@ class StartedTransport implements Transport {
       this.onClosed();
       if (this.started) this.onclose?.();
     };
+  }
+
+  get pid(): number | undefined {
+    return this.inner.pid;
+  }
+
+  get stderr(): RingBuffer {
+    return this.inner.stderr;
   }
 
   start(): Promise<void> {

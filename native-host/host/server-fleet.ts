@@ -1,7 +1,9 @@
 import type { ServerSummary } from '../../protocol/servers';
 import type { RestartPolicy } from '../mcp/restart-policy';
 import { ServerRuntime } from '../mcp/server-runtime';
-import { type LaunchFn } from '../mcp/runtime-types';
+import type { EraVerdicts } from '../mcp/era-verdicts';
+import { type LaunchFn, type NegotiationMemory } from '../mcp/runtime-types';
+import { launchFingerprint } from '../trust/fingerprint';
 import type { McpRoot } from '../profiles/store';
 import { HostError } from '../shared/host-error';
 import type { ServerLaunch, ServerSpec } from '../shared/server-spec';
@@ -28,6 +30,8 @@ export interface FleetOptions {
   readonly restartPolicy?: RestartPolicy;
   /** The MCP roots offered to a server now (design D3, D10). */
   readonly rootsOf: (spec: ServerSpec) => McpRoot[];
+  /** Which launches negotiated as 2025-era servers before (decision 0016); default: none. */
+  readonly eraVerdicts?: Pick<EraVerdicts, 'knownLegacy' | 'settle'>;
   readonly events: FleetEvents;
 }
 
@@ -163,6 +167,7 @@ export class ServerFleet {
         return now === undefined ? [] : this.options.rootsOf(now);
       },
       ...(this.options.restartPolicy ? { restartPolicy: this.options.restartPolicy } : {}),
+      ...negotiationOf(spec, this.options.eraVerdicts),
       events: {
         onStateChange: (r) => {
           if (current(r)) events.onStateChange(r);
@@ -194,5 +199,22 @@ function launchOf(spec: ServerSpec): ServerLaunch {
     cwd: spec.definition?.cwd ?? undefined,
     handshakeTimeoutMs: spec.handshakeTimeoutMs,
     toolTimeoutMs: spec.toolTimeoutMs,
+  };
+}
+
+/** The verdict memory of one launch definition, keyed by its fingerprint (decision 0016). */
+function negotiationOf(
+  spec: ServerSpec,
+  verdicts: FleetOptions['eraVerdicts'],
+): { negotiation?: NegotiationMemory } {
+  if (verdicts === undefined || spec.definition === null) return {};
+  const fingerprint = launchFingerprint(spec.definition);
+  return {
+    negotiation: {
+      knownLegacy: () => verdicts.knownLegacy(fingerprint),
+      settled: (era) => {
+        verdicts.settle(fingerprint, era);
+      },
+    },
   };
 }

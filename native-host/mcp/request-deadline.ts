@@ -1,6 +1,9 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { ProgressCallback } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type {
+  Client,
+  PriorDiscovery,
+  ProgressCallback,
+  Transport,
+} from '@modelcontextprotocol/client';
 import type { CallToolResult } from '../../protocol/tools';
 import { RawCallToolResultSchema, normalizeCallResult } from './call-result';
 import { untrustedMessage } from './runtime-errors';
@@ -72,15 +75,37 @@ export type HandshakeOutcome =
   | { readonly ok: true }
   | { readonly ok: false; readonly error: unknown; readonly timedOut: boolean };
 
-/** Connects `client` over `transport` (the MCP `initialize` handshake) within `timeoutMs`. */
+/**
+ * Connects `client` over `transport` within `timeoutMs`: the `server/discover` probe (unless
+ * `prior` says how the server speaks) and the `initialize` handshake where the server is a 2025-era
+ * one. The SDK does not pass the signal to its probe, so the deadline is also raced here: a
+ * handshake the timer ended returns at once, and the caller closes the transport (which ends the
+ * probe).
+ */
 export async function connectWithDeadline(
   client: Client,
   transport: Transport,
   timeoutMs: number,
+  prior?: PriorDiscovery,
 ): Promise<HandshakeOutcome> {
   const deadline = new RequestDeadline(timeoutMs, timeoutMs);
+  const expired = new Promise<void>((resolve) => {
+    deadline.signal.addEventListener('abort', () => {
+      resolve();
+    });
+  });
+  const connected = client.connect(transport, {
+    signal: deadline.signal,
+    timeout: SDK_TIMEOUT_DISABLED_MS,
+    ...(prior === undefined ? {} : { prior }),
+  });
   try {
-    await client.connect(transport, { signal: deadline.signal, timeout: SDK_TIMEOUT_DISABLED_MS });
+    await Promise.race([connected, expired]);
+    if (deadline.timedOut) {
+      // Settles once the caller closes the transport; nobody waits for it any more.
+      connected.catch(() => undefined);
+      return { ok: false, error: new Error('timeout'), timedOut: true };
+    }
     return { ok: true };
   } catch (error) {
     return { ok: false, error, timedOut: deadline.timedOut };

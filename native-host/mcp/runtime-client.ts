@@ -1,9 +1,5 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  ListRootsRequestSchema,
-  ToolListChangedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
-import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/index.js';
+import { Client, type jsonSchemaValidator } from '@modelcontextprotocol/client';
+import { messageOf } from '../../protocol/guards';
 
 /**
  * The SDK Client builds an Ajv instance (with every format) per client, to check tool output
@@ -24,6 +20,11 @@ export type RootsSource = () => ReadonlyArray<{ readonly uri: string; readonly n
 export interface RuntimeClientHooks {
   readonly clientInfo: { readonly name: string; readonly version: string };
   readonly roots: RootsSource | undefined;
+  /**
+   * How long the `server/discover` probe waits for an answer before the server counts as a
+   * 2025-era one that ignores unknown requests (and gets `initialize`).
+   */
+  readonly probeTimeoutMs: number;
   /** The connection closed (the process exited, or it was closed). */
   readonly onClose: () => void;
   /** Protocol noise from the server (a bad line, an unknown notification): never fatal. */
@@ -34,24 +35,53 @@ export interface RuntimeClientHooks {
 
 /**
  * The SDK client for one connection to a server, not yet connected: declares the `roots`
- * capability only when `roots` is given, and then answers `roots/list` from it.
+ * capability only when `roots` is given, and then answers `roots/list` from it (a 2026-07-28
+ * server asks for them inside its answers instead, and the SDK answers through the same handler).
+ *
+ * It negotiates in the SDK's `'auto'` mode (decision 0016): `connect` probes with `server/discover`
+ * and speaks 2026-07-28 with a server that offers it, or falls back to the 2025 `initialize`
+ * handshake; `connect({ prior: { kind: 'legacy' } })` skips the probe for a server known to be
+ * legacy. The probe runs in place, on our transport: the SDK's own stdio transport would spawn
+ * every server twice.
  */
 export function createRuntimeClient(hooks: RuntimeClientHooks): Client {
   const roots = hooks.roots;
   const client = new Client(hooks.clientInfo, {
     capabilities: roots === undefined ? {} : { roots: { listChanged: true } },
     jsonSchemaValidator: NO_OUTPUT_SCHEMA_VALIDATION,
+    versionNegotiation: { mode: 'auto', probe: { timeoutMs: hooks.probeTimeoutMs } },
   });
   client.onclose = hooks.onClose;
   client.onerror = hooks.onError;
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+  client.setNotificationHandler('notifications/tools/list_changed', () => {
     hooks.onToolListChanged();
   });
   if (roots !== undefined) {
     // The folders come from the user's profiles, asked for afresh on every request.
-    client.setRequestHandler(ListRootsRequestSchema, () => ({
+    client.setRequestHandler('roots/list', () => ({
       roots: roots().map((root) => ({ ...root })),
     }));
   }
   return client;
+}
+
+/**
+ * On a 2026-07-28 connection a server sends change notifications only on a
+ * `subscriptions/listen` stream: opens one for `tools/list_changed` when the server advertises
+ * it. Resolves with a warning when the server refused or did not acknowledge in `timeoutMs`, and
+ * with undefined otherwise (also on a 2025-era connection, where they arrive unasked). The
+ * stream ends with the connection.
+ */
+export async function listenForToolChanges(
+  client: Client,
+  timeoutMs: number,
+): Promise<string | undefined> {
+  if (client.getProtocolEra() !== 'modern') return undefined;
+  if (client.getServerCapabilities()?.tools?.listChanged !== true) return undefined;
+  try {
+    await client.listen({ toolsListChanged: true }, { timeout: timeoutMs });
+    return undefined;
+  } catch (error) {
+    return `could not subscribe to tool list changes: ${messageOf(error)}`;
+  }
 }

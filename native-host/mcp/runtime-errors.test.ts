@@ -1,5 +1,4 @@
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { InMemoryTransport, ProtocolError } from '@modelcontextprotocol/client';
 import { describe, expect, test } from 'vitest';
 import type { ExitInfo } from '../../protocol/servers';
 import { callFailure, untrustedMessage, type CallFailureContext } from './runtime-errors';
@@ -12,7 +11,10 @@ import type { ServerProcess } from './runtime-types';
 
 function processWith(exitInfo: ExitInfo | undefined): ServerProcess {
   return {
-    transport: InMemoryTransport.createLinkedPair()[0],
+    transport: Object.assign(InMemoryTransport.createLinkedPair()[0], {
+      pid: 1,
+      stderr: undefined,
+    }),
     pid: 1,
     exitInfo,
     stderrTail: () => ['boom'],
@@ -29,7 +31,7 @@ const base: CallFailureContext = {
   disconnected: false,
 };
 const exited = processWith({ code: 3, signal: null });
-const serverError = new McpError(-32001, 'request timed out on my side');
+const serverError = new ProtocolError(-32001, 'request timed out on my side');
 
 describe('callFailure', () => {
   test.each<readonly [string, Partial<CallFailureContext>, unknown, string]>([

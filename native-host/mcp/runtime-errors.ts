@@ -1,4 +1,4 @@
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError } from '@modelcontextprotocol/client';
 import { describeExit, type ExitInfo, type ServerState } from '../../protocol/servers';
 import { safeText } from '../../protocol/untrusted/gate';
 import { HostError } from '../shared/host-error';
@@ -117,7 +117,7 @@ export function callFailure(error: unknown, context: CallFailureContext): HostEr
   if (context.process.exitInfo || context.disconnected) {
     return exitedError(server, context.process);
   }
-  if (error instanceof McpError) {
+  if (error instanceof ProtocolError) {
     return new HostError(
       'server-error',
       `Server '${server}' answered with an error: ${untrustedMessage(error.message)}`,

@@ -1,4 +1,4 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ProtocolEra, Transport } from '@modelcontextprotocol/client';
 import type { ExitInfo } from '../../protocol/servers';
 import type { ServerLaunch } from '../shared/server-spec';
 
@@ -8,10 +8,20 @@ import type { ServerLaunch } from '../shared/server-spec';
  * options and events it is built with.
  */
 
+/**
+ * A transport the v2 SDK treats as stdio. It decides by shape, `pid` and `stderr` present: on
+ * stdio a `server/discover` probe that gets no answer means a 2025-era server (fall back to
+ * `initialize`); on anything else it means an outage and the connect fails (decision 0016).
+ */
+export interface StdioTransport extends Transport {
+  readonly pid: number | undefined;
+  readonly stderr: unknown;
+}
+
 /** The process seam: production spawns a real process group (ProcessTransport). */
 export interface ServerProcess {
   /** The SDK transport over the child's stdio. */
-  readonly transport: Transport;
+  readonly transport: StdioTransport;
   readonly pid: number | undefined;
   readonly exitInfo: ExitInfo | undefined;
   /** Last stderr lines, oldest first, sanitized. */
@@ -36,4 +46,16 @@ export class LaunchError extends Error {
 export interface CallOptions {
   readonly signal?: AbortSignal;
   readonly onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
+/**
+ * What a runtime remembers of how its server negotiated, across starts (decision 0016): a server
+ * that answered the `server/discover` probe as a 2025-era server goes straight to `initialize`
+ * next time. Bound to one launch definition: a changed definition probes afresh.
+ */
+export interface NegotiationMemory {
+  /** Whether this launch is known to speak only the 2025 revisions. */
+  knownLegacy(): boolean;
+  /** The era a probe (or a fallback after one) settled on. */
+  settled(era: ProtocolEra): void;
 }

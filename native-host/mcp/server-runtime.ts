@@ -1,7 +1,9 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import type { ConsentRequest, ExitInfo, ServerState } from '../../protocol/servers';
 import type { CallToolResult } from '../../protocol/tools';
-import { callToolWithDeadline, connectWithDeadline } from './request-deadline';
+import { closeConnection, type Connection } from './connection';
+import { negotiate, probeTimeoutMs } from './negotiation';
+import { callToolWithDeadline } from './request-deadline';
 import { restartDecision, type RestartPolicy, DEFAULT_RESTART_POLICY } from './restart-policy';
 import {
   callFailure,
@@ -13,11 +15,12 @@ import {
   untrustedMessage,
 } from './runtime-errors';
 import { createRuntimeClient } from './runtime-client';
-import type { CallOptions, LaunchFn, ServerProcess } from './runtime-types';
+import type { CallOptions, LaunchFn, NegotiationMemory, ServerProcess } from './runtime-types';
 import type { RootsSource } from './runtime-client';
 import type { ServerLaunch } from '../shared/server-spec';
 import type { ToolDefinition } from '../shared/tool-definition';
 import { ServerToolList, type RejectedTool } from './tool-list';
+import { scheduleUnref, type ScheduleFn } from './schedule';
 import { messageOf } from '../../protocol/guards';
 
 export interface ServerRuntimeEvents {
@@ -36,10 +39,12 @@ export interface ServerRuntimeOptions {
    * client declares the `roots` capability; without it, none.
    */
   readonly roots?: RootsSource;
+  /** How this launch negotiated before (decision 0016); without it every start probes. */
+  readonly negotiation?: NegotiationMemory;
   readonly restartPolicy?: RestartPolicy;
   readonly now?: () => number;
-  /** Schedules `fn` after `ms`; returns a cancel function. Tests inject a manual clock. */
-  readonly schedule?: (fn: () => void, ms: number) => () => void;
+  /** Restart backoff and list expiry timers; default `scheduleUnref`. */
+  readonly schedule?: ScheduleFn;
 }
 
 /**
@@ -51,17 +56,9 @@ export interface ServerRuntimeOptions {
  * The MCP protocol is the SDK's; the process layer is ours (design D1). Every transition is
  * reported through `onStateChange`, so the UI and the agent see the same state. Its seams are in
  * runtime-types.ts, its messages in runtime-errors.ts, the per-request timer in
- * request-deadline.ts, the SDK client's set-up in runtime-client.ts and the tool listing in
- * tool-list.ts.
+ * request-deadline.ts, the SDK client's set-up in runtime-client.ts, the revision's negotiation in
+ * negotiation.ts and the tool listing in tool-list.ts.
  */
-
-interface Connection {
-  readonly generation: number;
-  readonly client: Client;
-  readonly process: ServerProcess;
-  /** Set by the SDK through `Transport.setProtocolVersion` once `initialize` succeeds. */
-  protocolVersion: string;
-}
 
 export class ServerRuntime {
   readonly name: string;
@@ -97,6 +94,7 @@ export class ServerRuntime {
       onRefreshed: () => {
         options.events.onToolsChanged(this);
       },
+      schedule: options.schedule ?? scheduleUnref,
     });
   }
 
@@ -166,7 +164,7 @@ export class ServerRuntime {
     this.generation += 1;
     this.toolList.clear();
     this.setState({ state: 'stopped' });
-    await Promise.all(connections.map((c) => this.closeConnection(c)));
+    await Promise.all(connections.map((c) => closeConnection(c)));
   }
 
   /**
@@ -211,6 +209,10 @@ export class ServerRuntime {
   rootsChanged(): void {
     const connection = this.connection;
     if (connection === undefined || this.options.roots === undefined) return;
+    // Roots are deprecated by the 2026-07-28 revision (SEP-2577) but still part of 2025-11-25,
+    // which every server speaks today (design D3); a 2026 server asks for them per request.
+    if (connection.client.getProtocolEra() === 'modern') return;
+    // eslint-disable-next-line @typescript-eslint/no-deprecated
     connection.client.sendRootsListChanged().catch((error: unknown) => {
       const message = messageOf(error);
       this.options.events.onLog('warning', `could not announce new roots: ${message}`);
@@ -224,7 +226,12 @@ export class ServerRuntime {
       .filter((pid): pid is number => pid !== undefined && pid > 0);
   }
 
-  private async connect(attempt: number): Promise<void> {
+  /**
+   * One start: spawn, handshake (decision 0016: probe with `server/discover` unless the server is
+   * known to be legacy, or `skipProbe`), list the tools. A server that exits on the probe is
+   * started once more with `skipProbe`, and so remembered as legacy.
+   */
+  private async connect(attempt: number, skipProbe = false): Promise<void> {
     const generation = ++this.generation;
     // markStarting() may already have announced this first attempt; say it once.
     const announced = this.stateValue.state === 'starting' && this.stateValue.attempt === attempt;
@@ -247,57 +254,68 @@ export class ServerRuntime {
       await process.transport.close();
       return;
     }
-    const client = createRuntimeClient({
-      clientInfo: this.options.clientInfo,
-      roots: this.options.roots,
-      onClose: () => {
-        this.onConnectionClosed(connection);
-      },
-      onError: (error) => {
-        // Protocol noise from a server (a bad line, an unknown notification) is never fatal.
-        this.options.events.onLog('warning', untrustedMessage(error.message));
-      },
-      onToolListChanged: () => {
-        if (this.connection === connection) this.toolList.listChanged(connection);
-      },
-    });
-    const connection: Connection = { generation, client, process, protocolVersion: 'unknown' };
+    const connection: Connection = { generation, client: this.createClient(), process };
     this.attempting = connection;
-    process.transport.setProtocolVersion = (version) => {
-      connection.protocolVersion = version;
-    };
-    const handshake = await connectWithDeadline(
-      client,
-      process.transport,
-      launch.handshakeTimeoutMs,
-    );
+    const { client } = connection;
+    const handshake = await negotiate(client, process.transport, {
+      timeoutMs: launch.handshakeTimeoutMs,
+      memory: this.options.negotiation,
+      skipProbe,
+    });
     try {
       // Still `attempting` while a failed handshake is handled, so a stop() meanwhile closes it.
-      if (!handshake.ok) {
+      if (handshake.kind === 'exited-on-probe') await closeConnection(connection);
+      if (handshake.kind === 'failed') {
         await this.failHandshake(connection, attempt, handshake.timedOut, handshake.error);
         return;
       }
     } finally {
       if (this.attempting === connection) this.attempting = undefined;
     }
+    if (handshake.kind === 'exited-on-probe') {
+      if (generation === this.generation) await this.connect(attempt, true);
+      return;
+    }
     if (generation !== this.generation) {
-      await this.closeConnection(connection);
+      await closeConnection(connection);
       return;
     }
     this.connection = connection;
     const handshakeMs = this.now() - startedAt;
-    await this.toolList.list(connection);
+    await this.toolList.start(connection);
     if (this.connection !== connection) return;
     this.runningSince = this.now();
     this.setState({
       state: 'running',
       pid: process.pid ?? -1,
       handshakeMs,
-      protocolVersion: connection.protocolVersion,
+      protocolVersion: client.getNegotiatedProtocolVersion() ?? 'unknown',
       serverInfo: untrustedServerInfo(client.getServerVersion()),
     });
     // Covers automatic restarts too: the listing changed even if no caller asked for a start.
     this.options.events.onToolsChanged(this);
+  }
+
+  /** A client for a new connection, its events tied to the connection current when they fire. */
+  private createClient(): Client {
+    const client = createRuntimeClient({
+      clientInfo: this.options.clientInfo,
+      roots: this.options.roots,
+      probeTimeoutMs: probeTimeoutMs(this.options.launch.handshakeTimeoutMs),
+      onClose: () => {
+        const connection = this.connection;
+        if (connection?.client === client) this.onConnectionClosed(connection);
+      },
+      onError: (error) => {
+        // Protocol noise from a server (a bad line, an unknown notification) is never fatal.
+        this.options.events.onLog('warning', untrustedMessage(error.message));
+      },
+      onToolListChanged: () => {
+        const connection = this.connection;
+        if (connection?.client === client) this.toolList.listChanged(connection);
+      },
+    });
+    return client;
   }
 
   private async failHandshake(
@@ -307,7 +325,7 @@ export class ServerRuntime {
     error?: unknown,
   ): Promise<void> {
     const isCurrent = connection.generation === this.generation;
-    await this.closeConnection(connection);
+    await closeConnection(connection);
     if (!isCurrent) return;
     const exit = connection.process.exitInfo;
     const message = handshakeFailureMessage(this.name, connection.process, {
@@ -360,14 +378,6 @@ export class ServerRuntime {
     }, decision.delayMs);
   }
 
-  private async closeConnection(connection: Connection): Promise<void> {
-    try {
-      await connection.client.close();
-    } catch {
-      // Closing a half-open connection can throw; the process is killed by the transport anyway.
-    }
-  }
-
   private cancelRestartTimer(): void {
     this.cancelRestart?.();
     this.cancelRestart = undefined;
@@ -377,13 +387,4 @@ export class ServerRuntime {
     this.stateValue = state;
     this.options.events.onStateChange(this);
   }
-}
-
-function scheduleUnref(fn: () => void, ms: number): () => void {
-  const timer = setTimeout(fn, ms);
-  // A pending restart must not keep a host alive that is otherwise done.
-  timer.unref();
-  return () => {
-    clearTimeout(timer);
-  };
 }

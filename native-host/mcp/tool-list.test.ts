@@ -1,5 +1,22 @@
-import { describe, expect, it } from 'vitest';
+import type { McpServer } from '@modelcontextprotocol/server';
+import { describe, expect, it, vi } from 'vitest';
+import { inMemoryLauncher } from '../testing/in-memory-launcher';
+import type { ServerLaunch } from '../shared/server-spec';
+import { ServerRuntime } from './server-runtime';
 import { ListChangedRefresh } from './tool-list';
+
+const TTL_LAUNCH: ServerLaunch = {
+  name: 'notes',
+  executable: '/usr/bin/fake',
+  notFound: null,
+  notFoundReason: 'command-not-found',
+  command: 'fake',
+  args: [],
+  env: {},
+  cwd: undefined,
+  handshakeTimeoutMs: 5_000,
+  toolTimeoutMs: 5_000,
+};
 
 // A burst of tools/list_changed must cost one trailing listing, never a listing per
 // notification, and a refresh must stop once its connection is gone. Dangerous direction: a
@@ -61,5 +78,102 @@ describe('ListChangedRefresh', () => {
     await s.finishListing();
     expect(s.relisted).toEqual(['a']);
     expect(s.settled).toEqual([]);
+  });
+});
+
+// Lists with a ttl (2026-07-28, SEP-2549): re-listed when the ttl runs out and not before, unless
+// list_changed arrives; a re-listing that changed nothing is not announced (each announcement
+// makes the extension fetch the whole listing again).
+describe('list ttl', () => {
+  function listing(ttlMs: number | undefined) {
+    const timers: Array<{ fn: () => void; ms: number; cancelled: boolean }> = [];
+    let lists = 0;
+    let announced = 0;
+    let server: McpServer | undefined;
+    const launcher = inMemoryLauncher({
+      revisions: '2026',
+      ...(ttlMs === undefined ? {} : { listTtlMs: ttlMs }),
+      tools: () => [{ name: 'read' }],
+      setup: (s) => {
+        server = s;
+      },
+      onClientMessage: (_launch, method) => {
+        if (method === 'tools/list') lists += 1;
+      },
+    });
+    const runtime = new ServerRuntime({
+      launch: TTL_LAUNCH,
+      spawnServer: launcher.spawnServer,
+      clientInfo: { name: 'switchyard-test', version: '0' },
+      schedule: (fn, ms) => {
+        const timer = { fn, ms, cancelled: false };
+        timers.push(timer);
+        return () => {
+          timer.cancelled = true;
+        };
+      },
+      events: {
+        onStateChange: () => undefined,
+        onToolsChanged: () => {
+          announced += 1;
+        },
+        onLog: () => undefined,
+      },
+    });
+    const live = () => timers.filter((t) => !t.cancelled);
+    return {
+      runtime,
+      live,
+      lists: () => lists,
+      announced: () => announced,
+      server: () => server,
+      expire: async () => {
+        const due = live();
+        for (const timer of due) timer.cancelled = true;
+        for (const timer of due) timer.fn();
+        await vi.waitFor(() => {
+          expect(lists).toBeGreaterThan(0);
+        });
+      },
+    };
+  }
+
+  it('re-lists when the ttl runs out, not before, and announces only a change', async () => {
+    const t = listing(60_000);
+    await t.runtime.start();
+    expect(t.lists()).toBe(1);
+    expect(t.live().map((timer) => timer.ms)).toEqual([60_000]);
+    const afterStart = t.announced();
+
+    await t.expire();
+    await vi.waitFor(() => {
+      expect(t.lists()).toBe(2);
+      expect(t.live()).toHaveLength(1);
+    });
+    expect(t.announced()).toBe(afterStart);
+    await t.runtime.stop();
+    expect(t.live()).toEqual([]);
+  });
+
+  it('re-lists at once on list_changed, and announces it', async () => {
+    const t = listing(60_000);
+    await t.runtime.start();
+    const afterStart = t.announced();
+    t.server()?.registerTool('write', {}, () => ({ content: [] }));
+    await vi.waitFor(() => {
+      expect(t.runtime.tools.map((tool) => tool.name)).toEqual(['read', 'write']);
+    });
+    await vi.waitFor(() => {
+      expect(t.announced()).toBe(afterStart + 1);
+    });
+    await t.runtime.stop();
+  });
+
+  it('never re-lists on a timer without a ttl', async () => {
+    const t = listing(undefined);
+    await t.runtime.start();
+    expect(t.lists()).toBe(1);
+    expect(t.live()).toEqual([]);
+    await t.runtime.stop();
   });
 });

@@ -1,5 +1,8 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { MAX_CACHE_TTL_MS, type Client } from '@modelcontextprotocol/client';
+import { listenForToolChanges } from './runtime-client';
 import { untrustedMessage } from './runtime-errors';
+import type { ScheduleFn } from './schedule';
+import { canonicalHash } from '../shared/canonical-json';
 import {
   MAX_LIST_PAGES,
   MAX_TOOLS_PER_SERVER,
@@ -24,6 +27,17 @@ export interface ToolListing {
    * undefined when the listing completed.
    */
   readonly failure: string | undefined;
+  /**
+   * How long the listing stays fresh, from the first page's `ttlMs` (2026-07-28, SEP-2549),
+   * capped at the SDK's 24 h; undefined when the server gave none (every 2025-era server) or 0.
+   */
+  readonly ttlMs: number | undefined;
+}
+
+/** A server's `ttlMs`, if it is a usable one. */
+function freshFor(value: unknown): number | undefined {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) return undefined;
+  return Math.min(value, MAX_CACHE_TTL_MS);
 }
 
 /**
@@ -33,11 +47,12 @@ export interface ToolListing {
  */
 export async function listServerTools(client: Client, timeoutMs: number): Promise<ToolListing> {
   if (!client.getServerCapabilities()?.tools) {
-    return { tools: [], rejected: [], failure: undefined };
+    return { tools: [], rejected: [], failure: undefined, ttlMs: undefined };
   }
   const tools: ToolDefinition[] = [];
   const rejected: RejectedTool[] = [];
   let cursor: string | undefined;
+  let ttlMs: number | undefined;
   try {
     for (let page = 0; page < MAX_LIST_PAGES; page += 1) {
       const result = await client.request(
@@ -45,6 +60,7 @@ export async function listServerTools(client: Client, timeoutMs: number): Promis
         ListToolsPageSchema,
         { timeout: timeoutMs },
       );
+      if (page === 0) ttlMs = freshFor(result['ttlMs']);
       for (const entry of result.tools) {
         if (tools.length >= MAX_TOOLS_PER_SERVER) break;
         const parsed = parseToolDefinition(entry);
@@ -56,9 +72,14 @@ export async function listServerTools(client: Client, timeoutMs: number): Promis
     }
   } catch (error) {
     const message = messageOf(error);
-    return { tools, rejected, failure: `tools/list failed: ${untrustedMessage(message)}` };
+    return {
+      tools,
+      rejected,
+      failure: `tools/list failed: ${untrustedMessage(message)}`,
+      ttlMs: undefined,
+    };
   }
-  return { tools, rejected, failure: undefined };
+  return { tools, rejected, failure: undefined, ttlMs };
 }
 
 /** One warning per rejected tool; the names and problems are the server's words. */
@@ -76,25 +97,41 @@ export interface ServerToolListHooks<C> {
   readonly isCurrent: (connection: C) => boolean;
   /** A listing failed part-way, or skipped a tool (the text is already made safe). */
   readonly onWarning: (message: string) => void;
-  /** A refresh after `list_changed` ended while its connection is current. */
+  /** A refresh (after `list_changed`, or a listing that expired and changed) ended. */
   readonly onRefreshed: () => void;
+  /** Runs the re-listing when a listing's ttl runs out. */
+  readonly schedule: ScheduleFn;
 }
 
 /**
  * The tools of a runtime's current connection. A listing whose connection is no longer current
  * when it ends is dropped, so a slow `tools/list` of a closed connection never overwrites the
  * tools of the one after it.
+ *
+ * A listing is re-fetched after `notifications/tools/list_changed` and, where the server said how
+ * long it stays fresh (`ttlMs`, 2026-07-28), when that runs out, never before. A re-listing after
+ * `list_changed` is always announced; one after the ttl only when the tools changed.
  */
 export class ServerToolList<C extends { readonly client: Client }> {
   private listed: readonly ToolDefinition[] = [];
+  private listedHash = '';
   private skipped: readonly RejectedTool[] = [];
   private readonly refresh: ListChangedRefresh<C>;
+  /** Whether the running refresh has something to announce. */
+  private changed = false;
+  private cancelExpiry: (() => void) | undefined;
 
   constructor(private readonly hooks: ServerToolListHooks<C>) {
     this.refresh = new ListChangedRefresh({
-      relist: (connection) => this.list(connection),
+      relist: async (connection) => {
+        const before = this.listedHash;
+        await this.list(connection);
+        if (this.listedHash !== before) this.changed = true;
+      },
       isCurrent: hooks.isCurrent,
       onSettled: () => {
+        if (!this.changed) return;
+        this.changed = false;
         hooks.onRefreshed();
       },
     });
@@ -110,6 +147,19 @@ export class ServerToolList<C extends { readonly client: Client }> {
     return this.skipped;
   }
 
+  /**
+   * The first listing of a new connection; on a 2026-07-28 one it also subscribes to
+   * `list_changed` (in parallel: a server that never acknowledges costs a warning, not a start).
+   */
+  async start(connection: C): Promise<void> {
+    void listenForToolChanges(connection.client, this.hooks.timeoutMs).then((warning) => {
+      if (warning !== undefined && this.hooks.isCurrent(connection)) {
+        this.hooks.onWarning(untrustedMessage(warning));
+      }
+    });
+    await this.list(connection);
+  }
+
   /** Lists `connection`'s tools afresh; the result is kept only if it is still current. */
   async list(connection: C): Promise<void> {
     const listing = await listServerTools(connection.client, this.hooks.timeoutMs);
@@ -117,17 +167,34 @@ export class ServerToolList<C extends { readonly client: Client }> {
     if (!this.hooks.isCurrent(connection)) return;
     for (const warning of rejectedToolWarnings(listing.rejected)) this.hooks.onWarning(warning);
     this.listed = listing.tools;
+    this.listedHash = canonicalHash(listing.tools);
     this.skipped = listing.rejected;
+    this.expireAfter(connection, listing.ttlMs);
   }
 
   /** `notifications/tools/list_changed` arrived on `connection`. */
   listChanged(connection: C): void {
+    this.changed = true;
     this.refresh.request(connection);
   }
 
   /** Forgets the tools: the connection is gone. */
   clear(): void {
     this.listed = [];
+    this.listedHash = '';
+    this.changed = false;
+    this.cancelExpiry?.();
+    this.cancelExpiry = undefined;
+  }
+
+  private expireAfter(connection: C, ttlMs: number | undefined): void {
+    this.cancelExpiry?.();
+    this.cancelExpiry = undefined;
+    if (ttlMs === undefined) return;
+    this.cancelExpiry = this.hooks.schedule(() => {
+      this.cancelExpiry = undefined;
+      if (this.hooks.isCurrent(connection)) this.refresh.request(connection);
+    }, ttlMs);
   }
 }
 

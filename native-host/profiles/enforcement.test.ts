@@ -1,7 +1,6 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import type { Profile } from '../../protocol/profiles';
 import { HostCore } from '../host/core';
@@ -52,13 +51,15 @@ function fakeServers() {
       const seen: string[][] = [];
       roots.set(launch.name, seen);
       const fetchRoots = async () => {
+        // A 2025-11-25 server asks for roots this way (deprecated by 2026-07-28, SEP-2577).
+        // eslint-disable-next-line @typescript-eslint/no-deprecated
         const answer = await mcp.server.listRoots();
         seen.push(answer.roots.map((root) => root.uri));
       };
       mcp.server.oninitialized = () => {
         void fetchRoots();
       };
-      mcp.server.setNotificationHandler(RootsListChangedNotificationSchema, fetchRoots);
+      mcp.server.setNotificationHandler('notifications/roots/list_changed', fetchRoots);
     },
   });
   return { spawnServer, calls, roots };

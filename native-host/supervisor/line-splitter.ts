@@ -1,4 +1,5 @@
-import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
 
 /**
  * Longest stdout line accepted from an MCP server, in bytes (excluding the newline). The SDK's

@@ -1,4 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/client';
 import { describe, expect, it, vi } from 'vitest';
 import { LaunchError } from '../mcp/runtime-types';
 import { type ServerLaunch } from '../shared/server-spec';

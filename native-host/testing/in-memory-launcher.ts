@@ -1,12 +1,16 @@
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import {
+  InMemoryTransport,
+  McpServer,
+  type CallToolResult,
+  type ToolAnnotations,
+} from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { LaunchError, type LaunchFn } from '../mcp/runtime-types';
 import { type ServerLaunch } from '../shared/server-spec';
 
 /**
  * A launcher for tests of `ServerRuntime` and `HostCore` that spawns nothing: each launch stands
- * up a real in-process MCP server (the SDK's `McpServer`) behind an `InMemoryTransport` pair and
+ * up a real in-process MCP server (the v2 SDK's `McpServer`, `@modelcontextprotocol/server`) behind an `InMemoryTransport` pair and
  * hands the client side to the runtime through the real seam, `LaunchFn` (style habit 8: fakes
  * implement the real seam). The handshake, listings and calls are the SDK's own.
  *
@@ -41,6 +45,17 @@ export interface InMemoryLauncherOptions {
   readonly hold?: boolean;
   /** The pid the first completed launch reports; each later one reports the next. Default 1. */
   readonly firstPid?: number;
+  /**
+   * Which revisions the server speaks: `'2025'` (default) answers `server/discover` with
+   * "method not found", as every server on the v1 SDK does; `'2026'` serves both eras through the
+   * SDK's era-deciding entry (`serveStdio` over the in-memory pair), as a server on the v2 SDK
+   * does, and negotiates 2026-07-28.
+   */
+  readonly revisions?: '2025' | '2026';
+  /** The `ttlMs` a 2026-07-28 server puts on its `tools/list` results; default 0 (none). */
+  readonly listTtlMs?: number;
+  /** Told the method of every request and notification the client sends a server. */
+  readonly onClientMessage?: (launch: ServerLaunch, method: string) => void;
 }
 
 export interface InMemoryLauncher {
@@ -76,22 +91,21 @@ export function inMemoryLauncher(options: InMemoryLauncherOptions = {}): InMemor
     const pid = firstPid + launched.length;
     launched.push(launch.name);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    const server = new McpServer({ name: launch.name, version: '1.0.0' });
-    for (const tool of options.tools?.(launch) ?? []) {
-      const call = tool.call ?? (() => ({ content: [] }));
-      server.registerTool(
-        tool.name,
-        {
-          ...(tool.description === undefined ? {} : { description: tool.description }),
-          ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
-        },
-        () => call(),
-      );
+    const send = clientSide.send.bind(clientSide);
+    clientSide.send = (message, sendOptions) => {
+      if ('method' in message) options.onClientMessage?.(launch, message.method);
+      return send(message, sendOptions);
+    };
+    if (options.revisions === '2026') {
+      // The entry owns the transport and builds the one server of the connection when the
+      // client's first message has chosen the era.
+      serveStdio(() => buildServer(launch, options), { transport: serverSide });
+    } else {
+      await buildServer(launch, options).connect(serverSide);
     }
-    options.setup?.(server, launch);
-    await server.connect(serverSide);
     return {
-      transport: clientSide,
+      // Shaped like a stdio transport, as the production launcher's is (runtime-types.ts).
+      transport: Object.assign(clientSide, { pid, stderr: undefined }),
       pid,
       exitInfo: undefined,
       stderrTail: () => [],
@@ -108,4 +122,26 @@ export function inMemoryLauncher(options: InMemoryLauncherOptions = {}): InMemor
       held.shift()?.();
     },
   };
+}
+
+function buildServer(launch: ServerLaunch, options: InMemoryLauncherOptions): McpServer {
+  const server = new McpServer(
+    { name: launch.name, version: '1.0.0' },
+    options.listTtlMs === undefined
+      ? {}
+      : { cacheHints: { 'tools/list': { ttlMs: options.listTtlMs } } },
+  );
+  for (const tool of options.tools?.(launch) ?? []) {
+    const call = tool.call ?? (() => ({ content: [] }));
+    server.registerTool(
+      tool.name,
+      {
+        ...(tool.description === undefined ? {} : { description: tool.description }),
+        ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
+      },
+      () => call(),
+    );
+  }
+  options.setup?.(server, launch);
+  return server;
 }
