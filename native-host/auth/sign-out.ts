@@ -1,0 +1,98 @@
+import type { FetchLike } from '@modelcontextprotocol/client';
+import type { SecretStore } from '../secrets/secret-store';
+import { readUnbound } from './records';
+import { isLoopbackHostname, oauthKey, OAUTH_RECORDS } from './resource';
+
+/** What sign-out did. */
+export interface SignOutResult {
+  /** `revoked`: the AS accepted the revocation; `unsupported`: it has no revocation endpoint;
+   * `failed`: it did not accept (the tokens are deleted anyway); `nothing`: no tokens stored. */
+  readonly revocation: 'revoked' | 'unsupported' | 'failed' | 'nothing';
+  /** How many stored records were deleted. */
+  readonly deleted: number;
+}
+
+const REVOKE_TIMEOUT_MS = 10_000;
+
+/**
+ * Signs out of one server: revokes the refresh token, then the access token, at the
+ * authorization server's `revocation_endpoint` (RFC 7009) when its metadata names one over https
+ * (or loopback), then deletes every `oauth:<server>:*` record. Deleting does not wait on the
+ * revocation: a server that cannot be reached still leaves this machine without its tokens.
+ */
+export async function signOut(
+  store: SecretStore,
+  server: string,
+  fetchFn: FetchLike = fetch,
+): Promise<SignOutResult> {
+  const tokens = (await readUnbound(store, server, 'tokens'))?.tokens;
+  const client = (await readUnbound(store, server, 'client'))?.info;
+  const metadata = (await readUnbound(store, server, 'discovery'))?.state
+    .authorizationServerMetadata;
+  let revocation: SignOutResult['revocation'] = 'nothing';
+  if (tokens !== undefined) {
+    const named =
+      metadata !== undefined && 'revocation_endpoint' in metadata
+        ? metadata.revocation_endpoint
+        : undefined;
+    const endpoint = secureEndpoint(typeof named === 'string' ? named : undefined);
+    if (endpoint === undefined || client === undefined) {
+      revocation = 'unsupported';
+    } else {
+      const results: boolean[] = [];
+      if (tokens.refresh_token !== undefined) {
+        results.push(
+          await revoke(fetchFn, endpoint, client, tokens.refresh_token, 'refresh_token'),
+        );
+      }
+      results.push(await revoke(fetchFn, endpoint, client, tokens.access_token, 'access_token'));
+      revocation = results.every(Boolean) ? 'revoked' : 'failed';
+    }
+  }
+  let deleted = 0;
+  for (const what of OAUTH_RECORDS) {
+    if (await store.delete(oauthKey(server, what))) deleted += 1;
+  }
+  return { revocation, deleted };
+}
+
+function secureEndpoint(raw: string | undefined): URL | undefined {
+  if (raw === undefined) return undefined;
+  try {
+    const url = new URL(raw);
+    if (url.protocol === 'https:') return url;
+    return url.protocol === 'http:' && isLoopbackHostname(url.hostname) ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function revoke(
+  fetchFn: FetchLike,
+  endpoint: URL,
+  client: { client_id: string; client_secret?: string | undefined },
+  token: string,
+  hint: 'refresh_token' | 'access_token',
+): Promise<boolean> {
+  const body = new URLSearchParams({ token, token_type_hint: hint, client_id: client.client_id });
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+  if (client.client_secret !== undefined) {
+    // RFC 6749 §2.3.1: a confidential client authenticates to the endpoint.
+    headers['authorization'] =
+      `Basic ${Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`).toString('base64')}`;
+    body.delete('client_id');
+  }
+  try {
+    const response = await fetchFn(endpoint, {
+      method: 'POST',
+      headers,
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(REVOKE_TIMEOUT_MS),
+    });
+    await response.body?.cancel().catch(() => undefined);
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
