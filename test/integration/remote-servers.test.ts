@@ -28,7 +28,7 @@ function listen(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Listening>
     const timer = setTimeout(() => {
       reject(new Error(`no LISTENING line from ${args.join(' ')}: ${text}`));
     }, 20_000);
-    child.stderr?.on('data', (chunk: Buffer) => {
+    child.stderr.on('data', (chunk: Buffer) => {
       text += chunk.toString('utf8');
       const match = /LISTENING (\d+)/.exec(text);
       if (match?.[1] !== undefined) {
