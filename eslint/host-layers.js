@@ -14,6 +14,7 @@
 /** @type {Layer[]} */
 export const HOST_LAYERS = [
   { folders: ['shared'], name: 'the leaf (errors, the server spec, small fs helpers)' },
+  { folders: ['secrets'], name: 'the secret store (OS store or a 0600 file)' },
   { folders: ['names', 'policy', 'transport'], name: 'the pure cores' },
   { folders: ['trust', 'config', 'audit'], name: 'trust, config and audit' },
   { folders: ['profiles'], name: 'profiles' },

@@ -555,6 +555,7 @@ const consent = {
   summary: 'new server from /home/alex/src/webshop - needs approval',
   warnings: [],
   ignoredTrustClaims: [],
+  remote: null,
 };
 
 const approval = {

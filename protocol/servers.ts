@@ -30,12 +30,14 @@ export type Provenance = z.infer<typeof ProvenanceSchema>;
 /** One difference between an approved launch and what would run now (design D6). */
 export const LaunchChangeSchema = z.discriminatedUnion('field', [
   z.object({
-    field: z.enum(['executable', 'args', 'cwd', 'provenance', 'workspaceRoot']),
+    /** For a remote server, `executable` is its URL and `transport` how it is reached. */
+    field: z.enum(['executable', 'transport', 'args', 'cwd', 'provenance', 'workspaceRoot']),
     before: z.string(),
     after: z.string(),
   }),
   z.object({
-    field: z.literal('env'),
+    /** An env variable of a local server, or a header of a remote one. */
+    field: z.enum(['env', 'header']),
     key: z.string(),
     before: z.string().nullable(),
     after: z.string().nullable(),
@@ -50,6 +52,23 @@ export type LaunchChange = z.infer<typeof LaunchChangeSchema>;
  */
 export const ConsentReasonSchema = z.enum(['workspace', 'edited-outside', 'changed']);
 export type ConsentReason = z.infer<typeof ConsentReasonSchema>;
+
+/** How a remote server is reached: Streamable HTTP, the legacy HTTP+SSE, or the first with a
+ * fallback to the second (an entry that names only a URL). */
+export const RemoteTransportSchema = z.enum(['streamable-http', 'sse', 'auto']);
+
+/**
+ * What a remote server's consent card shows: the URL the host would contact, its origin (where
+ * your data and tokens would go), the transport, and the headers it would send with their values
+ * as written (`${VAR}` unexpanded; a literal secret in a config file is shown as written too).
+ */
+export const RemoteConsentSchema = z.object({
+  url: z.string(),
+  origin: z.string(),
+  transport: RemoteTransportSchema,
+  headers: z.array(z.tuple([z.string(), z.string()])),
+});
+export type RemoteConsent = z.infer<typeof RemoteConsentSchema>;
 
 /**
  * Everything the launch consent card shows: the literal program, arguments, environment (values as
@@ -80,6 +99,9 @@ export const ConsentRequestSchema = z.object({
   warnings: z.array(z.string()),
   /** Trust claims the file made that the host ignored (e.g. "approved", "alwaysAllow"). */
   ignoredTrustClaims: z.array(z.string()),
+  /** For a remote server, what it would contact (then `executable` and `command` are its URL
+   * and `args`/`env` are empty); null for a local server. */
+  remote: RemoteConsentSchema.nullable(),
 });
 export type ConsentRequest = z.infer<typeof ConsentRequestSchema>;
 
@@ -129,6 +151,15 @@ export const ServerSummarySchema = z.object({
   cwd: z.string().nullable(),
   /** Names of the env keys the entry sets (never their values). */
   envKeys: z.array(z.string()),
+  /** For a remote server: where it is, how it is reached, and the names of the headers the host
+   * sends (never their values); null for a local server (then `command` and `args` say what runs). */
+  remote: z
+    .object({
+      url: z.string(),
+      transport: RemoteTransportSchema,
+      headerNames: z.array(z.string()),
+    })
+    .nullable(),
   status: ServerStateSchema,
   toolCount: z.number().int().nonnegative(),
   /** Estimated model-facing tokens of this server's tool listing. */

@@ -16,6 +16,7 @@ export function serverSummary(
     resolvedCommand: '/usr/bin/node',
     cwd: null,
     envKeys: [],
+    remote: null,
     status,
     toolCount: 0,
     tokens: 0,

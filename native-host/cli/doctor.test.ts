@@ -5,7 +5,13 @@ import { reapedText, serversTable } from './doctor';
 function summary(name: string, status: ServerState, toolCount = 0): ServerSummary {
   return {
     ...{ name, provenance: 'user', workspaceRoot: null, disabled: false, command: 'node' },
-    ...{ args: ['server.js'], resolvedCommand: '/usr/bin/node', cwd: null, envKeys: [] },
+    ...{
+      args: ['server.js'],
+      resolvedCommand: '/usr/bin/node',
+      cwd: null,
+      envKeys: [],
+      remote: null,
+    },
     ...{ status, toolCount, tokens: toolCount * 100 },
   };
 }
@@ -31,7 +37,9 @@ describe('serversTable', () => {
   ]).split('\n');
 
   test('shows the MCP revision each running server negotiated', () => {
-    expect(lines[0]).toMatch(/^SERVER\s+STATE\s+MCP\s+HANDSHAKE\s+TOOLS\s+TOKENS\s+COMMAND$/);
+    expect(lines[0]).toMatch(
+      /^SERVER\s+STATE\s+MCP\s+HANDSHAKE\s+TOOLS\s+TOKENS\s+COMMAND OR URL$/,
+    );
     expect(lines[1]).toMatch(
       /^memory\s+running\s+2025-11-25\s+212 ms\s+9\s+900\s+\/usr\/bin\/node server\.js$/,
     );

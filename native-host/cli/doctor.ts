@@ -57,7 +57,7 @@ export function serversTable(
   servers: readonly ServerSummary[],
   runs: ReadonlyMap<string, readonly string[]> = new Map(),
 ): string {
-  const rows = [['SERVER', 'STATE', 'MCP', 'HANDSHAKE', 'TOOLS', 'TOKENS', 'COMMAND']];
+  const rows = [['SERVER', 'STATE', 'MCP', 'HANDSHAKE', 'TOOLS', 'TOKENS', 'COMMAND OR URL']];
   for (const s of servers) {
     const running = s.status.state === 'running' ? s.status : undefined;
     rows.push([
@@ -67,7 +67,9 @@ export function serversTable(
       running ? `${Math.round(running.handshakeMs)} ms` : '-',
       String(s.toolCount),
       String(s.tokens),
-      (runs.get(s.name) ?? [s.resolvedCommand ?? s.command, ...s.args]).join(' '),
+      s.remote === null
+        ? (runs.get(s.name) ?? [s.resolvedCommand ?? s.command, ...s.args]).join(' ')
+        : `${s.remote.url}${s.remote.transport === 'sse' ? ' (sse)' : ''}`,
     ]);
   }
   return table(rows);

@@ -80,7 +80,14 @@ describe("doctor's table shows the argv that runs", () => {
     const summary = (spec: ServerSpec) => ({
       ...({ name: spec.name, provenance: 'user', workspaceRoot: null, disabled: false } as const),
       ...{ command: spec.command, args: [...spec.args], resolvedCommand: spec.resolvedCommand },
-      ...{ cwd: null, envKeys: [], status: { state: 'stopped' } as const, toolCount: 0, tokens: 0 },
+      ...{
+        cwd: null,
+        envKeys: [],
+        remote: null,
+        status: { state: 'stopped' } as const,
+        toolCount: 0,
+        tokens: 0,
+      },
     });
     const runs = new Map(shimNotes([memory, plain]).map((n) => [n.server, n.runs]));
     const lines = serversTable([summary(memory), summary(plain)], runs).split('\n');

@@ -220,22 +220,16 @@ describe('a bad entry is skipped with a warning; the others load', () => {
 
   test.each<[string, string, string, RegExp]>([
     [
-      'type http',
-      '{ "type": "http", "url": "https://example.com/mcp" }',
+      'type ws',
+      '{ "type": "ws", "url": "wss://example.com/mcp" }',
       'mcpServers.bad.type',
-      /"http" servers are not supported yet \(stdio only\)/,
+      /"ws" servers are not supported: use "stdio"/,
     ],
     [
-      'type sse',
-      '{ "type": "sse", "url": "https://example.com/sse" }',
-      'mcpServers.bad.type',
-      /"sse" servers/,
-    ],
-    [
-      'url only',
-      '{ "url": "https://example.com/mcp" }',
-      'mcpServers.bad.url',
-      /remote \(URL\) servers are not supported yet/,
+      'transportType websocket',
+      '{ "transportType": "websocket", "url": "wss://example.com/mcp" }',
+      'mcpServers.bad.transportType',
+      /"websocket" servers are not supported/,
     ],
   ])('unsupported transport: %s', (_label, entry, key, message) => {
     const result = parseConfig(withBadEntry(entry), FILE);
@@ -244,6 +238,17 @@ describe('a bad entry is skipped with a warning; the others load', () => {
       expect.objectContaining({ kind: 'unsupported-transport', key, line: 4, server: 'bad' }),
     ]);
     expect(result.warnings[0]?.message).toMatch(message);
+  });
+
+  test.each<[string, string]>([
+    ['type http', '{ "type": "http", "url": "https://example.com/mcp" }'],
+    ['type sse', '{ "type": "sse", "url": "https://example.com/sse" }'],
+    ['url only', '{ "url": "https://example.com/mcp" }'],
+  ])('loads a remote entry beside local ones: %s', (_label, entry) => {
+    const result = parseConfig(withBadEntry(entry), FILE);
+    expect(result.servers.map((s) => s.name)).toEqual(['good', 'bad', 'after']);
+    expect(result.servers[1]?.remote?.url).toMatch(/^https:\/\/example\.com\//);
+    expect(result.warnings).toEqual([]);
   });
 
   test.each<[string, string, RegExp]>([

@@ -135,27 +135,120 @@ describe('ServerEntrySchema rejects', () => {
     expect(first?.message).toMatch(message);
   });
 
-  test.each<[string, unknown, string]>([
-    ['type http', { type: 'http', url: 'https://example.com/mcp' }, 'type'],
-    ['type sse', { type: 'sse', url: 'https://example.com/sse' }, 'type'],
-    ['type streamable-http with a command', { type: 'streamable-http', command: 'x' }, 'type'],
-    ['type not a string', { type: 5, command: 'x' }, 'type'],
+  const TOKEN_HEADER = { Authorization: 'Bearer ${TOKEN}' };
+  test.each<[string, unknown, { transport: string; url: string }]>([
     [
-      'transportType sse (Cline)',
-      { transportType: 'sse', url: 'https://example.com' },
-      'transportType',
+      'type http (Claude Code, VS Code)',
+      { type: 'http', url: 'https://example.com/mcp', headers: TOKEN_HEADER },
+      { transport: 'streamable-http', url: 'https://example.com/mcp' },
     ],
-    ['url only', { url: 'https://example.com/mcp' }, 'url'],
-    ['serverUrl (Windsurf)', { serverUrl: 'https://example.com/mcp' }, 'serverUrl'],
-    ['httpUrl (Gemini CLI)', { httpUrl: 'https://example.com/mcp' }, 'httpUrl'],
-    ['command and url, no type: ambiguous', { command: 'x', url: 'https://example.com' }, 'url'],
+    [
+      'type sse',
+      { type: 'sse', url: 'https://example.com/sse' },
+      { transport: 'sse', url: 'https://example.com/sse' },
+    ],
+    [
+      'url only (Cursor, Claude Desktop): inferred, with the SSE fallback',
+      { url: 'https://example.com/mcp' },
+      { transport: 'auto', url: 'https://example.com/mcp' },
+    ],
+    [
+      'serverUrl (Windsurf)',
+      { serverUrl: 'https://example.com/mcp' },
+      { transport: 'auto', url: 'https://example.com/mcp' },
+    ],
+    [
+      'httpUrl (Gemini CLI): Streamable HTTP',
+      { httpUrl: 'https://example.com/mcp' },
+      { transport: 'streamable-http', url: 'https://example.com/mcp' },
+    ],
+    [
+      'transportType streamableHttp (Cline)',
+      { transportType: 'streamableHttp', url: 'https://example.com/mcp' },
+      { transport: 'streamable-http', url: 'https://example.com/mcp' },
+    ],
+    [
+      'http to loopback',
+      { type: 'http', url: 'http://127.0.0.1:8080/mcp' },
+      { transport: 'streamable-http', url: 'http://127.0.0.1:8080/mcp' },
+    ],
+    [
+      'http to localhost',
+      { url: 'http://localhost:3001/sse', type: 'sse' },
+      { transport: 'sse', url: 'http://localhost:3001/sse' },
+    ],
+  ])('accepts a remote entry: %s', (_label, entry, remote) => {
+    const parsed = ServerEntrySchema.parse(entry);
+    expect(parsed.remote).toMatchObject(remote);
+    expect(parsed).toMatchObject({ command: '', args: [], env: {} });
+  });
+
+  it('keeps header values unexpanded and applies the shared fields', () => {
+    const parsed = ServerEntrySchema.parse({
+      type: 'http',
+      url: 'https://example.com/mcp',
+      headers: TOKEN_HEADER,
+      prefix: 'ex',
+      toolTimeout: 2,
+      disabled: true,
+    });
+    expect(parsed.remote?.headers).toEqual(TOKEN_HEADER);
+    expect(parsed).toMatchObject({ prefix: 'ex', toolTimeoutMs: 2000, disabled: true });
+  });
+
+  test.each<[string, unknown, string, RegExp]>([
+    ['plain http over a network', { url: 'http://example.com/mcp' }, 'url', /must use https/],
+    ['ftp', { url: 'ftp://example.com/mcp' }, 'url', /must start with https/],
+    ['relative', { url: '/mcp' }, 'url', /absolute address/],
+    ['credentials in the url', { url: 'https://u:p@example.com/' }, 'url', /user name or password/],
+    ['a fragment', { url: 'https://example.com/mcp#x' }, 'url', /fragment/],
+    ['a space', { url: 'https://example.com/m cp' }, 'url', /spaces/],
+    ['serverUrl reported at its key', { serverUrl: 'http://example.com' }, 'serverUrl', /https/],
+    ['type http without a url', { type: 'http' }, 'url', /url is missing/],
+    ['command and url', { command: 'x', url: 'https://example.com' }, 'command', /not both/],
+    [
+      'a header with a line break',
+      { url: 'https://example.com', headers: { 'X-A': 'a\r\nHost: evil' } },
+      'headers.X-A',
+      /line breaks/,
+    ],
+    [
+      'a header name with a space',
+      { url: 'https://example.com', headers: { 'X A': 'a' } },
+      'headers.X A',
+      /header name/,
+    ],
+    [
+      'a transport header',
+      { url: 'https://example.com', headers: { 'Mcp-Session-Id': 'a' } },
+      'headers.Mcp-Session-Id',
+      /set by the transport/,
+    ],
+    [
+      'a header twice',
+      { url: 'https://example.com', headers: { 'x-a': '1', 'X-A': '2' } },
+      'headers',
+      /twice/,
+    ],
+    ['args on a remote entry', { url: 'https://example.com', args: ['x'] }, 'args', /no meaning/],
+    ['env on a remote entry', { url: 'https://example.com', env: { A: 'b' } }, 'env', /no meaning/],
+  ])('rejects a remote entry: %s', (_label, entry, path, message) => {
+    const [first] = issuesOf(entry);
+    expect(first?.path.join('.')).toBe(path);
+    expect(first?.message).toMatch(message);
+  });
+
+  test.each<[string, unknown, string]>([
+    ['type ws', { type: 'ws', url: 'wss://example.com' }, 'type'],
+    ['type not a string', { type: 5, command: 'x' }, 'type'],
+    ['transportType websocket (Cline)', { transportType: 'websocket', url: 'x' }, 'transportType'],
   ])('unsupported transport: %s', (_label, entry, path) => {
     const issues = issuesOf(entry);
     expect(issues).toHaveLength(1);
     expect(issues[0]).toMatchObject({
       path: [path],
       params: { code: UNSUPPORTED_TRANSPORT },
-      message: expect.stringMatching(/not supported yet \(stdio only\)/) as unknown,
+      message: expect.stringMatching(/not supported: use "stdio"/) as unknown,
     });
   });
 

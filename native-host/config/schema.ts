@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { HeadersSchema, UrlSchema, readTransport } from './remote-entry';
+import { RESERVED_KEY, recordErrors } from './zod-errors';
+import type { RemoteEndpoint } from '../shared/server-spec';
 
 /**
  * The user-tier config file, `$SWITCHYARD_HOME/config.json` (design.md D5): a Claude-Desktop
@@ -37,9 +40,6 @@ export const MAX_TOOL_TIMEOUT_S = 3600;
 const INVISIBLE = /[\p{C}\p{Zl}\p{Zp}]/u;
 // NUL cannot be passed to exec or setenv; Node's spawn throws on it. Catch it at load time.
 const NUL = '\u0000';
-
-/** `__proto__` as an object key silently replaces a prototype instead of adding a property. */
-const RESERVED_KEY = '__proto__';
 
 /**
  * Why `name` cannot be a server name (the key in `mcpServers`, shown on consent cards and used as
@@ -93,16 +93,6 @@ const EnvNameSchema = z
   .max(MAX_ENV_NAME_CHARS, `an env name can have at most ${MAX_ENV_NAME_CHARS} characters`)
   .refine((name) => !name.includes('='), "an env name cannot contain '='")
   .refine((name) => !INVISIBLE.test(name), 'an env name cannot contain control characters');
-
-/** Error map for z.record: `typeMessage` when the value is not an object, and the key's own
- * message (instead of zod's "Invalid key in record") when a key is bad. */
-const recordErrors =
-  (typeMessage: string) =>
-  (issue: z.core.$ZodRawIssue): string | undefined => {
-    if (issue.code === 'invalid_type') return typeMessage;
-    if (issue.code === 'invalid_key') return issue.issues[0]?.message;
-    return undefined;
-  };
 
 const EnvSchema = z
   .unknown()
@@ -158,11 +148,7 @@ function secondsToMs(seconds: number): number {
   return Math.max(1, Math.round(seconds * 1000));
 }
 
-/** Keys other clients use for remote servers. Any of them without `"type": "stdio"` means the
- * entry is not a local process. */
-const REMOTE_URL_KEYS = ['url', 'serverUrl', 'httpUrl'] as const;
-
-/** The `code` of the issue raised for an entry that is not a stdio server. */
+/** The `code` of the issue raised for an entry whose transport the host does not speak. */
 export const UNSUPPORTED_TRANSPORT = 'unsupported-transport';
 
 const TransportHintsSchema = z.record(z.string(), z.unknown(), {
@@ -171,36 +157,53 @@ const TransportHintsSchema = z.record(z.string(), z.unknown(), {
   ),
 });
 
-/** Keys naming the transport: `type` (Claude, Cursor, VS Code) and `transportType` (Cline). */
-const TRANSPORT_KEYS = ['type', 'transportType'] as const;
-
-/** Rejects remote entries before the stdio fields are checked, so the message names the real
- * problem instead of "command is missing". */
-function checkStdioTransport(
+/** Rejects what is neither stdio nor a remote transport the host speaks, before the fields are
+ * checked, so the message names the real problem instead of "command is missing". */
+function checkTransport(
   entry: Record<string, unknown>,
   ctx: z.RefinementCtx<Record<string, unknown>>,
 ): void {
-  const unsupported = (key: string, what: string) => {
+  const reading = readTransport(entry);
+  if (reading.kind === 'unsupported') {
     ctx.addIssue({
       code: 'custom',
-      path: [key],
-      message: `${what} servers are not supported yet (stdio only); run the server locally with a "command", or remove the entry`,
+      path: [reading.key],
+      message: `${reading.shown} servers are not supported: use "stdio" (a "command"), "http" or "sse" (a "url")`,
       params: { code: UNSUPPORTED_TRANSPORT },
     });
-  };
-  const transportKey = TRANSPORT_KEYS.find((key) => entry[key] !== undefined);
-  if (transportKey !== undefined) {
-    const type = entry[transportKey];
-    if (type === 'stdio') return;
-    // Quote the value only when it is a plain word: it ends up in a message on a terminal.
-    const shown =
-      typeof type === 'string' && /^[\w.-]{1,40}$/.test(type) ? `"${type}"` : 'non-stdio';
-    unsupported(transportKey, shown);
-    return;
+  } else if (reading.kind === 'invalid') {
+    ctx.addIssue({ code: 'custom', path: [reading.key], message: reading.message });
   }
-  const urlKey = REMOTE_URL_KEYS.find((key) => entry[key] !== undefined);
-  if (urlKey !== undefined) unsupported(urlKey, 'remote (URL)');
 }
+
+/** A field a local server has and a remote one does not: refused unless empty, so nothing the
+ * user wrote is silently dropped. */
+const localOnly = (field: string) =>
+  z
+    .unknown()
+    .optional()
+    .refine(
+      (value) =>
+        value === undefined ||
+        (Array.isArray(value) && value.length === 0) ||
+        (typeof value === 'object' && value !== null && Object.keys(value).length === 0),
+      `${field} has no meaning for a remote server (it runs elsewhere); remove it`,
+    );
+
+const RemoteEntrySchema = z.object({
+  url: UrlSchema,
+  headers: HeadersSchema.default({}),
+  args: localOnly('args'),
+  env: localOnly('env'),
+  cwd: z
+    .unknown()
+    .optional()
+    .refine((value) => value === undefined, 'cwd has no meaning for a remote server; remove it'),
+  prefix: PrefixSchema.optional(),
+  timeout: seconds('timeout', MAX_HANDSHAKE_TIMEOUT_S).optional(),
+  toolTimeout: seconds('toolTimeout', MAX_TOOL_TIMEOUT_S).optional(),
+  disabled: z.boolean({ error: 'disabled must be true or false' }).optional(),
+});
 
 const StdioEntrySchema = z.object({
   command: CommandSchema,
@@ -215,12 +218,16 @@ const StdioEntrySchema = z.object({
 
 /** One server as the host uses it: defaults applied, timeouts in milliseconds. */
 export interface ServerEntry {
-  /** Program to run, as written: resolving it to an absolute path is the launcher's job (D6). */
+  /** Program to run, as written: resolving it to an absolute path is the launcher's job (D6).
+   * Empty for a remote server. */
   command: string;
+  /** Empty for a remote server, as are `env` and `cwd`. */
   args: string[];
   /** The entry's own variables, unexpanded (`${VAR}` stays as written; see env.ts). */
   env: Record<string, string>;
   cwd?: string;
+  /** Set for a remote server (a `url` entry), absent for a local one. */
+  remote?: RemoteEndpoint;
   /** Tool-name prefix overriding the server name (D4). */
   prefix?: string;
   /** From `timeout` (seconds in the file); default DEFAULT_HANDSHAKE_TIMEOUT_MS. */
@@ -234,27 +241,83 @@ export interface ServerEntry {
 /** A configured server: its `mcpServers` key plus its entry. */
 export type ServerConfig = { name: string } & ServerEntry;
 
-/**
- * Parses one `mcpServers` value. Accepts Claude Desktop / Claude Code / Cursor entries: unknown
- * keys (`type: "stdio"`, `alwaysAllow`, `autoApprove`, ...) are ignored. Rejects entries for
- * other transports (`type` or `transportType` other than "stdio", or a `url`/`serverUrl`/
- * `httpUrl` without `"type": "stdio"`) with an issue whose `params.code` is UNSUPPORTED_TRANSPORT.
- * `timeout` and `toolTimeout` are seconds, as in Claude Code and Cline, converted to ms.
- */
-export const ServerEntrySchema = TransportHintsSchema.superRefine(checkStdioTransport)
-  .pipe(StdioEntrySchema)
-  .transform((entry): ServerEntry => ({
-    command: entry.command,
-    args: entry.args,
-    env: entry.env,
-    ...(entry.cwd === undefined ? {} : { cwd: entry.cwd }),
+interface CommonFields {
+  prefix?: string | undefined;
+  timeout?: number | undefined;
+  toolTimeout?: number | undefined;
+  disabled?: boolean | undefined;
+}
+
+function commonFields(entry: CommonFields) {
+  return {
     ...(entry.prefix === undefined ? {} : { prefix: entry.prefix }),
     handshakeTimeoutMs:
       entry.timeout === undefined ? DEFAULT_HANDSHAKE_TIMEOUT_MS : secondsToMs(entry.timeout),
     toolTimeoutMs:
       entry.toolTimeout === undefined ? DEFAULT_TOOL_TIMEOUT_MS : secondsToMs(entry.toolTimeout),
     disabled: entry.disabled ?? false,
-  }));
+  };
+}
+
+/** Checks `value` with `schema`, reporting its issues on `ctx` (the URL's issues at the key the
+ * file used for it); undefined when there were any. */
+function checkWith<T>(
+  schema: z.ZodType<T>,
+  value: unknown,
+  ctx: z.RefinementCtx,
+  urlKey?: string,
+): T | undefined {
+  const checked = schema.safeParse(value);
+  if (checked.success) return checked.data;
+  for (const issue of checked.error.issues) {
+    const [head, ...rest] = issue.path;
+    const at = urlKey !== undefined && head === 'url' ? [urlKey, ...rest] : issue.path;
+    // The issue as zod raised it (an `invalid_key` is located at the key, not the value).
+    ctx.addIssue({ ...issue, path: at });
+  }
+  return undefined;
+}
+
+/**
+ * Parses one `mcpServers` value. Accepts Claude Desktop / Claude Code / Cursor / VS Code / Cline /
+ * Windsurf / Gemini entries: a `command` is a local (stdio) server, a `url` (`serverUrl`,
+ * `httpUrl`) a remote one (see remote-entry.ts for the shapes); unknown keys (`alwaysAllow`,
+ * `autoApprove`, ...) are ignored. Rejects transports the host does not speak with an issue whose
+ * `params.code` is UNSUPPORTED_TRANSPORT. `timeout` and `toolTimeout` are seconds, as in Claude
+ * Code and Cline, converted to ms.
+ */
+export const ServerEntrySchema = TransportHintsSchema.superRefine(checkTransport).transform(
+  (entry, ctx): ServerEntry => {
+    const reading = readTransport(entry);
+    // checkTransport has reported it.
+    if (reading.kind === 'unsupported' || reading.kind === 'invalid') return z.NEVER;
+    if (reading.kind === 'remote') {
+      const remote = checkWith(
+        RemoteEntrySchema,
+        { ...entry, url: entry[reading.urlKey] },
+        ctx,
+        reading.urlKey,
+      );
+      if (remote === undefined) return z.NEVER;
+      return {
+        command: '',
+        args: [],
+        env: {},
+        remote: { transport: reading.transport, url: remote.url, headers: remote.headers },
+        ...commonFields(remote),
+      };
+    }
+    const local = checkWith(StdioEntrySchema, entry, ctx);
+    if (local === undefined) return z.NEVER;
+    return {
+      command: local.command,
+      args: local.args,
+      env: local.env,
+      ...(local.cwd === undefined ? {} : { cwd: local.cwd }),
+      ...commonFields(local),
+    };
+  },
+);
 
 /**
  * The file's top level. `mcpServers` is only checked to be an object of at most MAX_SERVERS

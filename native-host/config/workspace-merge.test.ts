@@ -47,7 +47,7 @@ describe('mergeTiers', () => {
         ...user('github', { cwd: '/srv', prefix: 'gh' }),
         provenance: 'user',
         workspaceRoot: null,
-        fieldSources: { command: 'user', args: 'user', env: 'user', cwd: 'user' },
+        fieldSources: { command: 'user', args: 'user', env: 'user', cwd: 'user', remote: 'user' },
         ignoredTrustClaims: [],
       },
     ]);
@@ -144,7 +144,7 @@ describe('mergeTiers', () => {
         disabled: false,
         provenance: 'workspace',
         workspaceRoot: ROOT,
-        fieldSources: { command: VSCODE, args: VSCODE, env: VSCODE, cwd: VSCODE },
+        fieldSources: { command: VSCODE, args: VSCODE, env: VSCODE, cwd: VSCODE, remote: VSCODE },
         ignoredTrustClaims: [],
       },
     ]);

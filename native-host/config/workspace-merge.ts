@@ -1,5 +1,6 @@
 import { DEFAULT_HANDSHAKE_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS } from './schema';
 import type { ServerConfig } from './schema';
+import { copyEndpoint } from '../shared/remote-endpoint';
 import { LAUNCH_FIELDS } from './workspace-types';
 import type { LaunchField, WorkspaceConfig, WorkspaceServer } from './workspace-types';
 
@@ -85,7 +86,7 @@ function fromUser(base: ServerConfig): MergedServer {
     ...copyOf(base),
     provenance: 'user',
     workspaceRoot: null,
-    fieldSources: { command: 'user', args: 'user', env: 'user', cwd: 'user' },
+    fieldSources: { command: 'user', args: 'user', env: 'user', cwd: 'user', remote: 'user' },
     ignoredTrustClaims: [],
   };
 }
@@ -115,13 +116,21 @@ function overlay(
     args: source('args'),
     env: source('env'),
     cwd: source('cwd'),
+    remote: source('remote'),
   };
+  // A workspace entry naming a URL replaces the user's server with a remote one; one naming a
+  // command replaces a remote one with a local server. Other fields overlay as they always did.
+  const { remote: baseRemote, ...local } = copyOf(base);
+  const remote = over.remote ?? (over.command === undefined ? baseRemote : undefined);
   const merged = {
-    ...copyOf(base),
+    ...local,
     ...(over.command === undefined ? {} : { command: over.command }),
     ...(over.args === undefined ? {} : { args: [...over.args] }),
     env: { ...base.env, ...over.env },
     ...(over.cwd === undefined ? {} : { cwd: over.cwd }),
+    ...(remote === undefined
+      ? {}
+      : { command: '', args: [], env: {}, cwd: undefined, remote: copyEndpoint(remote) }),
     fieldSources,
     ignoredTrustClaims: claims,
   };
@@ -136,7 +145,7 @@ function workspaceOnly(
   userPrefixes: ReadonlySet<string>,
   warnings: string[],
 ): MergedServer | undefined {
-  if (server.command === undefined) {
+  if (server.command === undefined && server.remote === undefined) {
     warnings.push(
       `${server.file}: server "${server.name}" has no "command" and your config.json has no server of that name to extend; skipped`,
     );
@@ -150,19 +159,21 @@ function workspaceOnly(
     prefix = undefined;
   }
   const file = server.file;
+  const remote = server.remote;
   return {
     name: server.name,
-    command: server.command,
+    command: server.command ?? '',
     args: [...(server.args ?? [])],
     env: { ...server.env },
-    cwd: server.cwd ?? root,
+    // A remote server has no folder; a local one runs in the workspace unless it says otherwise.
+    ...(remote === undefined ? { cwd: server.cwd ?? root } : { remote: copyEndpoint(remote) }),
     ...(prefix === undefined ? {} : { prefix }),
     handshakeTimeoutMs: server.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS,
     toolTimeoutMs: server.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     disabled: server.disabled ?? false,
     provenance: 'workspace',
     workspaceRoot: root,
-    fieldSources: { command: file, args: file, env: file, cwd: file },
+    fieldSources: { command: file, args: file, env: file, cwd: file, remote: file },
     ignoredTrustClaims: [...server.ignoredTrustClaims],
   };
 }
@@ -177,6 +188,7 @@ function copyOf(base: ServerConfig): ServerConfig {
     args: [...base.args],
     env: { ...base.env },
     ...(base.cwd === undefined ? {} : { cwd: base.cwd }),
+    ...(base.remote === undefined ? {} : { remote: copyEndpoint(base.remote) }),
     ...(base.prefix === undefined ? {} : { prefix: base.prefix }),
     handshakeTimeoutMs: base.handshakeTimeoutMs,
     toolTimeoutMs: base.toolTimeoutMs,

@@ -12,7 +12,7 @@ describe('loadWorkspace: entries', () => {
       '  "mcpServers": {',
       '    "good": {"command": "node"},',
       '    "bad": {"command": "node", "args": [1]},',
-      '    "remote": {"url": "https://example.com/mcp"},',
+      '    "remote": {"url": "http://example.com/mcp"},',
       '    "after": {"command": "uvx"}',
       '  }',
       '}',
@@ -28,7 +28,7 @@ describe('loadWorkspace: entries', () => {
         server: 'bad',
       }),
       expect.objectContaining({
-        kind: 'unsupported-transport',
+        kind: 'invalid-entry',
         line: 5,
         key: 'mcpServers.remote.url',
         server: 'remote',
@@ -62,11 +62,14 @@ describe('loadWorkspace: entries', () => {
   });
 
   it('still checks the other fields of an entry without a command', async () => {
-    const config = await load({ [MCP]: mcp({ github: { args: 'x' }, remote: { type: 'sse' } }) });
+    const config = await load({
+      [MCP]: mcp({ github: { args: 'x' }, remote: { type: 'sse' }, ws: { type: 'ws' } }),
+    });
     expect(config.servers).toEqual([]);
     expect(config.warnings.map((w) => [w.kind, w.key])).toEqual([
       ['invalid-entry', 'mcpServers.github.args'],
-      ['unsupported-transport', 'mcpServers.remote.type'],
+      ['invalid-entry', 'mcpServers.remote.url'],
+      ['unsupported-transport', 'mcpServers.ws.type'],
     ]);
   });
 

@@ -5,6 +5,7 @@ import type { JsonPath } from './json-format';
 import { fileWarning, locatedWarning, offsetOf, shownText } from './located-warning';
 import type { Position, WorkspaceWarning, WorkspaceWarningKind } from './located-warning';
 import { MAX_SERVERS, ServerEntrySchema, UNSUPPORTED_TRANSPORT, serverNameProblem } from './schema';
+import { readTransport } from './remote-entry';
 import { claimKeys, shownClaims } from './workspace-claims';
 import type { EntryProblem, WorkspaceServer } from './workspace-types';
 import { substituteEntry } from './workspace-variables';
@@ -193,8 +194,9 @@ function parseEntry(
   const has = (key: string) =>
     raw !== undefined && Object.hasOwn(raw, key) && raw[key] !== undefined;
   const hasCommand = has('command');
+  const isLocal = raw === undefined || readTransport(raw).kind === 'stdio';
   const checked = ServerEntrySchema.safeParse(
-    raw === undefined || hasCommand ? value : { ...raw, command: NO_COMMAND },
+    raw === undefined || hasCommand || !isLocal ? value : { ...raw, command: NO_COMMAND },
   );
   if (!checked.success) {
     const [first, ...rest] = checked.error.issues;
@@ -225,6 +227,7 @@ function parseEntry(
     file,
     ignoredTrustClaims: claims,
     ...(hasCommand ? { command: entry.command } : {}),
+    ...(entry.remote === undefined ? {} : { remote: entry.remote }),
     ...(has('args') ? { args: entry.args } : {}),
     ...(has('env') ? { env: entry.env } : {}),
     ...(has('cwd') && entry.cwd !== undefined ? { cwd: entry.cwd } : {}),

@@ -5,8 +5,9 @@ import type { ServerEntry } from './schema';
 /** The shapes the workspace tier's modules pass between them; workspace.ts re-exports the public
  * ones. */
 
-/** The fields of an entry that decide what runs (D6 fingerprints exactly these). */
-export const LAUNCH_FIELDS = ['command', 'args', 'env', 'cwd'] as const;
+/** The fields of an entry that decide what runs or what is contacted (D6 fingerprints exactly
+ * these). */
+export const LAUNCH_FIELDS = ['command', 'args', 'env', 'cwd', 'remote'] as const;
 export type LaunchField = (typeof LAUNCH_FIELDS)[number];
 
 /**

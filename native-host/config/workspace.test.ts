@@ -53,7 +53,7 @@ describe('the hostile workspace corpus', () => {
       ['ignored-trust-claim'],
       { trusting: ['trust'], 'trusting-too': ['trust'] },
     ],
-    '12-stdio-with-url': [['mixed'], ['unsupported-transport']],
+    '12-stdio-with-url': [['mixed', 'remote'], []],
     '13-huge-args': [['ordinary'], ['invalid-entry']],
     '14-nul-bytes': [['after'], ['invalid-entry', 'invalid-file']],
     '15-bidi-name': [[], ['invalid-entry']],
@@ -92,6 +92,7 @@ describe('the hostile workspace corpus', () => {
     'args',
     'env',
     'cwd',
+    'remote',
     'prefix',
     'handshakeTimeoutMs',
     'toolTimeoutMs',
@@ -145,7 +146,7 @@ describe('the hostile workspace corpus', () => {
         const { provenance, workspaceRoot, fieldSources, ignoredTrustClaims, ...rest } = merged;
         expect(rest).toEqual(base);
         expect([provenance, workspaceRoot]).toEqual(['user', null]);
-        expect(Object.values(fieldSources)).toEqual(['user', 'user', 'user', 'user']);
+        expect(Object.values(fieldSources)).toEqual(['user', 'user', 'user', 'user', 'user']);
         expect(
           ignoredTrustClaims.every(
             (claim) => claim === 'disabled' || claimsOf(merged.name).includes(claim),

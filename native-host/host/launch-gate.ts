@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { originOf } from '../config/remote-entry';
 import type { ConsentReason, ConsentRequest, LaunchChange } from '../../protocol/servers';
 import { describeLaunchChanges, launchFingerprint } from '../trust/fingerprint';
 import { type LaunchDefinition } from '../shared/server-spec';
@@ -40,7 +41,18 @@ export function launchWarnings(input: ConsentInput): string[] {
   const { definition } = input;
   const warnings: string[] = [];
   const root = definition.workspaceRoot;
-  if (root !== null) {
+  const remote = definition.remote;
+  if (remote !== undefined) {
+    const origin = originOf(remote.url);
+    warnings.push(
+      root === null
+        ? `Connects to ${origin}: the arguments of every tool you allow are sent there.`
+        : `This repository asks Switchyard to connect to ${origin}: the arguments of every tool you allow, and any token in its headers, would be sent there. Approve only if you know the server.`,
+    );
+    if (new URL(remote.url).protocol === 'http:') {
+      warnings.push('Plain http: allowed only because the server is on this machine.');
+    }
+  } else if (root !== null) {
     const base = definition.cwd ?? root;
     const pointsInside = (value: string): boolean => {
       if (path.isAbsolute(value)) return isInside(root, value);
@@ -84,9 +96,9 @@ function shown(text: string): string {
 }
 
 function shownChange(change: LaunchChange): LaunchChange {
-  return change.field === 'env'
+  return 'key' in change
     ? {
-        field: 'env',
+        field: change.field,
         key: shown(change.key),
         before: change.before === null ? null : shown(change.before),
         after: change.after === null ? null : shown(change.after),
@@ -116,7 +128,7 @@ export function consentRequest(input: ConsentInput): ConsentRequest {
     // Shown literally, but an invisible or bidi character becomes a visible marker (⟦U+202E⟧):
     // a card that hides part of an argument is not literal.
     executable: shown(definition.executable),
-    command: shown(input.command),
+    command: shown(definition.remote?.url ?? input.command),
     args: definition.args.map(shown),
     env: Object.entries(definition.env)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
@@ -129,5 +141,16 @@ export function consentRequest(input: ConsentInput): ConsentRequest {
     summary: sanitizeText(summary),
     warnings: launchWarnings(input),
     ignoredTrustClaims: [...input.ignoredTrustClaims],
+    remote:
+      definition.remote === undefined
+        ? null
+        : {
+            url: shown(definition.remote.url),
+            origin: shown(originOf(definition.remote.url)),
+            transport: definition.remote.transport,
+            headers: Object.entries(definition.remote.headers)
+              .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+              .map(([k, v]): [string, string] => [shown(k), shown(v)]),
+          },
   };
 }

@@ -1,5 +1,6 @@
-import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import type { FetchLike, JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { buildChildEnv } from '../config/env';
+import { connectRemote } from './remote-launch';
 import {
   LaunchError,
   type LaunchFn,
@@ -27,7 +28,10 @@ export interface LaunchOptions {
    * guardian and the pid record (issue 13).
    */
   readonly groupWatchers?: readonly GroupWatcher[];
-  /** Each stderr line of a server as it arrives, through the untrusted-text gate. */
+  /** The fetch remote servers are reached with; default the global one. */
+  readonly fetch?: FetchLike;
+  /** Each stderr line of a server (for a remote one, each failed HTTP exchange) as it arrives,
+   * through the untrusted-text gate. */
   readonly onStderrLine?: (server: string, line: string) => void;
 }
 
@@ -39,6 +43,16 @@ export interface GroupWatcher {
 
 export function createLauncher(options: LaunchOptions): LaunchFn {
   return async (launch) => {
+    if (launch.remote !== null) {
+      return connectRemote(launch.name, launch.remote, {
+        hostEnv: options.hostEnv,
+        platform: options.platform,
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+        ...(options.onStderrLine
+          ? { onLogLine: (server: string, line: string) => options.onStderrLine?.(server, line) }
+          : {}),
+      });
+    }
     // The launch definition was resolved and fingerprinted once (design D6): spawn exactly it,
     // never a fresh PATH lookup that could find something else.
     if (launch.executable === null) {

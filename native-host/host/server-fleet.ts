@@ -148,6 +148,14 @@ export class ServerFleet {
       resolvedCommand: spec.resolvedCommand,
       cwd: spec.cwd ?? null,
       envKeys: [...spec.envKeys],
+      remote:
+        spec.remote === null
+          ? null
+          : {
+              url: spec.remote.url,
+              transport: spec.remote.transport,
+              headerNames: Object.keys(spec.remote.headers),
+            },
       status: runtime.state,
       toolCount: running ? runtime.tools.length : 0,
       tokens,
@@ -197,6 +205,7 @@ function launchOf(spec: ServerSpec): ServerLaunch {
     args: spec.definition?.args ?? spec.args,
     env: spec.definition?.env ?? spec.env,
     cwd: spec.definition?.cwd ?? undefined,
+    remote: spec.definition?.remote ?? null,
     handshakeTimeoutMs: spec.handshakeTimeoutMs,
     toolTimeoutMs: spec.toolTimeoutMs,
   };

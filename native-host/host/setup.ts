@@ -8,7 +8,7 @@ import { parseToolPolicy, type ToolPolicyRules } from '../policy/tool-policy';
 import { loadProfiles } from '../profiles/load';
 import type { ProfileSetup } from '../profiles/store';
 import { resolveCommand, type ResolveCommandOptions } from '../supervisor/resolve-command';
-import type { LaunchDefinition } from '../shared/server-spec';
+import type { LaunchDefinition, RemoteEndpoint } from '../shared/server-spec';
 import type { ServerSpec } from '../shared/server-spec';
 import { messageOf } from '../../protocol/guards';
 
@@ -128,6 +128,7 @@ export async function toSpec(
   platform: NodeJS.Platform,
   files: ResolveFiles = {},
 ): Promise<ServerSpec> {
+  if (server.remote !== undefined) return remoteSpec(server, server.remote);
   // Resolved once: the fingerprint and the spawn use this one object (design D6), so nothing can
   // change between what the user approved and what runs.
   const resolved = await resolveCommand(server.command, {
@@ -170,5 +171,47 @@ export async function toSpec(
     resolvedCommand: resolved.ok ? resolved.path : null,
     shim,
     disabled: server.disabled,
+    remote: null,
+  };
+}
+
+/** A remote server's spec: nothing to resolve; the definition is what the host would contact. */
+function remoteSpec(server: MergedServer, remote: RemoteEndpoint): ServerSpec {
+  const endpoint = Object.freeze({
+    transport: remote.transport,
+    url: remote.url,
+    headers: Object.freeze({ ...remote.headers }),
+  });
+  const definition: LaunchDefinition = Object.freeze({
+    executable: remote.url,
+    args: Object.freeze([]),
+    env: Object.freeze({}),
+    cwd: null,
+    provenance: server.provenance,
+    workspaceRoot: server.workspaceRoot,
+    remote: endpoint,
+  });
+  const sourceFile = Object.values(server.fieldSources).find((s) => s !== 'user') ?? null;
+  return {
+    name: server.name,
+    command: '',
+    args: [],
+    env: {},
+    cwd: undefined,
+    handshakeTimeoutMs: server.handshakeTimeoutMs,
+    toolTimeoutMs: server.toolTimeoutMs,
+    prefix: server.prefix,
+    envKeys: [],
+    provenance: server.provenance,
+    workspaceRoot: server.workspaceRoot,
+    scope: server.workspaceRoot ?? 'user',
+    sourceFile: sourceFile === null ? null : path.normalize(sourceFile),
+    ignoredTrustClaims: server.ignoredTrustClaims,
+    definition,
+    resolutionError: null,
+    resolvedCommand: null,
+    shim: null,
+    disabled: server.disabled,
+    remote: endpoint,
   };
 }

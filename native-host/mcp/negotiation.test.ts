@@ -22,6 +22,7 @@ const LAUNCH: ServerLaunch = {
   cwd: undefined,
   handshakeTimeoutMs: 5_000,
   toolTimeoutMs: 5_000,
+  remote: null,
 };
 
 interface Probe {

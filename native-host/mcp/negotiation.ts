@@ -1,6 +1,7 @@
 import { SdkError, SdkErrorCode, type Client } from '@modelcontextprotocol/client';
 import { connectWithDeadline } from './request-deadline';
-import type { NegotiationMemory, StdioTransport } from './runtime-types';
+import type { Transport } from '@modelcontextprotocol/client';
+import type { NegotiationMemory } from './runtime-types';
 
 /**
  * One handshake with the protocol revision negotiated (decision 0016): the SDK's `'auto'` mode
@@ -32,7 +33,7 @@ export function probeTimeoutMs(handshakeTimeoutMs: number): number {
 
 export async function negotiate(
   client: Client,
-  transport: StdioTransport,
+  transport: Transport,
   options: NegotiateOptions,
 ): Promise<NegotiatedHandshake> {
   const known = options.memory?.knownLegacy() === true;
@@ -42,7 +43,10 @@ export async function negotiate(
     if (!known) options.memory?.settled(client.getProtocolEra() ?? 'legacy');
     return { kind: 'connected' };
   }
-  if (prior === undefined && !handshake.timedOut && failedInProbe(handshake.error)) {
+  // Only a process can exit on the probe and be started again; over HTTP a failed probe is the
+  // server's answer (or an outage), and the SDK has already classified it.
+  const stdio = 'pid' in transport && 'stderr' in transport;
+  if (stdio && prior === undefined && !handshake.timedOut && failedInProbe(handshake.error)) {
     return { kind: 'exited-on-probe' };
   }
   return { kind: 'failed', timedOut: handshake.timedOut, error: handshake.error };

@@ -1,4 +1,4 @@
-import { ProtocolError } from '@modelcontextprotocol/client';
+import { ProtocolError, SdkHttpError } from '@modelcontextprotocol/client';
 import { describeExit, type ExitInfo, type ServerState } from '../../protocol/servers';
 import { safeText } from '../../protocol/untrusted/gate';
 import { HostError } from '../shared/host-error';
@@ -33,9 +33,16 @@ export function untrustedServerInfo(
   };
 }
 
-/** " Last stderr: a | b" for the process's recent stderr, or '' when it printed none. */
-function stderrSuffix(stderr: readonly string[]): string {
-  return stderr.length > 0 ? ` Last stderr: ${stderr.join(' | ')}` : '';
+/** " Last stderr: a | b" for the process's recent stderr, or '' when it printed none. For a
+ * remote server the ring holds its failed HTTP exchanges instead. */
+function stderrSuffix(stderr: readonly string[], remote = false): string {
+  if (stderr.length === 0) return '';
+  return ` ${remote ? 'Last HTTP errors' : 'Last stderr'}: ${stderr.join(' | ')}`;
+}
+
+/** The recent-output suffix of `process`, labelled for what it holds. */
+function tailOf(process: ServerProcess): string {
+  return stderrSuffix(process.stderrTail(STDERR_LINES_IN_ERRORS), process.remote !== undefined);
 }
 
 /** Why a spawn failed, as the `failed` state reports it. */
@@ -59,9 +66,15 @@ export function handshakeFailureMessage(
   },
 ): string {
   const exit = process.exitInfo;
-  const tail = stderrSuffix(process.stderrTail(STDERR_LINES_IN_ERRORS));
+  const tail = tailOf(process);
   const reason =
     failure.error instanceof Error ? untrustedMessage(failure.error.message) : 'unknown error';
+  const remote = process.remote;
+  if (remote !== undefined) {
+    return failure.timedOut
+      ? `'${server}' did not complete the MCP handshake with ${remote.url} within ${failure.handshakeTimeoutMs} ms; check that the URL is the server's MCP endpoint (set "timeout" in config.json if it is slow).${tail}`
+      : `'${server}' could not connect to ${remote.origin}: ${remote.lastProblem() ?? reason}.${tail}`;
+  }
   return failure.timedOut
     ? `'${server}' did not complete the MCP handshake within ${failure.handshakeTimeoutMs} ms; check that it is an MCP server speaking stdio (set "timeout" in config.json if it is slow to start).${tail}`
     : exit
@@ -71,7 +84,12 @@ export function handshakeFailureMessage(
 
 /** What a running server that exited says (before the restart decision is appended). */
 export function crashMessage(server: string, exit: ExitInfo, process: ServerProcess): string {
-  const tail = stderrSuffix(process.stderrTail(STDERR_LINES_IN_ERRORS));
+  const tail = tailOf(process);
+  const remote = process.remote;
+  if (remote !== undefined) {
+    const problem = remote.lastProblem();
+    return `'${server}' lost its connection to ${remote.origin}${problem === undefined ? '' : `: ${problem}`}.${tail}`;
+  }
   return `'${server}' exited (${describeExit(exit)}).${tail}`;
 }
 
@@ -114,8 +132,17 @@ export function callFailure(error: unknown, context: CallFailureContext): HostEr
       { server, timeoutMs: context.timeoutMs },
     );
   }
-  if (context.process.exitInfo || context.disconnected) {
+  // fetch throws a TypeError when the server cannot be reached at all.
+  const unreachable = context.process.remote !== undefined && error instanceof TypeError;
+  if (context.process.exitInfo || context.disconnected || unreachable) {
     return exitedError(server, context.process);
+  }
+  if (error instanceof SdkHttpError) {
+    return new HostError(
+      'server-error',
+      `Server '${server}' answered HTTP ${error.status}${error.statusText ? ` ${error.statusText}` : ''}: ${untrustedMessage(error.message)}`,
+      { server, status: error.status },
+    );
   }
   if (error instanceof ProtocolError) {
     return new HostError(
@@ -133,10 +160,14 @@ export function callFailure(error: unknown, context: CallFailureContext): HostEr
 function exitedError(server: string, process: ServerProcess): HostError {
   const exit = process.exitInfo ?? { code: null, signal: null };
   const stderr = process.stderrTail(STDERR_LINES_IN_ERRORS);
+  const what =
+    process.remote === undefined
+      ? `exited (${describeExit(exit)})`
+      : `lost its connection to ${process.remote.origin}`;
   return new HostError(
     'server-exited',
-    `Server '${server}' exited (${describeExit(exit)}) while the call was pending.` +
-      stderrSuffix(stderr),
+    `Server '${server}' ${what} while the call was pending.` +
+      stderrSuffix(stderr, process.remote !== undefined),
     { server, exit, stderr },
   );
 }

@@ -18,16 +18,32 @@ export interface StdioTransport extends Transport {
   readonly stderr: unknown;
 }
 
-/** The process seam: production spawns a real process group (ProcessTransport). */
+/** What a remote server's connection says about itself, for messages (issue 11). */
+export interface RemoteLink {
+  readonly url: string;
+  /** Where data and tokens go: `https://mcp.example.com`. */
+  readonly origin: string;
+  /** The transport in use (an `auto` entry settles on one). */
+  transport(): 'streamable-http' | 'sse';
+  /** Why the server could last not be reached ("connection refused (ECONNREFUSED)"), if ever. */
+  lastProblem(): string | undefined;
+}
+
+/**
+ * The process seam: production spawns a real process group (ProcessTransport), or, for a remote
+ * server, connects over HTTP (host/remote-launch.ts).
+ */
 export interface ServerProcess {
-  /** The SDK transport over the child's stdio. */
-  readonly transport: StdioTransport;
+  /** The SDK transport: over the child's stdio (a StdioTransport), or over HTTP. */
+  readonly transport: Transport;
   readonly pid: number | undefined;
   readonly exitInfo: ExitInfo | undefined;
-  /** Last stderr lines, oldest first, sanitized. */
+  /** Last stderr lines (for a remote server, its failed HTTP exchanges), oldest first, sanitized. */
   stderrTail(lines: number): string[];
   /** Stderr lines that fell out of the ring buffer. */
   readonly stderrDropped: number;
+  /** Set for a remote server: there is no process, and messages speak of the connection. */
+  readonly remote?: RemoteLink;
 }
 
 /** Spawns a server; rejects with `LaunchError` when the command cannot be run at all. */

@@ -16,6 +16,7 @@ const TTL_LAUNCH: ServerLaunch = {
   cwd: undefined,
   handshakeTimeoutMs: 5_000,
   toolTimeoutMs: 5_000,
+  remote: null,
 };
 
 // A burst of tools/list_changed must cost one trailing listing, never a listing per

@@ -27,6 +27,7 @@ const summary = (name: string): ServerSummary => ({
   resolvedCommand: '/usr/bin/uvx',
   cwd: null,
   envKeys: [],
+  remote: null,
   status: { state: 'stopped' },
   toolCount: 0,
   tokens: 0,

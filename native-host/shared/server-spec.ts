@@ -5,6 +5,23 @@
  */
 
 /**
+ * How the host talks to a remote server: Streamable HTTP (the current transport), the legacy
+ * HTTP+SSE transport of the 2024-11-05 revision, or `auto`: Streamable HTTP, falling back to
+ * HTTP+SSE when the server answers the first POST with 400, 404 or 405, as the specification's
+ * backwards-compatibility section describes. `auto` is what an entry that names only a URL gets.
+ */
+export type RemoteTransport = 'streamable-http' | 'sse' | 'auto';
+
+/** A remote server: where the host connects instead of spawning a process. */
+export interface RemoteEndpoint {
+  readonly transport: RemoteTransport;
+  /** As written: only `headers` values are expanded (`${VAR}`), at connect time. */
+  readonly url: string;
+  /** Header values unexpanded, like `env` (see env.ts). */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/**
  * Exactly what would run, fingerprinted by the launch gate (design D6) and spawned as
  * fingerprinted.
  */
@@ -17,6 +34,12 @@ export interface LaunchDefinition {
   readonly cwd: string | null;
   readonly provenance: 'user' | 'workspace';
   readonly workspaceRoot: string | null;
+  /**
+   * For a remote server, what the host would contact (its URL, transport and headers with their
+   * values unexpanded); `executable` is then the URL and `args`/`env` are empty. Absent for a
+   * local server, so a local definition fingerprints as it always did.
+   */
+  readonly remote?: RemoteEndpoint;
 }
 
 /** Which npm shim a command named: npm's own `npx.cmd`/`npm.cmd`, or one cmd-shim wrote. */
@@ -52,6 +75,9 @@ export interface ServerLaunch {
   readonly cwd: string | undefined;
   readonly handshakeTimeoutMs: number;
   readonly toolTimeoutMs: number;
+  /** Where to connect, for a remote server; null for a local one (then the fields above say
+   * what to spawn). */
+  readonly remote: RemoteEndpoint | null;
 }
 
 /** One configured server: its launch, where it came from, and what the host resolved. */

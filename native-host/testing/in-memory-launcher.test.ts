@@ -19,6 +19,7 @@ const LAUNCH: ServerLaunch = {
   cwd: undefined,
   handshakeTimeoutMs: 5_000,
   toolTimeoutMs: 5_000,
+  remote: null,
 };
 
 describe('inMemoryLauncher', () => {

@@ -35,6 +35,7 @@ export function fakeServerSpec(name: string, over: Partial<ServerSpec> = {}): Se
     resolvedCommand: '/usr/bin/fake',
     shim: null,
     disabled: false,
+    remote: null,
     ...over,
   };
 }

@@ -46,10 +46,21 @@ export function launchFingerprint(def: LaunchDefinition): string {
     cwd: def.cwd,
     provenance: def.provenance,
     workspaceRoot: def.workspaceRoot,
+    // A remote server (issue 11): what it would contact and send. Header values unexpanded, like
+    // env, for the same reasons. Absent for a local server, whose fingerprint is unchanged.
+    ...(def.remote === undefined
+      ? {}
+      : {
+          remote: {
+            transport: def.remote.transport,
+            url: def.remote.url,
+            headers: sortedEnv(def.remote.headers),
+          },
+        }),
   });
 }
 
-type LaunchField = 'executable' | 'args' | 'cwd' | 'provenance' | 'workspaceRoot';
+type LaunchField = 'executable' | 'args' | 'cwd' | 'provenance' | 'workspaceRoot' | 'transport';
 
 /**
  * One difference between an approved definition and the one about to run. `before`/`after` are
@@ -61,7 +72,7 @@ type LaunchField = 'executable' | 'args' | 'cwd' | 'provenance' | 'workspaceRoot
  */
 export type LaunchChange =
   | { field: LaunchField; before: string; after: string }
-  | { field: 'env'; key: string; before: string | null; after: string | null };
+  | { field: 'env' | 'header'; key: string; before: string | null; after: string | null };
 
 const NONE = '(none)';
 
@@ -75,29 +86,48 @@ export function diffLaunch(before: LaunchDefinition, after: LaunchDefinition): L
   const field = (name: LaunchField, a: string | null, b: string | null) => {
     if (a !== b) changes.push({ field: name, ...distinguishable(a ?? NONE, b ?? NONE) });
   };
+  // A remote server's executable is its URL.
   field('executable', before.executable, after.executable);
+  field('transport', transportOf(before), transportOf(after));
   if (!sameList(before.args, after.args)) {
     const shown = distinguishable(JSON.stringify(before.args), JSON.stringify(after.args));
     changes.push({ field: 'args', ...shown });
   }
-  const envBefore = new Map(Object.entries(before.env));
-  const envAfter = new Map(Object.entries(after.env));
-  const keys = [...new Set([...envBefore.keys(), ...envAfter.keys()])].sort(byCodeUnit);
-  for (const key of keys) {
-    const a = envBefore.get(key) ?? null;
-    const b = envAfter.get(key) ?? null;
-    if (a === b) continue;
-    const shown = a !== null && b !== null ? distinguishable(a, b) : { before: a, after: b };
-    changes.push({ field: 'env', key, ...shown });
-  }
+  keyedChanges(changes, 'env', before.env, after.env);
+  keyedChanges(changes, 'header', before.remote?.headers ?? {}, after.remote?.headers ?? {});
   field('cwd', before.cwd, after.cwd);
   field('provenance', before.provenance, after.provenance);
   field('workspaceRoot', before.workspaceRoot, after.workspaceRoot);
   return changes;
 }
 
+/** How a definition reaches its server: `stdio` for a local one, else the remote transport. */
+function transportOf(def: LaunchDefinition): string {
+  return def.remote?.transport ?? 'stdio';
+}
+
+function keyedChanges(
+  changes: LaunchChange[],
+  field: 'env' | 'header',
+  before: Readonly<Record<string, string>>,
+  after: Readonly<Record<string, string>>,
+): void {
+  const was = new Map(Object.entries(before));
+  const now = new Map(Object.entries(after));
+  const keys = [...new Set([...was.keys(), ...now.keys()])].sort(byCodeUnit);
+  for (const key of keys) {
+    const a = was.get(key) ?? null;
+    const b = now.get(key) ?? null;
+    if (a === b) continue;
+    const shown = a !== null && b !== null ? distinguishable(a, b) : { before: a, after: b };
+    changes.push({ field, key, ...shown });
+  }
+}
+
 const LABELS: Record<LaunchChange['field'], string> = {
   executable: 'command',
+  transport: 'transport',
+  header: 'headers',
   args: 'args',
   env: 'env',
   cwd: 'working folder',
@@ -107,8 +137,10 @@ const LABELS: Record<LaunchChange['field'], string> = {
 
 const FIELD_ORDER: readonly LaunchChange['field'][] = [
   'executable',
+  'transport',
   'args',
   'env',
+  'header',
   'cwd',
   'workspaceRoot',
   'provenance',
@@ -125,9 +157,10 @@ const MAX_KEY_LABEL_CHARS = 40;
 export function describeLaunchChanges(changes: readonly LaunchChange[]): string {
   const fields = FIELD_ORDER.filter((name) => changes.some((change) => change.field === name));
   const [only] = changes;
-  if (changes.length === 1 && only?.field === 'env') {
+  if (changes.length === 1 && (only?.field === 'env' || only?.field === 'header')) {
     const verb = only.before === null ? 'added' : only.after === null ? 'removed' : 'changed';
-    return `env ${keyLabel(only.key)} ${verb} - needs approval`;
+    const what = only.field === 'env' ? 'env' : 'header';
+    return `${what} ${keyLabel(only.key)} ${verb} - needs approval`;
   }
   const names = fields.map((name) => LABELS[name]);
   const last = names.pop();

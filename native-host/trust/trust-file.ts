@@ -98,6 +98,14 @@ const StoredDefinitionSchema = z.object({
   cwd: TextSchema.nullable(),
   provenance: z.enum(['user', 'workspace']),
   workspaceRoot: TextSchema.nullable(),
+  /** A remote server's endpoint (issue 11); absent for a local one. */
+  remote: z
+    .object({
+      transport: z.enum(['streamable-http', 'sse', 'auto']),
+      url: TextSchema.min(1),
+      headers: z.array(z.tuple([NameSchema, TextSchema])).max(MAX_LIST_ITEMS),
+    })
+    .optional(),
 });
 
 const StoredToolSchema = z.object({
@@ -258,6 +266,17 @@ function storedDefinition(definition: LaunchDefinition): z.input<typeof StoredDe
     cwd: definition.cwd,
     provenance: definition.provenance,
     workspaceRoot: definition.workspaceRoot,
+    ...(definition.remote === undefined
+      ? {}
+      : {
+          remote: {
+            transport: definition.remote.transport,
+            url: definition.remote.url,
+            headers: Object.entries(definition.remote.headers).sort(([a], [b]) =>
+              compareKeys([a], [b]),
+            ),
+          },
+        }),
   };
 }
 
@@ -269,7 +288,23 @@ function launchRecord(entry: LaunchEntry): LaunchRecord {
     fingerprint: entry.fingerprint,
     approvedAt: entry.approvedAt,
     // fromEntries defines own properties, so a `__proto__` key stays a key.
-    definition: { ...definition, env: Object.fromEntries(definition.env) },
+    definition: {
+      executable: definition.executable,
+      args: definition.args,
+      env: Object.fromEntries(definition.env),
+      cwd: definition.cwd,
+      provenance: definition.provenance,
+      workspaceRoot: definition.workspaceRoot,
+      ...(definition.remote === undefined
+        ? {}
+        : {
+            remote: {
+              transport: definition.remote.transport,
+              url: definition.remote.url,
+              headers: Object.fromEntries(definition.remote.headers),
+            },
+          }),
+    },
   };
 }
 

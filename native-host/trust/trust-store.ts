@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { copyEndpoint } from '../shared/remote-endpoint';
 import { diffLaunch, launchFingerprint } from './fingerprint';
 import type { LaunchChange } from './fingerprint';
 import type { LaunchDefinition } from '../shared/server-spec';
@@ -301,6 +302,7 @@ function copyDefinition(definition: LaunchDefinition): LaunchDefinition {
     cwd: definition.cwd,
     provenance: definition.provenance,
     workspaceRoot: definition.workspaceRoot,
+    ...(definition.remote === undefined ? {} : { remote: copyEndpoint(definition.remote) }),
   };
 }
 

@@ -34,6 +34,15 @@ export interface ServerEntryInput {
   prefix?: string;
 }
 
+/** A remote server's entry, in the shapes config.json accepts (issue 11). */
+export interface RemoteEntryInput {
+  type?: 'http' | 'sse';
+  url: string;
+  headers?: Record<string, string>;
+  timeout?: number;
+  toolTimeout?: number;
+}
+
 export interface JsonRpcReply {
   id: number | string | null;
   result?: unknown;
@@ -152,7 +161,7 @@ export class HostHarness {
    * `switchyard trust --all --yes`: a config.json written by hand is "edited outside Switchyard".
    */
   static async start(
-    servers: Record<string, ServerEntryInput>,
+    servers: Record<string, ServerEntryInput | RemoteEntryInput>,
     extra: Record<string, unknown> = {},
     options: { trusted?: boolean } = {},
   ): Promise<HostHarness> {

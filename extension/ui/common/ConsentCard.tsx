@@ -9,6 +9,7 @@ import {
   provenanceText,
 } from './consent-view';
 import { pageClient } from './page-client';
+import { RemoteConsentFields } from './RemoteConsentFields';
 import { UntrustedText } from './UntrustedText';
 import { useAsyncAction } from './use-async-action';
 import { VisibleText } from './VisibleText';
@@ -60,92 +61,11 @@ export function ConsentCard({
       <p className="sy-card__reason">{consentReasonText(consent.reason)}</p>
 
       <dl className="sy-fields">
-        <dt>Program</dt>
-        <dd>
-          <code className="sy-code-box">
-            <VisibleText text={consent.executable} edgeSpaces />
-          </code>
-          {consent.command !== consent.executable ? (
-            <span className="sy-field-note">
-              {' '}
-              written as{' '}
-              <code>
-                <VisibleText text={consent.command} edgeSpaces />
-              </code>
-            </span>
-          ) : null}
-        </dd>
-
-        <dt>Arguments</dt>
-        <dd>
-          {consent.args.length === 0 ? (
-            <span className="sy-muted">(none)</span>
-          ) : (
-            <ol className="sy-args" aria-label={`${consent.args.length} arguments`}>
-              {consent.args.map((arg, index) => (
-                <li key={index}>
-                  <code className="sy-code-box">
-                    {arg === '' ? (
-                      <span className="sy-muted">(empty)</span>
-                    ) : (
-                      <VisibleText text={arg} whitespace edgeSpaces />
-                    )}
-                  </code>
-                </li>
-              ))}
-            </ol>
-          )}
-        </dd>
-
-        <dt>Command line</dt>
-        <dd>
-          <code className="sy-code-box sy-selectable">
-            <VisibleText text={commandLine(consent.executable, consent.args)} whitespace />
-          </code>
-          <span className="sy-field-note"> for reading: Switchyard never runs a shell.</span>
-        </dd>
-
-        <dt>Environment</dt>
-        <dd>
-          {consent.env.length === 0 ? (
-            <span className="sy-muted">(none set)</span>
-          ) : (
-            <table className="sy-env">
-              <tbody>
-                {consent.env.map(([key, value], index) => (
-                  <tr key={index}>
-                    <th scope="row">
-                      <code>
-                        <VisibleText text={key} edgeSpaces />
-                      </code>
-                    </th>
-                    <td>
-                      <code>
-                        <VisibleText text={value} whitespace edgeSpaces />
-                      </code>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-          {consent.env.length > 0 ? (
-            <span className="sy-field-note">
-              Values as written; ${'{VAR}'} is filled in at launch.
-            </span>
-          ) : null}
-        </dd>
-
-        <dt>Working folder</dt>
-        <dd>
-          {consent.cwd === null ? (
-            <span className="sy-muted">(not set)</span>
-          ) : (
-            <code>
-              <VisibleText text={consent.cwd} edgeSpaces />
-            </code>
-          )}
-        </dd>
+        {consent.remote === null ? (
+          <LocalFields consent={consent} />
+        ) : (
+          <RemoteConsentFields remote={consent.remote} />
+        )}
 
         <dt>Comes from</dt>
         <dd>
@@ -171,7 +91,7 @@ export function ConsentCard({
           <h4>Changed since you last approved it</h4>
           <ul>
             {consent.changes.map((change, index) => {
-              const view = launchChangeView(change);
+              const view = launchChangeView(change, consent.remote !== null);
               return (
                 <li key={index}>
                   <p className="sy-changes__label">{view.label}</p>
@@ -228,5 +148,99 @@ export function ConsentCard({
         )}
       </div>
     </article>
+  );
+}
+
+/** What a local server would run: the program, each argument, the environment, the folder. */
+function LocalFields({ consent }: { readonly consent: ConsentRequest }) {
+  return (
+    <>
+      <dt>Program</dt>
+      <dd>
+        <code className="sy-code-box">
+          <VisibleText text={consent.executable} edgeSpaces />
+        </code>
+        {consent.command !== consent.executable ? (
+          <span className="sy-field-note">
+            {' '}
+            written as{' '}
+            <code>
+              <VisibleText text={consent.command} edgeSpaces />
+            </code>
+          </span>
+        ) : null}
+      </dd>
+
+      <dt>Arguments</dt>
+      <dd>
+        {consent.args.length === 0 ? (
+          <span className="sy-muted">(none)</span>
+        ) : (
+          <ol className="sy-args" aria-label={`${consent.args.length} arguments`}>
+            {consent.args.map((arg, index) => (
+              <li key={index}>
+                <code className="sy-code-box">
+                  {arg === '' ? (
+                    <span className="sy-muted">(empty)</span>
+                  ) : (
+                    <VisibleText text={arg} whitespace edgeSpaces />
+                  )}
+                </code>
+              </li>
+            ))}
+          </ol>
+        )}
+      </dd>
+
+      <dt>Command line</dt>
+      <dd>
+        <code className="sy-code-box sy-selectable">
+          <VisibleText text={commandLine(consent.executable, consent.args)} whitespace />
+        </code>
+        <span className="sy-field-note"> for reading: Switchyard never runs a shell.</span>
+      </dd>
+
+      <dt>Environment</dt>
+      <dd>
+        {consent.env.length === 0 ? (
+          <span className="sy-muted">(none set)</span>
+        ) : (
+          <table className="sy-env">
+            <tbody>
+              {consent.env.map(([key, value], index) => (
+                <tr key={index}>
+                  <th scope="row">
+                    <code>
+                      <VisibleText text={key} edgeSpaces />
+                    </code>
+                  </th>
+                  <td>
+                    <code>
+                      <VisibleText text={value} whitespace edgeSpaces />
+                    </code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {consent.env.length > 0 ? (
+          <span className="sy-field-note">
+            Values as written; ${'{VAR}'} is filled in at launch.
+          </span>
+        ) : null}
+      </dd>
+
+      <dt>Working folder</dt>
+      <dd>
+        {consent.cwd === null ? (
+          <span className="sy-muted">(not set)</span>
+        ) : (
+          <code>
+            <VisibleText text={consent.cwd} edgeSpaces />
+          </code>
+        )}
+      </dd>
+    </>
   );
 }

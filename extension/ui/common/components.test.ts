@@ -99,6 +99,7 @@ describe('ConsentCard', () => {
     summary: 'command changed - needs approval',
     warnings: ['The program lives inside the workspace.'],
     ignoredTrustClaims: ['alwaysAllow'],
+    remote: null,
   };
   const html = renderToStaticMarkup(
     createElement(ConsentCard, { consent, onDismiss: () => undefined, approve: noop }),

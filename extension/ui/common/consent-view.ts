@@ -48,6 +48,7 @@ export interface LaunchChangeView {
 
 const FIELD_LABELS = {
   executable: 'Program',
+  transport: 'Transport',
   args: 'Arguments',
   cwd: 'Working folder',
   provenance: 'Comes from',
@@ -56,15 +57,17 @@ const FIELD_LABELS = {
 
 const NOT_SET = '(not set)';
 
-export function launchChangeView(change: LaunchChange): LaunchChangeView {
-  if (change.field === 'env') {
+/** One change for the card; a remote server's `executable` is its address. */
+export function launchChangeView(change: LaunchChange, remote = false): LaunchChangeView {
+  if ('key' in change) {
     return {
-      label: `Environment variable ${change.key}`,
+      label: `${change.field === 'env' ? 'Environment variable' : 'Header'} ${change.key}`,
       before: change.before ?? NOT_SET,
       after: change.after ?? NOT_SET,
     };
   }
-  return { label: FIELD_LABELS[change.field], before: change.before, after: change.after };
+  const label = remote && change.field === 'executable' ? 'Address' : FIELD_LABELS[change.field];
+  return { label, before: change.before, after: change.after };
 }
 
 /** The workspace or user tier, in words. */

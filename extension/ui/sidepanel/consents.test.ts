@@ -20,6 +20,7 @@ const consent: ConsentRequest = {
   summary: 'new workspace server - needs approval',
   warnings: [],
   ignoredTrustClaims: [],
+  remote: null,
 };
 
 function server(name: string, status: ServerSummary['status']): ServerSummary {

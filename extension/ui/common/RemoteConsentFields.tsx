@@ -1,0 +1,67 @@
+import type { RemoteConsent } from '../../../protocol/servers';
+import { VisibleText } from './VisibleText';
+
+const TRANSPORT_TEXT: Record<RemoteConsent['transport'], string> = {
+  'streamable-http': 'Streamable HTTP',
+  sse: 'HTTP with server-sent events (legacy)',
+  auto: 'Streamable HTTP, or the legacy HTTP+SSE if the server needs it',
+};
+
+/**
+ * What a remote server's consent card shows in place of a program (issue 11): the address the
+ * host would contact, its origin in large type (where the arguments of every allowed call, and
+ * any token in the headers, would go), the transport, and each header with its value as written.
+ */
+export function RemoteConsentFields({ remote }: { readonly remote: RemoteConsent }) {
+  return (
+    <>
+      <dt>Connects to</dt>
+      <dd>
+        <code className="sy-code-box sy-selectable">
+          <VisibleText text={remote.url} edgeSpaces />
+        </code>
+      </dd>
+
+      <dt>Sends data to</dt>
+      <dd>
+        <strong className="sy-origin">
+          <VisibleText text={remote.origin} edgeSpaces />
+        </strong>
+      </dd>
+
+      <dt>Transport</dt>
+      <dd>{TRANSPORT_TEXT[remote.transport]}</dd>
+
+      <dt>Headers</dt>
+      <dd>
+        {remote.headers.length === 0 ? (
+          <span className="sy-muted">(none)</span>
+        ) : (
+          <table className="sy-env">
+            <tbody>
+              {remote.headers.map(([name, value], index) => (
+                <tr key={index}>
+                  <th scope="row">
+                    <code>
+                      <VisibleText text={name} edgeSpaces />
+                    </code>
+                  </th>
+                  <td>
+                    <code>
+                      <VisibleText text={value} whitespace edgeSpaces />
+                    </code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {remote.headers.length > 0 ? (
+          <span className="sy-field-note">
+            Values as written; ${'{VAR}'} is filled in when connecting.
+          </span>
+        ) : null}
+      </dd>
+    </>
+  );
+}

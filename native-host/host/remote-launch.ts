@@ -1,0 +1,315 @@
+import {
+  SdkHttpError,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type FetchLike,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+  type Transport,
+  type TransportSendOptions,
+} from '@modelcontextprotocol/client';
+import { expandEnvValue, type EnvSource } from '../config/env';
+import { headerValueProblem } from '../config/remote-entry';
+import { LaunchError, type RemoteLink, type ServerProcess } from '../mcp/runtime-types';
+import type { RemoteEndpoint, RemoteTransport } from '../shared/server-spec';
+import { RingBuffer } from '../supervisor/ring-buffer';
+import { safeText } from '../../protocol/untrusted/gate';
+import { messageOf } from '../../protocol/guards';
+
+/**
+ * The remote launcher (issue 11): where a local server is spawned, a remote one is connected to,
+ * over Streamable HTTP or the legacy HTTP+SSE transport, through the SDK's own transports. What
+ * is ours is around them:
+ *
+ * - headers are expanded (`${VAR}`) here, at connect time, and sent to the server's origin only,
+ *   never to an authorization server or a redirect target (the SDK refuses cross-origin
+ *   redirects by default: `redirectPolicy: 'same-origin'`);
+ * - every failed HTTP exchange is kept (status, the server's error body sanitized, redacted and
+ *   cut) in a ring like a process's stderr, so errors, `doctor` and `logs` can say what happened;
+ *   header values and query strings never reach it;
+ * - a network failure closes the connection, so the runtime restarts it with backoff as it
+ *   restarts a crashed process;
+ * - `auto` (an entry that names only a URL) tries Streamable HTTP and falls back to HTTP+SSE
+ *   when the server refuses the `initialize` POST with 400, 404 or 405.
+ *
+ * The transport has no `pid` and no `stderr`, so the SDK treats it as HTTP: a `server/discover`
+ * probe answered with 4xx means a 2025-era server, one not answered at all an outage.
+ */
+
+export interface RemoteLaunchOptions {
+  readonly hostEnv: EnvSource;
+  readonly platform: NodeJS.Platform;
+  /** The fetch the transports use; default the global one. Tests pass their own. */
+  readonly fetch?: FetchLike;
+  /** Each line of the HTTP log as it is written (already through the untrusted-text gate). */
+  readonly onLogLine?: (server: string, line: string) => void;
+}
+
+/** Longest part of a server's error body kept in the log. */
+const MAX_BODY_CHARS = 500;
+/** HTTP statuses of a refused `initialize` POST that mean "not Streamable HTTP" (spec, backwards
+ * compatibility). */
+const NOT_STREAMABLE = new Set([400, 404, 405]);
+
+/**
+ * The connection to one remote server, not yet started (the SDK's `connect` starts it). Throws
+ * LaunchError when its headers cannot be built.
+ */
+export function connectRemote(
+  name: string,
+  endpoint: RemoteEndpoint,
+  options: RemoteLaunchOptions,
+): ServerProcess {
+  const headers = expandHeaders(name, endpoint.headers, options);
+  const url = new URL(endpoint.url);
+  const log = new RingBuffer();
+  const write = (line: string) => {
+    const safe = safeText(line);
+    log.write(`${safe}\n`);
+    options.onLogLine?.(name, safe);
+  };
+  let lost: string | undefined;
+  const onNetworkFailure = (problem: string): void => {
+    lost = problem;
+    // Asynchronously: the failing request reports its own error first.
+    setImmediate(() => {
+      void connection.close();
+    });
+  };
+  const observed = observedFetch(options.fetch ?? fetch, url, headers, { write, onNetworkFailure });
+  const connection = new RemoteConnection(endpoint.transport, url, observed, write);
+  const link: RemoteLink = {
+    url: endpoint.url,
+    origin: url.origin,
+    transport: () => connection.current,
+    lastProblem: () => lost,
+  };
+  return {
+    transport: connection,
+    pid: undefined,
+    exitInfo: undefined,
+    remote: link,
+    get stderrDropped() {
+      return log.droppedLines;
+    },
+    stderrTail: (lines) => log.lines().slice(-lines),
+  };
+}
+
+/** The entry's headers with `${VAR}` expanded; a missing variable or a value that would break
+ * the header is an error naming the header and the variable, never the value. */
+function expandHeaders(
+  name: string,
+  headers: Readonly<Record<string, string>>,
+  options: RemoteLaunchOptions,
+): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [header, raw] of Object.entries(headers)) {
+    const expanded = expandEnvValue(raw, options.hostEnv, options.platform);
+    if (expanded.missing.length > 0) {
+      const vars = expanded.missing.map((v) => `\${${v}}`).join(', ');
+      throw new LaunchError(
+        'spawn-failed',
+        `'${name}': header ${header} uses ${vars}, which is not set. Set it in the environment the browser starts with, or write the value in config.json.`,
+      );
+    }
+    const problem = headerValueProblem(expanded.value);
+    if (problem !== undefined) {
+      throw new LaunchError('spawn-failed', `'${name}': header ${header}: ${problem}.`);
+    }
+    result[header] = expanded.value;
+  }
+  return result;
+}
+
+interface FetchObserver {
+  write(line: string): void;
+  onNetworkFailure(problem: string): void;
+}
+
+/**
+ * The transports' fetch: adds the configured headers to requests to the server's origin (the
+ * transport's own headers win, so `Mcp-Session-Id` and a token from an auth provider are kept),
+ * logs every failed exchange, and reports a failure to reach the server at all.
+ */
+function observedFetch(
+  base: FetchLike,
+  server: URL,
+  headers: Readonly<Record<string, string>>,
+  observer: FetchObserver,
+): FetchLike {
+  return async (input, init) => {
+    const target = new URL(input);
+    const method = init?.method ?? 'GET';
+    const where = `${method} ${target.pathname}`;
+    let request = init;
+    if (target.origin === server.origin && Object.keys(headers).length > 0) {
+      const merged = new Headers(headers);
+      new Headers(init?.headers).forEach((value, key) => {
+        merged.set(key, value);
+      });
+      request = { ...init, headers: merged };
+    }
+    let response: Response;
+    try {
+      response = await base(input, request);
+    } catch (error) {
+      if (init?.signal?.aborted === true) throw error; // a cancelled call, not a lost server
+      const problem = networkProblem(error);
+      observer.write(`${where}: ${problem}`);
+      if (target.origin === server.origin) observer.onNetworkFailure(problem);
+      throw error;
+    }
+    if (response.status >= 400) {
+      const body = await bodySnippet(response);
+      const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+      observer.write(`${where}: HTTP ${status}${body === '' ? '' : `: ${body}`}`);
+    }
+    return response;
+  };
+}
+
+/** "connection refused (ECONNREFUSED)" from what fetch throws: the cause says what went wrong. */
+function networkProblem(error: unknown): string {
+  const cause = error instanceof Error ? error.cause : undefined;
+  const code =
+    typeof cause === 'object' && cause !== null && 'code' in cause && typeof cause.code === 'string'
+      ? cause.code
+      : undefined;
+  const words: Record<string, string> = {
+    ECONNREFUSED: 'connection refused',
+    ECONNRESET: 'connection reset',
+    ENOTFOUND: 'host not found',
+    ETIMEDOUT: 'connection timed out',
+    EAI_AGAIN: 'host name lookup failed',
+    UND_ERR_SOCKET: 'connection closed by the server',
+    CERT_HAS_EXPIRED: 'the server certificate has expired',
+    DEPTH_ZERO_SELF_SIGNED_CERT: 'the server certificate is self-signed',
+    UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'the server certificate cannot be verified',
+  };
+  if (code !== undefined) return `${words[code] ?? 'could not connect'} (${code})`;
+  return `could not connect: ${messageOf(cause ?? error)}`;
+}
+
+/** The start of an error body, as text, without consuming the body the transport reads. */
+async function bodySnippet(response: Response): Promise<string> {
+  try {
+    const text = await response.clone().text();
+    const flat = text.replace(/\s+/g, ' ').trim();
+    return flat.length > MAX_BODY_CHARS ? `${flat.slice(0, MAX_BODY_CHARS)}…` : flat;
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * The one transport the SDK client holds for a remote server. For `auto` it starts as Streamable
+ * HTTP and, should the server refuse `initialize` as a non-Streamable server does, swaps in an
+ * HTTP+SSE transport and sends `initialize` again there; the client never sees the swap.
+ */
+class RemoteConnection implements Transport {
+  onmessage?: Transport['onmessage'];
+  onclose?: Transport['onclose'];
+  onerror?: Transport['onerror'];
+  private inner: Transport;
+  private kind: 'streamable-http' | 'sse';
+  /** Whether the transport may still fall back to HTTP+SSE (`auto`, nothing answered yet). */
+  private canFallBack: boolean;
+  private closed = false;
+  private protocolVersion: string | undefined;
+
+  constructor(
+    transport: RemoteTransport,
+    private readonly url: URL,
+    private readonly fetchLike: FetchLike,
+    private readonly write: (line: string) => void,
+  ) {
+    this.kind = transport === 'sse' ? 'sse' : 'streamable-http';
+    this.canFallBack = transport === 'auto';
+    this.inner = this.create(this.kind);
+  }
+
+  /** Which transport is in use now (`auto` settles on one). */
+  get current(): 'streamable-http' | 'sse' {
+    return this.kind;
+  }
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  async start(): Promise<void> {
+    await this.inner.start();
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    try {
+      await this.inner.send(message, options);
+      if ('method' in message && message.method === 'initialize') this.canFallBack = false;
+    } catch (error) {
+      if (!this.shouldFallBack(message, error)) throw error;
+      this.canFallBack = false;
+      this.write(
+        'the server refused Streamable HTTP; trying the legacy HTTP+SSE transport at the same URL',
+      );
+      const old = this.inner;
+      old.onclose = undefined;
+      old.onerror = undefined;
+      old.onmessage = undefined;
+      await old.close().catch(() => undefined);
+      this.kind = 'sse';
+      this.inner = this.create('sse');
+      await this.inner.start();
+      await this.inner.send(message, options);
+    }
+  }
+
+  setProtocolVersion(version: string): void {
+    this.protocolVersion = version;
+    this.inner.setProtocolVersion?.(version);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.inner.close();
+  }
+
+  private shouldFallBack(message: JSONRPCMessage, error: unknown): boolean {
+    return (
+      this.canFallBack &&
+      !this.closed &&
+      'method' in message &&
+      message.method === 'initialize' &&
+      error instanceof SdkHttpError &&
+      NOT_STREAMABLE.has(error.status)
+    );
+  }
+
+  private create(kind: 'streamable-http' | 'sse'): Transport {
+    const transport =
+      kind === 'sse'
+        ? // eslint-disable-next-line @typescript-eslint/no-deprecated -- the legacy transport is for the servers that still speak only it (issue 11).
+          new SSEClientTransport(this.url, { fetch: this.fetchLike })
+        : new StreamableHTTPClientTransport(this.url, {
+            fetch: this.fetchLike,
+            // Resumption of an interrupted stream (Last-Event-ID) where the server supports it.
+            reconnectionOptions: {
+              initialReconnectionDelay: 1_000,
+              maxReconnectionDelay: 30_000,
+              reconnectionDelayGrowFactor: 1.5,
+              maxRetries: 5,
+            },
+          });
+    transport.onmessage = (message: JSONRPCMessage, extra?: MessageExtraInfo) => {
+      this.onmessage?.(message, extra);
+    };
+    transport.onerror = (error) => this.onerror?.(error);
+    transport.onclose = () => {
+      this.closed = true;
+      this.onclose?.();
+    };
+    if (this.protocolVersion !== undefined) transport.setProtocolVersion(this.protocolVersion);
+    return transport;
+  }
+}

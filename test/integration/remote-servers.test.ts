@@ -1,0 +1,196 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVERYTHING_SERVER, HostHarness, ROOT, unwrap } from './host-harness';
+
+// Remote servers through the bundled host (issue 11): server-everything in its Streamable HTTP
+// and SSE modes (bound to 127.0.0.1 by a preload: it listens on every interface otherwise), a
+// 2026-07-28 server on the v2 SDK over HTTP, and a server that answers every request with an
+// error. The dangerous directions: a header (a token) sent where it should not go or written to
+// a log; a remote server that fails taking the host down; a lost server never coming back.
+
+const LOOPBACK_ONLY = join(ROOT, 'test/fixtures/loopback-only.mjs');
+const REMOTE_MODERN = join(ROOT, 'test/fixtures/remote-modern-server.mjs');
+
+interface Listening {
+  readonly child: ChildProcess;
+  readonly port: number;
+}
+
+/** Starts a server process and resolves with the port it printed as `LISTENING <port>`. */
+function listen(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Listening> {
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, PORT: '0', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const timer = setTimeout(() => {
+      reject(new Error(`no LISTENING line from ${args.join(' ')}: ${text}`));
+    }, 20_000);
+    child.stderr.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      const match = /LISTENING (\d+)/.exec(text);
+      if (match?.[1] !== undefined) {
+        clearTimeout(timer);
+        resolve({ child, port: Number(match[1]) });
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${args.join(' ')} exited (${String(code)}): ${text}`));
+    });
+  });
+}
+
+const everything = (mode: 'streamableHttp' | 'sse', port = 0) =>
+  listen(['--import', LOOPBACK_ONLY, EVERYTHING_SERVER, mode], { PORT: String(port) });
+
+function stop(server: Listening | undefined): Promise<void> {
+  if (server === undefined || server.child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    server.child.once('exit', () => {
+      resolve();
+    });
+    server.child.kill('SIGKILL');
+  });
+}
+
+type Status = { state: string } & Record<string, unknown>;
+
+describe('remote servers', () => {
+  let http: Listening;
+  let sse: Listening;
+  let modern: Listening;
+  let broken: Listening;
+  let host: HostHarness;
+
+  beforeAll(async () => {
+    // The host inherits the test's environment: the header's ${VAR} is expanded from it.
+    process.env['REMOTE_TEST_TOKEN'] = 'remote-test-token-value';
+    [http, sse, modern, broken] = await Promise.all([
+      everything('streamableHttp'),
+      everything('sse'),
+      listen([REMOTE_MODERN]),
+      listen([REMOTE_MODERN, '--status=500']),
+    ]);
+    host = await HostHarness.start(
+      {
+        http: { type: 'http', url: `http://127.0.0.1:${http.port}/mcp` },
+        sse: { type: 'sse', url: `http://127.0.0.1:${sse.port}/sse` },
+        // Only a URL: Streamable HTTP first, then the fallback to HTTP+SSE the server needs.
+        guessed: { url: `http://127.0.0.1:${sse.port}/sse` },
+        modern: {
+          type: 'http',
+          url: `http://127.0.0.1:${modern.port}/mcp`,
+          headers: { Authorization: 'Bearer ${REMOTE_TEST_TOKEN}', 'X-Team': 'blue' },
+        },
+        broken: { type: 'http', url: `http://127.0.0.1:${broken.port}/mcp`, timeout: 5 },
+      },
+      {},
+      {},
+    );
+  }, 60_000);
+
+  afterAll(async () => {
+    await host.close();
+    await Promise.all([http, sse, modern, broken].map(stop));
+  });
+
+  const status = async (name: string): Promise<Status | undefined> => {
+    const { servers } = await host.call<{ servers: Array<{ name: string; status: Status }> }>(
+      'servers/list',
+    );
+    return servers.find((s) => s.name === name)?.status;
+  };
+
+  it('runs remote servers beside each other, with the revision each negotiated', async () => {
+    const servers = await host.settled();
+    const byName = new Map(servers.map((s) => [s.name, s.status]));
+    for (const name of ['http', 'sse', 'guessed']) {
+      expect(byName.get(name)).toMatchObject({ state: 'running', protocolVersion: '2025-11-25' });
+    }
+    expect(byName.get('modern')).toMatchObject({
+      state: 'running',
+      protocolVersion: '2026-07-28',
+      serverInfo: { name: 'remote-modern-fixture' },
+    });
+  });
+
+  it('lists their tools namespaced and relays calls over each transport', async () => {
+    const { tools } = await host.call<{ tools: Array<{ name: string }> }>('tools/list');
+    const names = tools.map((t) => t.name);
+    for (const name of ['http__echo', 'sse__echo', 'guessed__echo', 'modern__echo']) {
+      expect(names).toContain(name);
+    }
+    for (const name of ['http__echo', 'sse__echo', 'guessed__echo', 'modern__echo']) {
+      const result = await host.call<{ content: Array<{ text: string }> }>('tools/call', {
+        name,
+        arguments: { message: `via ${name}` },
+      });
+      expect(unwrap(result.content[0]?.text ?? '')).toContain(`via ${name}`);
+    }
+  });
+
+  it('sends the configured headers, expanded, to the server and shows only their names', async () => {
+    const seen = (await (await fetch(`http://127.0.0.1:${modern.port}/seen`)).json()) as Record<
+      string,
+      string
+    >;
+    expect(seen['authorization']).toBe('Bearer remote-test-token-value');
+    expect(seen['x-team']).toBe('blue');
+    const { servers } = await host.call<{
+      servers: Array<{ name: string; remote: unknown; command: string }>;
+    }>('servers/list');
+    const summary = servers.find((s) => s.name === 'modern');
+    expect(summary?.remote).toEqual({
+      url: `http://127.0.0.1:${modern.port}/mcp`,
+      transport: 'streamable-http',
+      headerNames: ['Authorization', 'X-Team'],
+    });
+    expect(JSON.stringify(servers)).not.toContain('remote-test-token-value');
+  });
+
+  it('fails a server that answers with errors, saying what it answered, redacted; the others run on', async () => {
+    const failed = await status('broken');
+    expect(failed).toMatchObject({ state: 'failed', reason: 'handshake-failed' });
+    const message = String(failed?.['message']);
+    expect(message).toContain(`could not connect to http://127.0.0.1:${broken.port}`);
+    expect(message).toContain('HTTP 500');
+    expect(message).toContain('upstream broke');
+    expect(message).not.toContain('ghp_0123456789abcdefghijABCDEFGHIJ012345');
+    const logs = await host.call<{ lines: string[] }>('servers/logs', { server: 'broken' });
+    expect(logs.lines.join('\n')).toMatch(/POST \/mcp: HTTP 500/);
+    expect(logs.lines.join('\n')).not.toContain('ghp_0123456789abcdefghijABCDEFGHIJ012345');
+    expect(await status('http')).toMatchObject({ state: 'running' });
+  });
+
+  it('notices a lost server, restarts it with backoff, and runs again once it is back', async () => {
+    const port = http.port;
+    await stop(http);
+    // The next request finds the server gone: the call fails as a lost connection, not a crash.
+    const call = await host.request('tools/call', {
+      name: 'http__echo',
+      arguments: { message: 'x' },
+    });
+    expect(call.error?.data?.reason).toMatch(/server-exited|server-unavailable/);
+    const crashed = await host.until(
+      () =>
+        host.notifications.find((n) => JSON.stringify(n.params).includes('lost its connection')),
+      'a log of the lost connection',
+    );
+    expect(JSON.stringify(crashed.params)).toContain(`127.0.0.1:${port}`);
+    http = await everything('streamableHttp', port);
+    for (;;) {
+      const now = await status('http');
+      if (now?.state === 'running') break;
+      expect(now?.state).toMatch(/crashed|starting/);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const result = await host.call<{ content: Array<{ text: string }> }>('tools/call', {
+      name: 'http__echo',
+      arguments: { message: 'back' },
+    });
+    expect(unwrap(result.content[0]?.text ?? '')).toContain('back');
+  }, 60_000);
+});
