@@ -54,6 +54,12 @@ describe('outcomeOf', () => {
       false,
       ['the suite exited with code 1'],
     ],
+    [
+      'the client gave up where the scenario allows it (the suite exits 0)',
+      { exitCode: 0, clientError: 'the server failed (handshake-failed): HTTP 401' },
+      true,
+      [],
+    ],
     ['a time-out', { timedOut: true, exitCode: 1 }, false, ['the client timed out']],
     ['no checks.json', { checks: null }, false, ['the suite wrote no checks.json']],
     [
