@@ -8,7 +8,7 @@ import { ROOT } from './host-harness';
 // fails on a failure test/conformance/baseline.json does not list and on a listed one that
 // passes; this test only runs it from `npm test` and shows what it printed when it fails.
 
-/** 26 scenarios one at a time took 68 s here; each is capped at 50 s by the runner. */
+/** 26 scenarios one at a time took about 100 s here; the runner caps each at 50 s. */
 const RUN_LIMIT_MS = 300_000;
 
 it(
