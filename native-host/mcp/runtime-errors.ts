@@ -40,7 +40,7 @@ function stderrSuffix(stderr: readonly string[]): string {
 
 /** Why a spawn failed, as the `failed` state reports it. */
 export function launchFailure(error: unknown): {
-  readonly reason: 'command-not-found' | 'spawn-failed';
+  readonly reason: LaunchError['reason'];
   readonly message: string;
 } {
   const reason = error instanceof LaunchError ? error.reason : 'spawn-failed';
