@@ -174,3 +174,51 @@ describe('a server whose env refers to ${TOKEN}', () => {
     }
   });
 });
+
+describe('switchyard doctor and secrets', () => {
+  it('says which store is in use and which ${VAR} references resolve nowhere', () => {
+    const home = makeHome({
+      mcpServers: {
+        gh: {
+          command: process.execPath,
+          args: [EVERYTHING_SERVER, 'stdio'],
+          env: { A: '${TOKEN}', B: '${UNSET_ONE}', C: '${HOME}', D: '${OPT:-x}' },
+          disabled: true,
+        },
+      },
+    });
+    expect(cli(home, ['set', 'TOKEN'], SECRET)).toMatchObject({ code: 0 });
+    const run = spawnSync(process.execPath, [HOST_BUNDLE, 'doctor', '--json'], {
+      env: {
+        PATH: process.env['PATH'],
+        HOME: process.env['HOME'],
+        SWITCHYARD_HOME: home,
+        SWITCHYARD_SECRET_STORE: 'file',
+      },
+      encoding: 'utf8',
+    });
+    const report = JSON.parse(run.stdout) as {
+      secrets: { store: { kind: string }; variables: unknown[] };
+      problems: string[];
+    };
+    expect(report.secrets.store.kind).toBe('file');
+    expect(report.secrets.variables).toEqual([
+      { server: 'gh', fromEnv: ['HOME'], fromStore: ['TOKEN'], unresolved: ['UNSET_ONE'] },
+    ]);
+    expect(report.problems).toContain(
+      "'gh' needs UNSET_ONE, which is not set: set it with `switchyard secret set UNSET_ONE`, or export it before starting the browser.",
+    );
+    expect(run.stdout).not.toContain(SECRET);
+    const text = spawnSync(process.execPath, [HOST_BUNDLE, 'doctor'], {
+      env: {
+        PATH: process.env['PATH'],
+        HOME: process.env['HOME'],
+        SWITCHYARD_HOME: home,
+        SWITCHYARD_SECRET_STORE: 'file',
+      },
+      encoding: 'utf8',
+    }).stdout;
+    expect(text).toContain(`Secrets:         ${join(home, 'secrets.json')} (mode 0600)`);
+    expect(text).toContain('gh: HOME (environment), TOKEN (secret store), UNSET_ONE (NOT SET)');
+  });
+});
