@@ -197,8 +197,8 @@ function networkProblem(error: unknown): string {
 async function bodySnippet(response: Response): Promise<string> {
   try {
     const text = await response.clone().text();
-    const flat = text.replace(/\s+/g, ' ').trim();
-    return flat.length > MAX_BODY_CHARS ? `${flat.slice(0, MAX_BODY_CHARS)}…` : flat;
+    // Redacted before it is cut: a token across the cut would otherwise keep its first part.
+    return safeText(text.replace(/\s+/g, ' ').trim(), { maxChars: MAX_BODY_CHARS });
   } catch {
     return '';
   }
