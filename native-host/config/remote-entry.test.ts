@@ -301,6 +301,11 @@ describe('headerValueProblem', () => {
     ['a DEL', 'a\u007fb', /line breaks or control/],
     ['an ESC', '\u001b[2J', /line breaks or control/],
     ['a vertical tab', 'a\u000bb', /line breaks or control/],
+    // fetch throws on these at connect time ("Cannot convert argument to a ByteString").
+    ['a euro sign', 'Bearer \u20ac', /Latin-1/],
+    ['pasted curly quotes', '\u201cBearer abc\u201d', /Latin-1/],
+    ['a line separator', 'a\u2028b', /Latin-1/],
+    ['an emoji', 'team \u{1f680}', /Latin-1/],
   ])('refuses %s', (_label, value, message) => {
     expect(headerValueProblem(value)).toMatch(message);
   });
