@@ -124,8 +124,11 @@ function expandHeaders(
   return result;
 }
 
-interface FetchObserver {
+/** What `observedFetch` tells its connection. */
+export interface FetchObserver {
+  /** One line of the HTTP log (not yet through the untrusted-text gate). */
   write(line: string): void;
+  /** The server could not be reached at all; `problem` says why. */
   onNetworkFailure(problem: string): void;
 }
 
@@ -134,7 +137,7 @@ interface FetchObserver {
  * transport's own headers win, so `Mcp-Session-Id` and a token from an auth provider are kept),
  * logs every failed exchange, and reports a failure to reach the server at all.
  */
-function observedFetch(
+export function observedFetch(
   base: FetchLike,
   server: URL,
   headers: Readonly<Record<string, string>>,
