@@ -166,9 +166,23 @@ describe('connectRemote', () => {
     expect(line).not.toContain('query-secret');
     expect(line).not.toContain('tenant=acme');
     expect(line).not.toContain('\n');
+    expect(line).toContain('…[truncated: showing');
     expect(line.length).toBeLessThan(700);
     expect(server.stderrTail(5)).toEqual([line]);
     expect(server.remote?.lastProblem()).toBeUndefined();
+    await server.transport.close();
+  });
+
+  it('does not leak part of a token that the cap would cut in half', async () => {
+    // The token starts just before the 500-character cap: the kept part is a token prefix that
+    // the redactor would no longer recognise if the cap ran first.
+    const body = `${'a'.repeat(480)} ${GITHUB_TOKEN} trailing`;
+    const { server, lines } = connect(() => new Response(body, { status: 500 }));
+    await server.transport.start();
+    await expect(server.transport.send(INITIALIZE)).rejects.toThrow();
+    const [line = ''] = lines;
+    expect(line).not.toContain(GITHUB_TOKEN.slice(0, 12));
+    expect(line).toContain('truncated');
     await server.transport.close();
   });
 
