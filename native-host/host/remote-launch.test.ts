@@ -70,12 +70,12 @@ function endpoint(over: Partial<RemoteEndpoint> = {}): RemoteEndpoint {
 function connect(
   answer: Answer,
   over: Partial<RemoteEndpoint> = {},
-  hostEnv: Record<string, string> = {},
+  values: Record<string, string> = {},
 ) {
   const { fetch, sent } = fakeFetch(answer);
   const lines: string[] = [];
   const server = connectRemote('remote', endpoint(over), {
-    hostEnv,
+    lookup: (variable) => values[variable],
     platform: 'linux',
     fetch,
     onLogLine: (_name, line) => lines.push(line),
