@@ -10,6 +10,7 @@ import { processIo, type CliIo } from './cli/io';
 import { logs } from './cli/logs';
 import { remove } from './cli/remove';
 import { tools } from './cli/tools';
+import { secret } from './cli/secret';
 import { revoke, trust } from './cli/trust';
 import { HOST_VERSION } from './shared/version';
 
@@ -30,6 +31,9 @@ Usage: switchyard <command>
                                    add a server to config.json, approved to run as written
   remove <name>                    remove a server from config.json and forget its approval
   logs <name> [--lines N]          the last lines a server wrote to stderr (secrets redacted)
+  secret set NAME | list [--json] | delete NAME
+                                   values for \${NAME} in servers' env, kept in the OS secret
+                                   store (or a 0600 file); set reads the value from stdin
   activity [--server NAME] [--event KIND]... [--limit N] [--json]
                                    what ran and who decided, newest first (from audit.jsonl)
   import [--from CLIENT]... [--file PATH --format CLIENT] [--rename] [--dry-run] [--yes]
@@ -60,6 +64,7 @@ const commands: Readonly<Record<string, Command>> = {
   add,
   remove,
   logs,
+  secret: (io, args) => secret(io, args),
   activity,
   import: importCommand,
   install,
