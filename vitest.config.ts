@@ -13,6 +13,7 @@ export default defineConfig({
             'installers/**/*.test.ts',
             'scripts/**/*.test.ts',
             'test/invariants/**/*.test.ts',
+            'test/conformance/**/*.test.ts',
           ],
         },
       },

@@ -14,8 +14,10 @@
 /** @type {Layer[]} */
 export const HOST_LAYERS = [
   { folders: ['shared'], name: 'the leaf (errors, the server spec, small fs helpers)' },
-  { folders: ['secrets'], name: 'the secret store (OS store or a 0600 file)' },
-  { folders: ['names', 'policy', 'transport'], name: 'the pure cores' },
+  {
+    folders: ['names', 'policy', 'transport', 'secrets'],
+    name: 'the pure cores and the secret store',
+  },
   { folders: ['trust', 'config', 'audit'], name: 'trust, config and audit' },
   { folders: ['profiles'], name: 'profiles' },
   { folders: ['supervisor'], name: 'the process supervisor' },

@@ -12,6 +12,7 @@ import { processIo, type CliIo } from './cli/io';
 import { logs } from './cli/logs';
 import { remove } from './cli/remove';
 import { tools } from './cli/tools';
+import { secret } from './cli/secret';
 import { revoke, trust } from './cli/trust';
 import { HOST_VERSION } from './shared/version';
 
@@ -35,6 +36,9 @@ Usage: switchyard <command>
                                    sign in to a remote server (OAuth, in your browser), sign
                                    out (revokes, deletes the tokens), or list who is signed in
   logs <name> [--lines N]          the last lines a server wrote to stderr (secrets redacted)
+  secret set NAME | list [--json] | delete NAME
+                                   values for \${NAME} in servers' env, kept in the OS secret
+                                   store (or a 0600 file); set reads the value from stdin
   activity [--server NAME] [--event KIND]... [--limit N] [--json]
                                    what ran and who decided, newest first (from audit.jsonl)
   import [--from CLIENT]... [--file PATH --format CLIENT] [--rename] [--dry-run] [--yes]
@@ -74,6 +78,7 @@ const commands: Readonly<Record<string, Command>> = {
       ),
     ),
   logs,
+  secret: (io, args) => secret(io, args),
   activity,
   import: importCommand,
   install,

@@ -63,17 +63,30 @@ export const requestMethods = {
   'servers/stop': { params: ServerParamsSchema, result: ServerResultSchema },
   'servers/restart': { params: ServerParamsSchema, result: ServerResultSchema },
   'servers/add': {
-    // The one method that carries a command: the user typed it into the popup. The host writes it
-    // to config.json, approves exactly what would run, then starts it (docs/security.md).
-    params: z.object({
-      name: z.string().min(1).max(256),
-      command: z.string().min(1).max(4096),
-      args: z.array(z.string().max(32_767)).max(256).optional(),
-      env: z.record(z.string().min(1).max(256), z.string().max(32_767)).optional(),
-      cwd: z.string().min(1).max(4096).optional(),
-      /** Replace the launch fields of a config.json entry of that name instead of refusing. */
-      replace: z.boolean().optional(),
-    }),
+    // The one method that carries a command or an address: the user typed it into the popup.
+    // The host writes it to config.json, approves exactly what would run or be contacted, then
+    // starts it (docs/security.md). Exactly one of `command` (a local server) and `url` (a remote
+    // one) is given.
+    // Strict: an entry with both a command and a url is refused, not read as either.
+    params: z.union([
+      z.strictObject({
+        name: z.string().min(1).max(256),
+        command: z.string().min(1).max(4096),
+        args: z.array(z.string().max(32_767)).max(256).optional(),
+        env: z.record(z.string().min(1).max(256), z.string().max(32_767)).optional(),
+        cwd: z.string().min(1).max(4096).optional(),
+        /** Replace the launch fields of a config.json entry of that name instead of refusing. */
+        replace: z.boolean().optional(),
+      }),
+      z.strictObject({
+        name: z.string().min(1).max(256),
+        url: z.string().min(1).max(4096),
+        /** Omitted: Streamable HTTP, falling back to the legacy SSE transport. */
+        transport: z.enum(['http', 'sse']).optional(),
+        headers: z.record(z.string().min(1).max(256), z.string().max(8192)).optional(),
+        replace: z.boolean().optional(),
+      }),
+    ]),
     result: ServerResultSchema,
   },
   'servers/remove': {

@@ -18,6 +18,7 @@ export function describeExit(exit: ExitInfo): string {
 export const FailureReasonSchema = z.enum([
   'command-not-found',
   'spawn-failed',
+  'missing-variable',
   'handshake-timeout',
   'handshake-failed',
   'crash-loop',

@@ -61,6 +61,23 @@ const accepted: ReadonlyArray<readonly [string, readonly string[], unknown, bool
     { name: 'm', command: '/usr/bin/x', args: [], cwd: path.resolve('/srv') },
     true,
   ],
+  [
+    'a remote server: --url with headers and a type',
+    ['lin', '--url', 'https://mcp.linear.app/mcp', '--type', 'sse', '--header', 'X-A=${TOKEN}'],
+    {
+      name: 'lin',
+      url: 'https://mcp.linear.app/mcp',
+      transport: 'sse',
+      headers: { 'X-A': '${TOKEN}' },
+    },
+    false,
+  ],
+  [
+    'a remote server: --url alone, --replace',
+    ['lin', '--url=https://x.example/mcp', '--replace'],
+    { name: 'lin', url: 'https://x.example/mcp' },
+    true,
+  ],
 ];
 
 describe('parseAddArguments', () => {
@@ -81,6 +98,11 @@ const refused: ReadonlyArray<readonly [string, readonly string[], RegExp]> = [
   ['--cwd without a folder', ['m', '--cwd', '', '--', 'node'], /--cwd/],
   ['an unknown option', ['m', '--yes', '--', 'node'], /unknown option '--yes'/],
   ['--replace with a value', ['m', '--replace=no', '--', 'node'], /unknown option/],
+  ['--url and a command', ['m', '--url', 'https://x', '--', 'node'], /not both/],
+  ['--url with --env', ['m', '--url', 'https://x', '--env', 'A=1'], /local server/],
+  ['--header without --url', ['m', '--header', 'A=1', '--', 'node'], /give its --url/],
+  ['--type other than http or sse', ['m', '--url', 'https://x', '--type', 'ws'], /--type/],
+  ['a header twice', ['m', '--url', 'https://x', '--header', 'a=1', '--header', 'A=2'], /twice/],
 ];
 
 describe('parseAddArguments refuses', () => {

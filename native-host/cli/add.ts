@@ -19,7 +19,9 @@ import { describeShim } from './shim-text';
 
 export const ADD_USAGE =
   'usage: switchyard add <name> [--env KEY=VALUE]... [--cwd DIR] [--replace] -- <command> [args...]\n' +
-  '  e.g. switchyard add files -- npx -y @modelcontextprotocol/server-filesystem "/Users/me/My Documents"\n';
+  '       switchyard add <name> --url URL [--type http|sse] [--header NAME=VALUE]... [--replace]\n' +
+  '  e.g. switchyard add files -- npx -y @modelcontextprotocol/server-filesystem "/Users/me/My Documents"\n' +
+  "       switchyard add linear --url https://mcp.linear.app/mcp --header 'Authorization=Bearer ${LINEAR_TOKEN}'\n";
 
 export type AddArguments =
   | { readonly ok: true; readonly server: NewUserServer; readonly replace: boolean }
@@ -35,8 +37,11 @@ export function parseAddArguments(argv: readonly string[], cwd: string): AddArgu
   const options = separator === -1 ? argv : argv.slice(0, separator);
   const [command, ...args] = separator === -1 ? [] : argv.slice(separator + 1);
   const env: Record<string, string> = {};
+  const headers: Record<string, string> = {};
   let name: string | undefined;
   let workdir: string | undefined;
+  let url: string | undefined;
+  let transport: 'http' | 'sse' | undefined;
   let replace = false;
   for (let i = 0; i < options.length; i += 1) {
     const option = options[i] ?? '';
@@ -54,6 +59,32 @@ export function parseAddArguments(argv: readonly string[], cwd: string): AddArgu
       const key = pair.slice(0, equals);
       if (Object.hasOwn(env, key)) return { ok: false, error: `--env ${key} is given twice` };
       env[key] = pair.slice(equals + 1);
+    } else if (flag === '--url') {
+      url = value();
+      if (url === undefined || url === '') return { ok: false, error: '--url takes an address' };
+    } else if (flag === '--type') {
+      const type = value();
+      if (type !== 'http' && type !== 'sse') {
+        return {
+          ok: false,
+          error: '--type is http (Streamable HTTP) or sse (the legacy transport)',
+        };
+      }
+      transport = type;
+    } else if (flag === '--header') {
+      const pair = value();
+      const equals = pair?.indexOf('=') ?? -1;
+      if (pair === undefined || equals <= 0) {
+        return {
+          ok: false,
+          error: `--header takes NAME=VALUE, e.g. --header 'Authorization=Bearer \${API_TOKEN}'`,
+        };
+      }
+      const key = pair.slice(0, equals);
+      if (Object.keys(headers).some((k) => k.toLowerCase() === key.toLowerCase())) {
+        return { ok: false, error: `--header ${key} is given twice` };
+      }
+      headers[key] = pair.slice(equals + 1);
     } else if (flag === '--cwd') {
       const dir = value();
       if (dir === undefined || dir === '') return { ok: false, error: '--cwd takes a folder' };
@@ -72,6 +103,30 @@ export function parseAddArguments(argv: readonly string[], cwd: string): AddArgu
     }
   }
   if (name === undefined) return { ok: false, error: 'give the server a name' };
+  if (url !== undefined) {
+    if (separator !== -1) {
+      return { ok: false, error: 'a server has either a --url or a command after --, not both' };
+    }
+    if (Object.keys(env).length > 0 || workdir !== undefined) {
+      return {
+        ok: false,
+        error: '--env and --cwd are for a local server; a remote one runs elsewhere',
+      };
+    }
+    return {
+      ok: true,
+      replace,
+      server: {
+        name,
+        url,
+        ...(transport === undefined ? {} : { transport }),
+        ...(Object.keys(headers).length === 0 ? {} : { headers }),
+      },
+    };
+  }
+  if (Object.keys(headers).length > 0 || transport !== undefined) {
+    return { ok: false, error: '--header and --type are for a remote server: give its --url' };
+  }
   if (command === undefined || command === '') {
     return {
       ok: false,
@@ -99,11 +154,13 @@ function splitInline(option: string): [string, string | undefined] {
   return equals === -1 ? [option, undefined] : [option.slice(0, equals), option.slice(equals + 1)];
 }
 
-/** An env value as printed: a `${VAR}` reference as is, a literal value only by its length. */
+/** An env or header value as printed: its `${VAR}` references as is, a literal value only by
+ * its length (a pasted token never reaches the terminal's scrollback). */
 function shownEnvValue(value: string): string {
-  return /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/.test(value)
-    ? value
-    : `(a literal value, ${value.length} characters)`;
+  if (/^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/.test(value)) return value;
+  const template = /^([A-Za-z]+ )(\$\{[A-Za-z_][A-Za-z0-9_]*\})$/.exec(value);
+  if (template !== null) return value; // "Bearer ${TOKEN}"
+  return `(a literal value, ${value.length} characters)`;
 }
 
 /**
@@ -133,6 +190,18 @@ export async function add(io: CliIo, argv: readonly string[]): Promise<number> {
     );
     audit.append(writtenBySwitchyard(added.name, added.fingerprint));
     const { entry } = added;
+    if ('url' in entry) {
+      const lines = [
+        `${added.replaced ? 'Replaced' : 'Added'} '${added.name}' in ${added.configFile}:`,
+        `  url:          ${entry.url}${entry.type === undefined ? '' : ` (${entry.type})`}`,
+        ...Object.entries(entry.headers ?? {}).map(
+          ([k, v]) => `  header:       ${k}: ${shownEnvValue(v)}`,
+        ),
+        `Approved to connect to exactly this (fingerprint ${added.fingerprint ?? '?'}); a running host connects now.`,
+      ];
+      io.out(`${lines.join('\n')}\n`);
+      return 0;
+    }
     const lines = [
       `${added.replaced ? 'Replaced' : 'Added'} '${added.name}' in ${added.configFile}:`,
       `  command line: ${formatCommandLine([entry.command, ...(entry.args ?? [])])}`,

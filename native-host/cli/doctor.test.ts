@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { ServerState, ServerSummary } from '../../protocol/servers';
 import { reapedText, serversTable } from './doctor';
+import { sectionText } from './secrets-doctor';
 
 function summary(name: string, status: ServerState, toolCount = 0): ServerSummary {
   return {
@@ -77,5 +78,34 @@ describe('reapedText', () => {
     expect(text).toContain('s5 ');
     expect(text).not.toContain('s4 ');
     expect(text).toContain('... and 2 more');
+  });
+});
+
+describe('the secrets section', () => {
+  test.each([
+    [
+      'the file store, with why, and each server with references',
+      {
+        kind: 'file',
+        where: '/h/secrets.json (mode 0600)',
+        note: 'no OS secret store: no D-Bus',
+      } as const,
+      [{ server: 'github', fromEnv: ['A'], fromStore: ['B'], unresolved: ['C'] }],
+      'Secrets:         /h/secrets.json (mode 0600)\n                 (no OS secret store: no D-Bus)\n  github: A (environment), B (secret store), C (NOT SET)\n',
+    ],
+    [
+      'the OS store, no references',
+      { kind: 'secret-service', where: 'the Secret Service' } as const,
+      [],
+      'Secrets:         the Secret Service\n',
+    ],
+  ])('%s', (_name, info, variables, text) => {
+    expect(sectionText(info, undefined, variables)).toBe(text);
+  });
+
+  test('a store that cannot be opened says why', () => {
+    expect(sectionText(null, "SWITCHYARD_SECRET_STORE is 'x'", [])).toBe(
+      "Secrets:         (no store: SWITCHYARD_SECRET_STORE is 'x')\n",
+    );
   });
 });

@@ -7,6 +7,7 @@ import { withCore } from './session';
 import path from 'node:path';
 import { RUN_FOLDER, readReaped, type ReapedGroup } from '../supervisor/group-records';
 import { shimNotes, shimSection } from './shim-text';
+import { secretsSection } from './secrets-doctor';
 
 /**
  * `switchyard doctor`: loads the configuration, starts every server the way the host would, and
@@ -85,15 +86,17 @@ export async function doctor(io: CliIo, args: readonly string[]): Promise<number
     const { tokens } = core.listTools();
     const profiles = profileReport(core.profileCosts());
     const shims = shimNotes(setup.specs);
+    const secrets = await secretsSection(io, setup.home, setup.specs, servers);
     const problems = [
       ...setup.warnings,
+      ...secrets.problems,
       ...profiles.problems,
       ...install.problems,
       ...servers.map(fixFor).filter((p): p is string => p !== undefined),
     ];
     if (json) {
       io.out(
-        `${JSON.stringify({ home: setup.home, configFile: setup.configFile, install: install.json, servers, shims, tokens, profiles: profiles.json, reaped, problems }, null, 2)}\n`,
+        `${JSON.stringify({ home: setup.home, configFile: setup.configFile, install: install.json, secrets: secrets.json, servers, shims, tokens, profiles: profiles.json, reaped, problems }, null, 2)}\n`,
       );
       return problems.length === 0 ? 0 : 1;
     }
@@ -114,6 +117,7 @@ export async function doctor(io: CliIo, args: readonly string[]): Promise<number
       const shimText = shimSection(setup.specs);
       if (shimText !== '') io.out(`\n${shimText}`);
     }
+    io.out(`\n${secrets.text}`);
     if (profiles.text !== '') io.out(`\n${profiles.text}`);
     if (reaped.length > 0) io.out(`\n${reapedText(reaped)}`);
     io.out(`\n${install.text}`);

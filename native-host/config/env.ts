@@ -1,6 +1,7 @@
 /**
  * The environment a server process gets (design.md D5): a short allow-list inherited from the
- * host plus the entry's own `env`, with `${VAR}` references expanded from the host's environment.
+ * host plus the entry's own `env`, with `${VAR}` references expanded from the host's environment
+ * (and, through config/variables.ts, the secret store).
  * The browser hands the host its whole environment (API keys, cloud credentials, NODE_OPTIONS);
  * none of that reaches a server unless its entry names it. Nothing here logs a value.
  */
@@ -78,6 +79,21 @@ export function getEnvVar(
   return undefined;
 }
 
+/**
+ * Where `${VAR}` values come from: the value of `name`, or undefined when it is not set. The
+ * host's environment alone (`envLookup`), or the environment and then the secret store
+ * (`resolveVariables` in config/variables.ts).
+ */
+export type VariableLookup = (name: string) => string | undefined;
+
+/** A lookup in `env` (case-insensitive on Windows). */
+export function envLookup(
+  env: EnvSource,
+  platform: NodeJS.Platform = process.platform,
+): VariableLookup {
+  return (name) => getEnvVar(env, name, platform);
+}
+
 export interface ExpandedValue {
   /** The value with every reference replaced. */
   readonly value: string;
@@ -92,27 +108,51 @@ export interface ExpandedValue {
 // `${B}` is one. A default is literal text up to the first `}`.
 const REFERENCE = /\$\$\{|\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
+/** One `${VAR}` a value refers to. */
+export interface VariableReference {
+  readonly name: string;
+  /** Whether every reference to it has a default (`${NAME:-text}`), so it may stay unset. */
+  readonly optional: boolean;
+}
+
 /**
- * Expands references in one `env` value from `env` (the host's environment) in a single pass:
- * an expanded value is never expanded again, so a variable's content cannot inject a reference.
+ * The variables `values` refer to, in first-seen order without repeats (`$${` escapes are not
+ * references). A name is optional only if no reference to it lacks a default.
+ */
+export function referencedVariables(values: Iterable<string>): VariableReference[] {
+  const found = new Map<string, boolean>();
+  for (const value of values) {
+    for (const match of value.matchAll(REFERENCE)) {
+      const name = match[1];
+      if (name === undefined) continue;
+      const optional = match[2] !== undefined;
+      found.set(name, (found.get(name) ?? true) && optional);
+    }
+  }
+  return [...found].map(([name, optional]) => ({ name, optional }));
+}
+
+/**
+ * Expands references in one `env` value in a single pass: an expanded value is never expanded
+ * again, so a variable's content cannot inject a reference. `source` is the host's environment
+ * (looked up case-insensitively on Windows) or any VariableLookup.
  *
  * - `${NAME}` and `${env:NAME}`: the variable, or "" (and NAME listed in `missing`) when unset.
  * - `${NAME:-text}`: the variable if set and non-empty, else `text` literally (not missing).
  * - `$${` is a literal `${`; any other `$` (`$HOME`, `$$`, `${1}`, an unclosed `${`) is kept as is.
- *
- * Lookups ignore case on Windows.
  */
 export function expandEnvValue(
   value: string,
-  env: EnvSource,
+  source: EnvSource | VariableLookup,
   platform: NodeJS.Platform = process.platform,
 ): ExpandedValue {
+  const lookup = typeof source === 'function' ? source : envLookup(source, platform);
   const missing: string[] = [];
   const expanded = value.replace(
     REFERENCE,
     (_match: string, name: string | undefined, fallback: string | undefined) => {
       if (name === undefined) return '${'; // the `$${` escape
-      const found = getEnvVar(env, name, platform);
+      const found = lookup(name);
       if (fallback !== undefined) return found === undefined || found === '' ? fallback : found;
       if (found !== undefined) return found;
       if (!missing.includes(name)) missing.push(name);
@@ -132,7 +172,8 @@ export interface ChildEnv {
 /**
  * The environment for a server process: the allow-listed variables of `hostEnv` (see
  * INHERITED_EVERYWHERE and, on Windows, INHERITED_ON_WINDOWS), overlaid with `entryEnv` after
- * `${VAR}` expansion against the full `hostEnv`. Anything else in the host's environment reaches
+ * `${VAR}` expansion through `lookup` (by default the full `hostEnv`; the launcher passes the
+ * environment-then-secret-store lookup of config/variables.ts). Anything else in the host's environment reaches
  * the child only if the entry sets it, e.g. `"GITHUB_TOKEN": "${GITHUB_TOKEN}"`.
  *
  * On Windows names are case-insensitive: the result holds at most one spelling of each name
@@ -142,6 +183,7 @@ export function buildChildEnv(
   entryEnv: Readonly<Record<string, string>>,
   hostEnv: EnvSource = process.env,
   platform: NodeJS.Platform = process.platform,
+  lookup: VariableLookup = envLookup(hostEnv, platform),
 ): ChildEnv {
   // Keyed by the folded name so Windows spellings collapse; the value keeps the real spelling.
   const result = new Map<string, [name: string, value: string]>();
@@ -152,7 +194,7 @@ export function buildChildEnv(
   }
   const missing: string[] = [];
   for (const [name, raw] of Object.entries(entryEnv)) {
-    const expanded = expandEnvValue(raw, hostEnv, platform);
+    const expanded = expandEnvValue(raw, lookup);
     for (const m of expanded.missing) if (!missing.includes(m)) missing.push(m);
     const folded = foldCase(name, platform);
     result.delete(folded); // re-insert so the entry's spelling and position win

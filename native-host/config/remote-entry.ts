@@ -169,6 +169,11 @@ export function headerValueProblem(value: string): string | undefined {
   if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(value)) {
     return 'a header value cannot contain line breaks or control characters';
   }
+  // HTTP field values are bytes: fetch refuses a character above U+00FF at connect time with a
+  // TypeError that names neither the header nor the entry, and that would read as a lost server.
+  if (/[^\t\u0020-\u00ff]/.test(value)) {
+    return 'a header value can only have Latin-1 characters (no emoji, curly quotes or other Unicode)';
+  }
   return undefined;
 }
 

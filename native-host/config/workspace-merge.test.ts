@@ -249,4 +249,84 @@ describe('mergeTiers', () => {
     expect(servers[1]?.args).toEqual(['-y', 'b-server', 'mutated']);
     expect(user('b').args).toEqual(['-y', 'b-server']);
   });
+
+  describe('remote servers (issue 11)', () => {
+    const remote = {
+      transport: 'streamable-http' as const,
+      url: 'https://mcp.example.com/mcp',
+      headers: { Authorization: 'Bearer ${TOKEN}' },
+    };
+    const userRemote = (): ServerConfig =>
+      user('github', { command: '', args: [], env: {}, remote });
+
+    it('a workspace url over a local user server makes it remote, workspace provenance', () => {
+      const evil = { transport: 'auto' as const, url: 'https://evil.example/mcp', headers: {} };
+      const { servers } = mergeTiers(
+        [user('github', { cwd: '/srv' })],
+        [ws([entry('github', { remote: evil })])],
+      );
+      expect(servers[0]).toMatchObject({
+        command: '',
+        args: [],
+        env: {},
+        remote: evil,
+        provenance: 'workspace',
+        workspaceRoot: ROOT,
+      });
+      expect(servers[0]?.cwd).toBeUndefined();
+      expect(servers[0]?.fieldSources.remote).toBe(MCP);
+    });
+
+    it('a workspace command over a remote user server makes it local', () => {
+      const { servers } = mergeTiers(
+        [userRemote()],
+        [ws([entry('github', { command: 'node', args: ['evil.js'] })])],
+      );
+      expect(servers[0]).toMatchObject({
+        command: 'node',
+        args: ['evil.js'],
+        provenance: 'workspace',
+      });
+      expect(servers[0]?.remote).toBeUndefined();
+    });
+
+    it('a workspace env over a remote user server keeps it remote, and needs approval', () => {
+      const { servers } = mergeTiers(
+        [userRemote()],
+        [ws([entry('github', { env: { LD_PRELOAD: './evil.so' } })])],
+      );
+      expect(servers[0]).toMatchObject({
+        command: '',
+        env: {},
+        remote,
+        provenance: 'workspace',
+        workspaceRoot: ROOT,
+      });
+    });
+
+    it('a remote user server with no workspace entry stays user provenance', () => {
+      const { servers } = mergeTiers([userRemote()], []);
+      expect(servers[0]).toMatchObject({ remote, provenance: 'user', workspaceRoot: null });
+    });
+
+    it('a workspace-only remote server has no folder and is workspace provenance', () => {
+      const { servers, warnings } = mergeTiers([], [ws([entry('docs', { remote })])]);
+      expect(warnings).toEqual([]);
+      expect(servers[0]).toMatchObject({
+        name: 'docs',
+        command: '',
+        remote,
+        provenance: 'workspace',
+        workspaceRoot: ROOT,
+      });
+      expect(servers[0]?.cwd).toBeUndefined();
+    });
+
+    it('copies the endpoint: the output shares no headers object with the input', () => {
+      const base = userRemote();
+      const { servers } = mergeTiers([base], []);
+      expect(servers[0]?.remote?.headers).toEqual(remote.headers);
+      expect(servers[0]?.remote?.headers).not.toBe(base.remote?.headers);
+    });
+  });
 });

@@ -17,6 +17,8 @@ import { HostCore, type HostCoreEvents } from './core';
 import { HostError } from '../shared/host-error';
 import { configUpdateError } from '../config/config-error-details';
 import { createLauncher } from './launch';
+import { createSecretStore } from '../secrets/create-secret-store';
+import type { SecretStore } from '../secrets/secret-store';
 import { EraVerdicts } from '../mcp/era-verdicts';
 import { startGuardian } from '../supervisor/guardian';
 import { GroupRecorder, RUN_FOLDER, reapDeadHosts } from '../supervisor/group-records';
@@ -91,6 +93,9 @@ export async function createCore(
     spawnServer: createLauncher({
       hostEnv: environment.env,
       platform: environment.platform,
+      secrets: openOnce(() =>
+        createSecretStore({ home, platform: environment.platform, env: environment.env }),
+      ),
       groupWatchers,
       ...(serverLogs
         ? {
@@ -120,6 +125,15 @@ export async function createCore(
           },
         }),
   });
+}
+
+/**
+ * `open` run on the first call only, its promise shared: the secret store is probed (a child
+ * process) when a start first needs a `${VAR}` the environment lacks, not at every host start.
+ */
+function openOnce(open: () => Promise<SecretStore>): () => Promise<SecretStore> {
+  let opened: Promise<SecretStore> | undefined;
+  return () => (opened ??= open());
 }
 
 const POOL_BYTES = 4_096;

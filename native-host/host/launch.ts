@@ -1,5 +1,7 @@
 import type { FetchLike, JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { buildChildEnv } from '../config/env';
+import { missingVariablesMessage, resolveVariables } from '../config/variables';
+import type { SecretStore } from '../secrets/secret-store';
 import { connectRemote } from './remote-launch';
 import {
   LaunchError,
@@ -14,13 +16,20 @@ import { safeText } from '../../protocol/untrusted/gate';
 /**
  * The production launcher: spawns the program the host resolved at load time (never from the cwd
  * or a relative PATH entry, design D6), builds the child's minimal environment (D5) and spawns the server in its own
- * process group through ProcessTransport (D1). The process is started here, before the SDK's
+ * process group through ProcessTransport (D1). `${VAR}` values come from the environment, then
+ * the secret store (config/variables.ts); the fingerprint never sees them (it covers the entry's
+ * text, trust/fingerprint.ts). The process is started here, before the SDK's
  * `connect`, so a spawn failure is reported as such and not as a failed handshake.
  */
 
 export interface LaunchOptions {
   readonly hostEnv: NodeJS.ProcessEnv;
   readonly platform: NodeJS.Platform;
+  /**
+   * The secret store, opened on first need: `${VAR}` references the environment lacks are
+   * looked up there (`switchyard secret set NAME`). Omitted, only the environment counts.
+   */
+  readonly secrets?: () => Promise<SecretStore>;
   readonly killGraceMs?: number;
   readonly onNoise?: (server: string, description: string) => void;
   /**
@@ -44,8 +53,17 @@ export interface GroupWatcher {
 export function createLauncher(options: LaunchOptions): LaunchFn {
   return async (launch) => {
     if (launch.remote !== null) {
+      // Header values resolve like env values: the environment, then the secret store.
+      const variables = await resolveVariables(Object.values(launch.remote.headers), {
+        env: options.hostEnv,
+        platform: options.platform,
+        ...(options.secrets ? { store: options.secrets } : {}),
+      });
+      if (variables.missing.length > 0) {
+        throw new LaunchError('missing-variable', missingVariablesMessage(launch.name, variables));
+      }
       return connectRemote(launch.name, launch.remote, {
-        hostEnv: options.hostEnv,
+        lookup: variables.lookup,
         platform: options.platform,
         ...(options.fetch ? { fetch: options.fetch } : {}),
         ...(options.onStderrLine
@@ -61,7 +79,17 @@ export function createLauncher(options: LaunchOptions): LaunchFn {
         launch.notFound ?? `'${launch.command}' was not found.`,
       );
     }
-    const { env } = buildChildEnv(launch.env, options.hostEnv, options.platform);
+    // `${VAR}` from the environment, else the secret store, resolved once per start; an unset
+    // one without a default fails the start by name instead of reaching the server as "".
+    const variables = await resolveVariables(Object.values(launch.env), {
+      env: options.hostEnv,
+      platform: options.platform,
+      ...(options.secrets ? { store: options.secrets } : {}),
+    });
+    if (variables.missing.length > 0) {
+      throw new LaunchError('missing-variable', missingVariablesMessage(launch.name, variables));
+    }
+    const { env } = buildChildEnv(launch.env, options.hostEnv, options.platform, variables.lookup);
     const stderr = new RingBuffer();
     const transport = new ProcessTransport({
       command: launch.executable,

@@ -8,7 +8,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/client';
-import { expandEnvValue, type EnvSource } from '../config/env';
+import { expandEnvValue, type VariableLookup } from '../config/env';
 import { headerValueProblem } from '../config/remote-entry';
 import { LaunchError, type RemoteLink, type ServerProcess } from '../mcp/runtime-types';
 import type { RemoteEndpoint, RemoteTransport } from '../shared/server-spec';
@@ -37,7 +37,9 @@ import { messageOf } from '../../protocol/guards';
  */
 
 export interface RemoteLaunchOptions {
-  readonly hostEnv: EnvSource;
+  /** Where `${VAR}` in a header value comes from (config/variables.ts: the environment, then
+   * the secret store), resolved for this start; the caller has failed it on a missing one. */
+  readonly lookup: VariableLookup;
   readonly platform: NodeJS.Platform;
   /** The fetch the transports use; default the global one. Tests pass their own. */
   readonly fetch?: FetchLike;
@@ -105,12 +107,12 @@ function expandHeaders(
 ): Record<string, string> {
   const result: Record<string, string> = {};
   for (const [header, raw] of Object.entries(headers)) {
-    const expanded = expandEnvValue(raw, options.hostEnv, options.platform);
+    const expanded = expandEnvValue(raw, options.lookup, options.platform);
     if (expanded.missing.length > 0) {
       const vars = expanded.missing.map((v) => `\${${v}}`).join(', ');
       throw new LaunchError(
-        'spawn-failed',
-        `'${name}': header ${header} uses ${vars}, which is not set. Set it in the environment the browser starts with, or write the value in config.json.`,
+        'missing-variable',
+        `'${name}': header ${header} uses ${vars}, which is not set. Set it with 'switchyard secret set NAME', or export it before starting the browser.`,
       );
     }
     const problem = headerValueProblem(expanded.value);
@@ -122,8 +124,11 @@ function expandHeaders(
   return result;
 }
 
-interface FetchObserver {
+/** What `observedFetch` tells its connection. */
+export interface FetchObserver {
+  /** One line of the HTTP log (not yet through the untrusted-text gate). */
   write(line: string): void;
+  /** The server could not be reached at all; `problem` says why. */
   onNetworkFailure(problem: string): void;
 }
 
@@ -132,7 +137,7 @@ interface FetchObserver {
  * transport's own headers win, so `Mcp-Session-Id` and a token from an auth provider are kept),
  * logs every failed exchange, and reports a failure to reach the server at all.
  */
-function observedFetch(
+export function observedFetch(
   base: FetchLike,
   server: URL,
   headers: Readonly<Record<string, string>>,
@@ -195,8 +200,8 @@ function networkProblem(error: unknown): string {
 async function bodySnippet(response: Response): Promise<string> {
   try {
     const text = await response.clone().text();
-    const flat = text.replace(/\s+/g, ' ').trim();
-    return flat.length > MAX_BODY_CHARS ? `${flat.slice(0, MAX_BODY_CHARS)}…` : flat;
+    // Redacted before it is cut: a token across the cut would otherwise keep its first part.
+    return safeText(text.replace(/\s+/g, ' ').trim(), { maxChars: MAX_BODY_CHARS });
   } catch {
     return '';
   }

@@ -22,8 +22,11 @@ import { isRecord } from '../../protocol/guards';
  * Errors are HostErrors with a protocol reason; the CLI prints their messages.
  */
 
-/** A server as the user gave it: the popup's form, or `switchyard add`'s arguments. */
-export interface NewUserServer {
+/** A server as the user gave it: the popup's form, or `switchyard add`'s arguments. A local
+ * server has a `command`; a remote one a `url` (and maybe `transport` and `headers`). */
+export type NewUserServer = NewLocalServer | NewRemoteServer;
+
+export interface NewLocalServer {
   readonly name: string;
   readonly command: string;
   readonly args?: readonly string[] | undefined;
@@ -31,17 +34,32 @@ export interface NewUserServer {
   readonly cwd?: string | undefined;
 }
 
+export interface NewRemoteServer {
+  readonly name: string;
+  readonly url: string;
+  /** Written as `"type"`; omitted, the host tries Streamable HTTP, then the legacy SSE. */
+  readonly transport?: 'http' | 'sse' | undefined;
+  /** Values as the user wrote them: `${VAR}` is expanded when connecting. */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+}
+
 export interface UserServersContext extends SetupEnvironment {
   readonly trust: TrustStore;
 }
 
-/** The launch fields as written under `mcpServers.<name>`. */
-export interface WrittenEntry {
-  readonly command: string;
-  readonly args?: string[];
-  readonly env?: Record<string, string>;
-  readonly cwd?: string;
-}
+/** The launch fields as written under `mcpServers.<name>`: a command, or a url. */
+export type WrittenEntry =
+  | {
+      readonly command: string;
+      readonly args?: string[];
+      readonly env?: Record<string, string>;
+      readonly cwd?: string;
+    }
+  | {
+      readonly type?: 'http' | 'sse';
+      readonly url: string;
+      readonly headers?: Record<string, string>;
+    };
 
 export interface AddedServer {
   readonly name: string;
@@ -95,7 +113,12 @@ export async function addUserServer(
   if (nameProblem !== undefined) {
     throw new HostError('invalid-params', `'${name}' cannot be a server name: ${nameProblem}.`);
   }
-  if (server.cwd !== undefined && server.cwd !== '' && !path.isAbsolute(server.cwd)) {
+  if (
+    'cwd' in server &&
+    server.cwd !== undefined &&
+    server.cwd !== '' &&
+    !path.isAbsolute(server.cwd)
+  ) {
     // The host is started by the browser, in a folder nobody chose: only an absolute one means
     // what the user meant.
     throw new HostError(
@@ -127,7 +150,7 @@ export async function addUserServer(
   if (options.requireCommand === true && spec.definition === null) {
     throw new HostError(
       'invalid-params',
-      `Server '${name}' was not added: ${spec.resolutionError?.message ?? `'${server.command}' was not found`} Nothing was written.`,
+      `Server '${name}' was not added: ${spec.resolutionError?.message ?? 'its command was not found.'} Nothing was written.`,
       { server: name },
     );
   }
@@ -239,6 +262,15 @@ async function writeConfig(
 }
 
 function writtenEntry(server: NewUserServer): WrittenEntry {
+  if ('url' in server) {
+    return {
+      ...(server.transport === undefined ? {} : { type: server.transport }),
+      url: server.url,
+      ...(server.headers === undefined || Object.keys(server.headers).length === 0
+        ? {}
+        : { headers: { ...server.headers } }),
+    };
+  }
   return {
     command: server.command,
     ...(server.args === undefined || server.args.length === 0 ? {} : { args: [...server.args] }),
@@ -249,11 +281,22 @@ function writtenEntry(server: NewUserServer): WrittenEntry {
   };
 }
 
-/** An existing entry without its launch fields: what `replace` keeps (prefix, timeouts, ...). */
+/** The keys of an entry that say what runs or what is contacted, as a file spells them. */
+const WRITTEN_LAUNCH_KEYS: ReadonlySet<string> = new Set([
+  ...LAUNCH_FIELDS.filter((field) => field !== 'remote'),
+  'type',
+  'transportType',
+  'url',
+  'serverUrl',
+  'httpUrl',
+  'headers',
+]);
+
+/** An existing entry without its launch fields: what `replace` keeps (prefix, timeouts, ...).
+ * Replacing a local server with a remote one (or back) leaves nothing of the old kind behind. */
 function launchlessCopy(entry: unknown): Record<string, unknown> {
   if (!isRecord(entry)) return {};
-  const launchFields: ReadonlySet<string> = new Set(LAUNCH_FIELDS);
-  return Object.fromEntries(Object.entries(entry).filter(([key]) => !launchFields.has(key)));
+  return Object.fromEntries(Object.entries(entry).filter(([key]) => !WRITTEN_LAUNCH_KEYS.has(key)));
 }
 
 function alreadyExists(name: string, configFile: string): HostError {

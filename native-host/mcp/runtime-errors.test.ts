@@ -1,7 +1,18 @@
-import { InMemoryTransport, ProtocolError } from '@modelcontextprotocol/client';
+import {
+  InMemoryTransport,
+  ProtocolError,
+  SdkErrorCode,
+  SdkHttpError,
+} from '@modelcontextprotocol/client';
 import { describe, expect, test } from 'vitest';
 import type { ExitInfo } from '../../protocol/servers';
-import { callFailure, untrustedMessage, type CallFailureContext } from './runtime-errors';
+import {
+  callFailure,
+  crashMessage,
+  handshakeFailureMessage,
+  untrustedMessage,
+  type CallFailureContext,
+} from './runtime-errors';
 import { describeExit } from '../../protocol/servers';
 import type { ServerProcess } from './runtime-types';
 
@@ -80,4 +91,90 @@ describe('describeExit', () => {
 
 test('untrustedMessage caps what a server says', () => {
   expect(untrustedMessage('x'.repeat(5_000)).length).toBeLessThan(2_100);
+});
+
+describe('a remote server (issue 11)', () => {
+  function remoteProcess(problem: string | undefined, tail: string[] = []): ServerProcess {
+    return {
+      transport: InMemoryTransport.createLinkedPair()[0],
+      pid: undefined,
+      exitInfo: undefined,
+      stderrTail: () => tail,
+      stderrDropped: 0,
+      remote: {
+        url: 'https://mcp.example.com/mcp?tenant=acme',
+        origin: 'https://mcp.example.com',
+        transport: () => 'streamable-http',
+        lastProblem: () => problem,
+      },
+    };
+  }
+  const refused = remoteProcess('connection refused (ECONNREFUSED)', [
+    'POST /mcp: connection refused (ECONNREFUSED)',
+  ]);
+
+  test.each<[string, ServerProcess, { timedOut: boolean; error: unknown }, string]>([
+    [
+      'an unreachable server names the origin and the network problem',
+      refused,
+      { timedOut: false, error: new TypeError('fetch failed') },
+      "'s' could not connect to https://mcp.example.com: connection refused (ECONNREFUSED). Last HTTP errors: POST /mcp: connection refused (ECONNREFUSED)",
+    ],
+    [
+      'a refused handshake quotes the sanitized error',
+      remoteProcess(undefined, ['POST /mcp: HTTP 403 Forbidden']),
+      { timedOut: false, error: new Error('Error POSTing to endpoint: \u001b[31mforbidden') },
+      "'s' could not connect to https://mcp.example.com: Error POSTing to endpoint: forbidden. Last HTTP errors: POST /mcp: HTTP 403 Forbidden",
+    ],
+    [
+      'a timeout names the URL and says what to check',
+      remoteProcess(undefined),
+      { timedOut: true, error: new Error('x') },
+      "'s' did not complete the MCP handshake with https://mcp.example.com/mcp?tenant=acme within 5000 ms; check that the URL is the server's MCP endpoint (set \"timeout\" in config.json if it is slow).",
+    ],
+  ])('handshake: %s', (_label, process, failure, message) => {
+    expect(handshakeFailureMessage('s', process, { ...failure, handshakeTimeoutMs: 5_000 })).toBe(
+      message,
+    );
+  });
+
+  test.each<[string, ServerProcess, string]>([
+    [
+      'with a problem',
+      refused,
+      "'s' lost its connection to https://mcp.example.com: connection refused (ECONNREFUSED). Last HTTP errors: POST /mcp: connection refused (ECONNREFUSED)",
+    ],
+    [
+      'without one',
+      remoteProcess(undefined),
+      "'s' lost its connection to https://mcp.example.com.",
+    ],
+  ])('a lost connection %s speaks of the connection, not an exit', (_label, process, message) => {
+    expect(crashMessage('s', { code: null, signal: null }, process)).toBe(message);
+  });
+
+  test('a fetch TypeError during a call reads as a lost connection', () => {
+    const failure = callFailure(new TypeError('fetch failed'), { ...base, process: refused });
+    expect(failure.reason).toBe('server-exited');
+    expect(failure.message).toBe(
+      "Server 's' lost its connection to https://mcp.example.com while the call was pending. Last HTTP errors: POST /mcp: connection refused (ECONNREFUSED)",
+    );
+  });
+
+  test('a TypeError from a local server stays its own error', () => {
+    expect(callFailure(new TypeError('bad'), base).reason).toBe('server-error');
+  });
+
+  test('an HTTP error status is a server error that names the status', () => {
+    const error = new SdkHttpError(
+      SdkErrorCode.ClientHttpNotImplemented,
+      'Error POSTing to endpoint: \u202eoops',
+      { status: 502, statusText: 'Bad Gateway' },
+    );
+    const failure = callFailure(error, { ...base, process: remoteProcess(undefined) });
+    expect(failure.reason).toBe('server-error');
+    expect(failure.message).toMatch(/^Server 's' answered HTTP 502 Bad Gateway: /);
+    expect(failure.message).toContain('⟦U+202E⟧oops');
+    expect(failure.details).toEqual({ server: 's', status: 502 });
+  });
 });

@@ -47,7 +47,7 @@ function tailOf(process: ServerProcess): string {
 
 /** Why a spawn failed, as the `failed` state reports it. */
 export function launchFailure(error: unknown): {
-  readonly reason: 'command-not-found' | 'spawn-failed';
+  readonly reason: LaunchError['reason'];
   readonly message: string;
 } {
   const reason = error instanceof LaunchError ? error.reason : 'spawn-failed';

@@ -52,7 +52,7 @@ export type LaunchFn = (launch: ServerLaunch) => Promise<ServerProcess>;
 export class LaunchError extends Error {
   override readonly name = 'LaunchError';
   constructor(
-    readonly reason: 'command-not-found' | 'spawn-failed',
+    readonly reason: 'command-not-found' | 'spawn-failed' | 'missing-variable',
     message: string,
   ) {
     super(message);

@@ -16,6 +16,9 @@ export interface SecretStoreInfo {
   readonly kind: 'secret-service' | 'keychain' | 'credential-manager' | 'file' | 'memory';
   /** Human-readable: "the login keychain", "/home/u/.switchyard/secrets.json (mode 0600)". */
   readonly where: string;
+  /** Why this backend and not another, when that is worth saying: "secret-tool was not found
+   * (install libsecret-tools to use the Secret Service)". For doctor; never holds a value. */
+  readonly note?: string;
 }
 
 export interface SecretStore {

@@ -51,7 +51,8 @@ describe('withFileLock', () => {
     );
     expect(readFileSync(counter, 'utf8')).toBe('100');
     expect(existsSync(lockFileOf(counter))).toBe(false);
-  });
+    // 100 waiters polling one lock: seconds on a loaded 2-core machine, not a timing assertion.
+  }, 60_000);
 
   test('serializes across processes: 4 processes x 25 increments give 100', async () => {
     const counter = path.join(dir, 'counter');

@@ -1,5 +1,5 @@
 import { describe, expect, it, test } from 'vitest';
-import { sha256Hex } from '../shared/canonical-json';
+import { canonicalHash, sha256Hex } from '../shared/canonical-json';
 import { describeLaunchChanges, diffLaunch, launchFingerprint } from './fingerprint';
 import type { LaunchChange } from './fingerprint';
 import type { LaunchDefinition } from '../shared/server-spec';
@@ -313,3 +313,183 @@ function envFromJson(text: string): Record<string, string> {
   }
   return env;
 }
+
+describe('remote definitions (issue 11)', () => {
+  const remote: LaunchDefinition = {
+    executable: 'https://mcp.example.com/mcp',
+    args: [],
+    env: {},
+    cwd: null,
+    provenance: 'user',
+    workspaceRoot: null,
+    remote: {
+      transport: 'streamable-http',
+      url: 'https://mcp.example.com/mcp',
+      headers: { Authorization: 'Bearer ${TOKEN}', 'X-Tenant': 'acme' },
+    },
+  };
+  const withRemote = (
+    over: Partial<NonNullable<LaunchDefinition['remote']>>,
+  ): LaunchDefinition => ({
+    ...remote,
+    remote: {
+      transport: 'streamable-http',
+      url: remote.executable,
+      headers: {},
+      ...remote.remote,
+      ...over,
+    },
+  });
+
+  it('leaves a local definition fingerprinted by the shape it had before remotes', () => {
+    // The property that keeps every stored approval valid: no `remote` key for a local server.
+    const before = {
+      v: 1,
+      executable: approved.executable,
+      args: [...approved.args],
+      env: Object.entries(approved.env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+      cwd: approved.cwd,
+      provenance: approved.provenance,
+      workspaceRoot: approved.workspaceRoot,
+    };
+    expect(launchFingerprint(approved)).toBe(canonicalHash(before));
+    expect(launchFingerprint({ ...approved, remote: undefined })).toBe(canonicalHash(before));
+  });
+
+  test.each<[string, LaunchDefinition, LaunchChange[]]>([
+    [
+      'the URL',
+      {
+        ...withRemote({ url: 'https://evil.example/mcp' }),
+        executable: 'https://evil.example/mcp',
+      },
+      [
+        {
+          field: 'executable',
+          before: 'https://mcp.example.com/mcp',
+          after: 'https://evil.example/mcp',
+        },
+      ],
+    ],
+    [
+      'the transport',
+      withRemote({ transport: 'sse' }),
+      [{ field: 'transport', before: 'streamable-http', after: 'sse' }],
+    ],
+    [
+      'one header value',
+      withRemote({ headers: { Authorization: 'Bearer ${OTHER}', 'X-Tenant': 'acme' } }),
+      [
+        {
+          field: 'header',
+          key: 'Authorization',
+          before: 'Bearer ${TOKEN}',
+          after: 'Bearer ${OTHER}',
+        },
+      ],
+    ],
+    [
+      'a header added',
+      withRemote({ headers: { ...remote.remote?.headers, 'X-Forward-To': 'evil' } }),
+      [{ field: 'header', key: 'X-Forward-To', before: null, after: 'evil' }],
+    ],
+    [
+      'a header removed',
+      withRemote({ headers: { Authorization: 'Bearer ${TOKEN}' } }),
+      [{ field: 'header', key: 'X-Tenant', before: 'acme', after: null }],
+    ],
+    [
+      'a header name in another case',
+      withRemote({ headers: { authorization: 'Bearer ${TOKEN}', 'X-Tenant': 'acme' } }),
+      [
+        { field: 'header', key: 'Authorization', before: 'Bearer ${TOKEN}', after: null },
+        { field: 'header', key: 'authorization', before: null, after: 'Bearer ${TOKEN}' },
+      ],
+    ],
+    [
+      'a local server in its place',
+      { ...approved, provenance: 'user', workspaceRoot: null, cwd: null },
+      [
+        { field: 'executable', before: 'https://mcp.example.com/mcp', after: approved.executable },
+        { field: 'transport', before: 'streamable-http', after: 'stdio' },
+        { field: 'args', before: '[]', after: JSON.stringify(approved.args) },
+        { field: 'env', key: 'GITHUB_TOKEN', before: null, after: '${GITHUB_TOKEN}' },
+        { field: 'env', key: 'LOG_LEVEL', before: null, after: 'info' },
+        { field: 'header', key: 'Authorization', before: 'Bearer ${TOKEN}', after: null },
+        { field: 'header', key: 'X-Tenant', before: 'acme', after: null },
+      ],
+    ],
+  ])('a change of %s changes the fingerprint and is named', (_label, after, changes) => {
+    expect(launchFingerprint(after)).not.toBe(launchFingerprint(remote));
+    expect(diffLaunch(remote, after)).toEqual(changes);
+  });
+
+  it('ignores the order in which headers were written', () => {
+    const reordered = withRemote({
+      headers: { 'X-Tenant': 'acme', Authorization: 'Bearer ${TOKEN}' },
+    });
+    expect(Object.keys(reordered.remote?.headers ?? {})).toEqual(['X-Tenant', 'Authorization']);
+    expect(launchFingerprint(reordered)).toBe(launchFingerprint(remote));
+    expect(diffLaunch(remote, reordered)).toEqual([]);
+  });
+
+  it('differs from a local definition with the same fields but no remote', () => {
+    const local: LaunchDefinition = { ...remote, remote: undefined };
+    expect(launchFingerprint(local)).not.toBe(launchFingerprint(remote));
+  });
+
+  test.each<[string, LaunchChange[], string]>([
+    [
+      'one header added',
+      [{ field: 'header', key: 'X-Forward-To', before: null, after: 'x' }],
+      'header "X-Forward-To" added - needs approval',
+    ],
+    [
+      'one header changed',
+      [{ field: 'header', key: 'Authorization', before: 'a', after: 'b' }],
+      'header Authorization changed - needs approval',
+    ],
+    [
+      'one header removed',
+      [{ field: 'header', key: 'X-Tenant', before: 'a', after: null }],
+      'header "X-Tenant" removed - needs approval',
+    ],
+    [
+      'a header name with a space is quoted',
+      [{ field: 'header', key: 'a b', before: null, after: 'x' }],
+      'header "a b" added - needs approval',
+    ],
+    [
+      'two headers',
+      [
+        { field: 'header', key: 'A', before: null, after: 'x' },
+        { field: 'header', key: 'B', before: 'y', after: null },
+      ],
+      'headers changed - needs approval',
+    ],
+    [
+      'the transport',
+      [{ field: 'transport', before: 'sse', after: 'streamable-http' }],
+      'transport changed - needs approval',
+    ],
+    [
+      'URL, transport and a header, in order',
+      [
+        { field: 'header', key: 'A', before: null, after: 'x' },
+        { field: 'transport', before: 'sse', after: 'auto' },
+        { field: 'executable', before: 'https://a', after: 'https://b' },
+      ],
+      'command, transport and headers changed - needs approval',
+    ],
+  ])('describes %s', (_label, changes, line) => {
+    expect(describeLaunchChanges(changes)).toBe(line);
+  });
+
+  it('never puts a header value in the summary', () => {
+    const changes = diffLaunch(
+      remote,
+      withRemote({ headers: { Authorization: 'Bearer sk-live' } }),
+    );
+    expect(describeLaunchChanges(changes)).not.toContain('sk-live');
+  });
+});

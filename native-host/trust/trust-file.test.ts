@@ -60,6 +60,68 @@ describe('trust file format', () => {
     expect(serializeTrustFile(parsed.state)).toBe(text);
   });
 
+  it('round-trips a remote definition, headers as sorted pairs with values unexpanded', () => {
+    const remote: LaunchDefinition = {
+      executable: 'https://mcp.example.com/mcp',
+      args: [],
+      env: {},
+      cwd: null,
+      provenance: 'workspace',
+      workspaceRoot: '/home/ana/project',
+      remote: {
+        transport: 'auto',
+        url: 'https://mcp.example.com/mcp',
+        headers: { 'X-Tenant': 'acme', Authorization: 'Bearer ${TOKEN}' },
+      },
+    };
+    const state = emptyTrustState();
+    state.launches.set(launchKey('/home/ana/project', 'remote'), {
+      scope: '/home/ana/project',
+      server: 'remote',
+      fingerprint: launchFingerprint(remote),
+      definition: remote,
+      approvedAt: '2026-01-01T00:00:00.000Z',
+    });
+    const text = serializeTrustFile(state);
+    expect(text).toContain('"Bearer ${TOKEN}"');
+    expect(text.indexOf('"Authorization"')).toBeLessThan(text.indexOf('"X-Tenant"'));
+    const parsed = parseTrustFile(text);
+    if (parsed.kind !== 'ok') throw new Error(`expected ok, got ${parsed.kind}`);
+    expect(parsed.dropped).toEqual([]);
+    const record = parsed.state.launches.get(launchKey('/home/ana/project', 'remote'));
+    expect(record?.definition).toEqual(remote);
+    expect(record?.definition.remote?.transport).toBe('auto');
+    expect(serializeTrustFile(parsed.state)).toBe(text);
+  });
+
+  it('drops a remote approval whose stored URL was edited by hand', () => {
+    const remote: LaunchDefinition = {
+      ...definition,
+      executable: 'https://mcp.example.com/mcp',
+      args: [],
+      env: {},
+      remote: { transport: 'streamable-http', url: 'https://mcp.example.com/mcp', headers: {} },
+    };
+    const state = emptyTrustState();
+    state.launches.set(launchKey('user', 'remote'), {
+      scope: 'user',
+      server: 'remote',
+      fingerprint: launchFingerprint(remote),
+      definition: remote,
+      approvedAt: '2026-01-01T00:00:00.000Z',
+    });
+    const text = serializeTrustFile(state).replace(
+      '"url": "https://mcp.example.com/mcp"',
+      '"url": "https://evil.example/mcp"',
+    );
+    const parsed = parseTrustFile(text);
+    if (parsed.kind !== 'ok') throw new Error(`expected ok, got ${parsed.kind}`);
+    expect(parsed.state.launches.size).toBe(0);
+    expect(parsed.dropped).toEqual([
+      'launch approval of "remote" in user: its hash does not match its definition',
+    ]);
+  });
+
   it('keys cannot collide through a separator', () => {
     expect(launchKey('/a', 'b/c')).not.toBe(launchKey('/a/b', 'c'));
     expect(pinKey('user', 'a', 'b","c')).not.toBe(pinKey('user', 'a","b', 'c'));

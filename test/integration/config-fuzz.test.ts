@@ -37,7 +37,8 @@ describe(`config.json fuzz against the real host (FUZZ_SEED=${FUZZ_SEED})`, () =
     const home = makeHome(base);
     approveAll(home);
     // The control: the file as written runs its two enabled servers, which ps sees.
-    const control = new HostHarness(home);
+    // The files server's ${TOKEN} must be set, or its start fails (missing-variable).
+    const control = new HostHarness(home, { env: { TOKEN: 'fuzz-token' } });
     try {
       await control.hello();
       const states = (await control.settled()).map((s) => [s.name, s.status.state]);

@@ -278,7 +278,7 @@ describe('host lifecycle', () => {
     const home = makeHome({
       mcpServers: {
         bad: { command: 42 },
-        remote: { url: 'https://example.com/mcp' },
+        remote: { type: 'ws', url: 'wss://example.com/mcp' },
         good: { command: process.execPath, args: [FIXTURE_SERVER] },
       },
     });
@@ -288,7 +288,7 @@ describe('host lifecycle', () => {
       const hello = await host.hello();
       const warnings = (hello.result as { configWarnings: string[] }).configWarnings.join('\n');
       expect(warnings).toContain('bad');
-      expect(warnings).toMatch(/remote.*stdio only/s);
+      expect(warnings).toMatch(/remote.*"ws" servers are not supported/s);
       const servers = await host.settled();
       expect(servers.map((s) => [s.name, s.status.state])).toEqual([['good', 'running']]);
     } finally {

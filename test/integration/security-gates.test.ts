@@ -136,7 +136,9 @@ describe('launch trust', () => {
     });
 
     it('runs without asking while nothing changes, and asks again with the difference when args change', async () => {
-      let host = new HostHarness(home);
+      // The entry's ${GITHUB_TOKEN} must be set somewhere, or the start fails (missing-variable).
+      const env = { GITHUB_TOKEN: 'ghp_shouldNeverBeShown000000000000000000' };
+      let host = new HostHarness(home, { env });
       try {
         await host.hello();
         expect(((await host.settled()) as ServerView[])[0]?.status.state).toBe('running');
@@ -155,7 +157,7 @@ describe('launch trust', () => {
           },
         }),
       );
-      host = new HostHarness(home);
+      host = new HostHarness(home, { env });
       try {
         await host.hello();
         const [server] = (await host.settled()) as ServerView[];

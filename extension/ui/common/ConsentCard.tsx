@@ -11,6 +11,7 @@ import {
 import { pageClient } from './page-client';
 import { RemoteConsentFields } from './RemoteConsentFields';
 import { UntrustedText } from './UntrustedText';
+import { ValuesAsWritten } from './ValuesAsWritten';
 import { useAsyncAction } from './use-async-action';
 import { VisibleText } from './VisibleText';
 import './common.css';
@@ -202,33 +203,7 @@ function LocalFields({ consent }: { readonly consent: ConsentRequest }) {
 
       <dt>Environment</dt>
       <dd>
-        {consent.env.length === 0 ? (
-          <span className="sy-muted">(none set)</span>
-        ) : (
-          <table className="sy-env">
-            <tbody>
-              {consent.env.map(([key, value], index) => (
-                <tr key={index}>
-                  <th scope="row">
-                    <code>
-                      <VisibleText text={key} edgeSpaces />
-                    </code>
-                  </th>
-                  <td>
-                    <code>
-                      <VisibleText text={value} whitespace edgeSpaces />
-                    </code>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-        {consent.env.length > 0 ? (
-          <span className="sy-field-note">
-            Values as written; ${'{VAR}'} is filled in at launch.
-          </span>
-        ) : null}
+        <ValuesAsWritten pairs={consent.env} empty="(none set)" filledIn="at launch" />
       </dd>
 
       <dt>Working folder</dt>

@@ -1,4 +1,5 @@
 import type { RemoteConsent } from '../../../protocol/servers';
+import { ValuesAsWritten } from './ValuesAsWritten';
 import { VisibleText } from './VisibleText';
 
 const TRANSPORT_TEXT: Record<RemoteConsent['transport'], string> = {
@@ -34,33 +35,7 @@ export function RemoteConsentFields({ remote }: { readonly remote: RemoteConsent
 
       <dt>Headers</dt>
       <dd>
-        {remote.headers.length === 0 ? (
-          <span className="sy-muted">(none)</span>
-        ) : (
-          <table className="sy-env">
-            <tbody>
-              {remote.headers.map(([name, value], index) => (
-                <tr key={index}>
-                  <th scope="row">
-                    <code>
-                      <VisibleText text={name} edgeSpaces />
-                    </code>
-                  </th>
-                  <td>
-                    <code>
-                      <VisibleText text={value} whitespace edgeSpaces />
-                    </code>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-        {remote.headers.length > 0 ? (
-          <span className="sy-field-note">
-            Values as written; ${'{VAR}'} is filled in when connecting.
-          </span>
-        ) : null}
+        <ValuesAsWritten pairs={remote.headers} empty="(none)" filledIn="when connecting" />
       </dd>
     </>
   );

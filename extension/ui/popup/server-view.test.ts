@@ -110,6 +110,17 @@ const states: ReadonlyArray<
     ['start', 'revoke', 'remove'],
   ],
   [
+    'a variable not set',
+    {
+      state: 'failed',
+      reason: 'missing-variable',
+      message: "'github' needs GITHUB_TOKEN, which is not set",
+    },
+    'failed: a variable is not set',
+    "'github' needs GITHUB_TOKEN, which is not set",
+    ['start', 'revoke', 'remove'],
+  ],
+  [
     'handshake timeout',
     { state: 'failed', reason: 'handshake-timeout', message: 'm' },
     'failed: handshake timed out',

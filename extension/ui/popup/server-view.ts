@@ -93,6 +93,8 @@ function failureLabel(status: Extract<ServerState, { state: 'failed' }>): string
       return 'failed: not found on PATH';
     case 'spawn-failed':
       return 'failed: could not start';
+    case 'missing-variable':
+      return 'failed: a variable is not set';
     case 'handshake-timeout':
       return 'failed: handshake timed out';
     case 'handshake-failed':

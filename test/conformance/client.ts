@@ -1,0 +1,188 @@
+/**
+ * The client command the MCP conformance suite runs for each client scenario:
+ *
+ *   node --import tsx test/conformance/client.ts <server-url>
+ *
+ * with `MCP_CONFORMANCE_SCENARIO` naming the scenario. The client under test is the bundled host
+ * (dist/host/switchyard.cjs), driven the way the browser drives it: a throwaway
+ * `SWITCHYARD_HOME` whose config.json names the suite's server as a remote entry, the host
+ * spawned with the extension's origin, length-prefixed JSON frames on its stdin and stdout
+ * (test/integration/host-harness.ts), the launch approved from its consent card, then
+ * `tools/list` and the one `tools/call` the scenario expects (plans.ts), approved from its
+ * approval card as a user would. Exits 0 when the host did all that, 1 with the reason on stderr
+ * otherwise; the suite's own checks decide whether the host spoke MCP correctly.
+ */
+import { rmSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
+import { requestMethods } from '../../protocol/methods';
+import { ApprovalRequestSchema } from '../../protocol/tools';
+import { HostHarness, killLeftoverHosts, makeHome, unwrap } from '../integration/host-harness';
+import { SERVER_NAME, planFor, type ToolCallPlan } from './plans';
+
+/** Below the suite's default 30 s per scenario, so the adapter reports why before it is killed. */
+const CLIENT_DEADLINE_MS = 25_000;
+const POLL_INTERVAL_MS = 100;
+const CLOSE_GRACE_MS = 5_000;
+
+function log(line: string): void {
+  process.stderr.write(`conformance adapter: ${line}\n`);
+}
+
+/** The result of one request, or an error naming the method, the reason and the message. */
+async function resultOf(host: HostHarness, method: string, params?: unknown): Promise<unknown> {
+  const reply = await host.request(method, params);
+  if (reply.error) {
+    throw new Error(
+      `${method} failed (${reply.error.data?.reason ?? String(reply.error.code)}): ${reply.error.message}`,
+    );
+  }
+  return reply.result;
+}
+
+/**
+ * Waits until the host runs the suite's server, approving its launch once from the consent card
+ * (a config.json entry Switchyard did not write is "edited outside" and waits for the user).
+ */
+async function untilRunning(
+  host: HostHarness,
+  deadline: number,
+  configWarnings: readonly string[],
+): Promise<void> {
+  let approved = false;
+  while (Date.now() < deadline) {
+    const { servers } = requestMethods['servers/list'].result.parse(
+      await resultOf(host, 'servers/list'),
+    );
+    const entry = servers.find((server) => server.name === SERVER_NAME);
+    if (entry === undefined) {
+      const why = configWarnings.find((warning) => warning.includes(`mcpServers.${SERVER_NAME}`));
+      throw new Error(
+        `the host did not load the '${SERVER_NAME}' entry: ${why ?? 'no config warning says why'}`,
+      );
+    }
+    const { status } = entry;
+    switch (status.state) {
+      case 'running':
+        log(`'${SERVER_NAME}' is running, protocol ${status.protocolVersion}`);
+        return;
+      case 'needs-approval': {
+        if (approved) throw new Error('the server asks for approval again after trust/approve');
+        approved = true;
+        log(`approving the launch from its card (${status.consent.reason})`);
+        await resultOf(host, 'trust/approve', {
+          server: SERVER_NAME,
+          fingerprint: status.consent.fingerprint,
+        });
+        break;
+      }
+      case 'starting':
+      case 'crashed':
+        await delay(POLL_INTERVAL_MS);
+        break;
+      case 'failed':
+        throw new Error(`the server failed (${status.reason}): ${status.message}`);
+      case 'stopped':
+        throw new Error('the server is stopped');
+    }
+  }
+  throw new Error(`the server was not running after ${CLIENT_DEADLINE_MS} ms`);
+}
+
+/** Calls the planned tool, allowing it once from its approval card when the policy asks. */
+async function callTool(host: HostHarness, exposedName: string, plan: ToolCallPlan): Promise<void> {
+  const params = { name: exposedName, arguments: plan.arguments };
+  let reply = await host.request('tools/call', params);
+  if (reply.error?.data?.reason === 'approval-required') {
+    const card = ApprovalRequestSchema.parse(reply.error.data['approval']);
+    // What a user checks before clicking "Allow once": the exact call the model asked for.
+    if (JSON.stringify(card.arguments) !== JSON.stringify(plan.arguments)) {
+      throw new Error(`the approval card shows other arguments: ${JSON.stringify(card.arguments)}`);
+    }
+    log(`allowing ${exposedName} once from its approval card`);
+    reply = await host.request('tools/call', {
+      ...params,
+      approval: { requestId: card.requestId, nonce: card.nonce },
+    });
+  }
+  if (reply.error) {
+    throw new Error(
+      `tools/call ${exposedName} failed (${reply.error.data?.reason ?? String(reply.error.code)}): ${reply.error.message}`,
+    );
+  }
+  const result = requestMethods['tools/call'].result.parse(reply.result);
+  const texts = result.content.flatMap((block) =>
+    block.type === 'text' ? [unwrap(block.text)] : [],
+  );
+  if (result.isError === true)
+    throw new Error(`${exposedName} returned an error: ${texts.join(' ')}`);
+  if (
+    plan.expectText !== undefined &&
+    !texts.some((text) => text.includes(plan.expectText ?? ''))
+  ) {
+    throw new Error(`${exposedName} answered ${JSON.stringify(texts)}, not "${plan.expectText}"`);
+  }
+  log(`${exposedName} answered ${JSON.stringify(texts)}`);
+}
+
+async function drive(host: HostHarness, scenario: string): Promise<void> {
+  const deadline = Date.now() + CLIENT_DEADLINE_MS;
+  const greeting = await host.hello();
+  if (greeting.error) throw new Error(`host/hello failed: ${greeting.error.message}`);
+  const hello = requestMethods['host/hello'].result.parse(greeting.result);
+  for (const warning of hello.configWarnings) log(`config warning: ${warning}`);
+  await untilRunning(host, deadline, hello.configWarnings);
+
+  const { tools } = requestMethods['tools/list'].result.parse(
+    await resultOf(host, 'tools/list', { server: SERVER_NAME }),
+  );
+  log(`tools/list: ${tools.map((tool) => tool.name).join(', ') || '(none)'}`);
+  const { call } = planFor(scenario);
+  if (call === undefined) return;
+  const exposed = tools.find((tool) => tool.tool === call.tool);
+  if (exposed === undefined) throw new Error(`the host lists no tool '${call.tool}'`);
+  await callTool(host, exposed.name, call);
+}
+
+async function main(): Promise<number> {
+  const url = process.argv[2];
+  const scenario = process.env['MCP_CONFORMANCE_SCENARIO'] ?? '';
+  if (url === undefined) {
+    log('usage: client.ts <server-url> (with MCP_CONFORMANCE_SCENARIO set)');
+    return 2;
+  }
+  log(`scenario '${scenario}', server ${url}`);
+  const home = makeHome({ mcpServers: { [SERVER_NAME]: { type: 'http', url } } });
+  const host = new HostHarness(home);
+  // The adapter plays the user at the approval card itself (callTool), rather than the harness.
+  host.autoApprove = false;
+  // The suite kills a client that overruns its timeout: take the host down with it.
+  process.once('SIGTERM', () => {
+    killLeftoverHosts();
+    process.exit(1);
+  });
+  let code = 0;
+  try {
+    await drive(host, scenario);
+  } catch (error) {
+    log(`FAILED: ${error instanceof Error ? error.message : String(error)}`);
+    log(`host stderr:\n${host.stderr.join('')}`);
+    code = 1;
+  }
+  // Closing stdin is how the browser says goodbye; the host must exit on it by itself.
+  const grace = new AbortController();
+  const exit = await Promise.race([
+    host.close(),
+    delay(CLOSE_GRACE_MS, undefined, { signal: grace.signal }).catch(() => undefined),
+  ]);
+  grace.abort();
+  if (exit === undefined) {
+    log(`the host did not exit within ${CLOSE_GRACE_MS} ms of stdin closing`);
+    killLeftoverHosts();
+    code = 1;
+  }
+  if (process.env['SWITCHYARD_CONFORMANCE_KEEP'] === '1') log(`kept ${home}`);
+  else rmSync(home, { recursive: true, force: true });
+  return code;
+}
+
+process.exitCode = await main();
