@@ -14,7 +14,16 @@ export default defineConfig({
     name: 'Switchyard',
     description:
       'Use the MCP servers on your own machine from an AI agent in your browser, safely.',
-    permissions: ['nativeMessaging', 'storage', 'tabs', 'activeTab', 'scripting', 'contextMenus'],
+    // `identity`: launchWebAuthFlow, the browser's window for signing in to a remote server.
+    permissions: [
+      'nativeMessaging',
+      'storage',
+      'tabs',
+      'activeTab',
+      'scripting',
+      'contextMenus',
+      'identity',
+    ],
     // Reading a page without a click on the toolbar button (activeTab) needs the site's
     // permission, which the side panel asks for per site when the user wants it.
     optional_host_permissions: ['http://*/*', 'https://*/*'],

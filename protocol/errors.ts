@@ -58,6 +58,11 @@ export const ErrorReasonSchema = z.enum([
    * request writes for too long; nothing was changed: try again. `data.file` is the lock file.
    */
   'busy',
+  /**
+   * `auth/begin` or `auth/complete` could not sign in: `data.kind` says why (SignInFailureKind),
+   * the message what to do. Nothing was stored.
+   */
+  'sign-in-failed',
   /** The host failed unexpectedly; the message says what to report. */
   'internal',
 ]);

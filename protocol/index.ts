@@ -1,4 +1,5 @@
 export * from './activity';
+export * from './auth';
 export * from './argv';
 export * from './builtin-tools';
 export * from './errors';

@@ -11,6 +11,7 @@ import {
   ImportSourcePreviewSchema,
   ImportWrittenSchema,
 } from './import';
+import { authMethods } from './auth';
 import { nestedDeeperThan } from './guards';
 import { RequestIdSchema } from './jsonrpc';
 import { MAX_TOOL_ARGUMENTS_DEPTH } from './limits';
@@ -41,6 +42,7 @@ const ServerParamsSchema = z.object({ server: z.string().min(1).max(256) });
 const ServerResultSchema = z.object({ server: ServerSummarySchema });
 
 export const requestMethods = {
+  ...authMethods,
   'host/hello': {
     params: z.object({
       protocolVersion: z.number().int(),

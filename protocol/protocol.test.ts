@@ -158,6 +158,7 @@ const CODES_OF_REASON: Readonly<Record<ErrorReason, readonly number[]>> = {
   'already-exists': [JsonRpcErrorCode.HostError],
   'workspace-server': [JsonRpcErrorCode.HostError],
   busy: [JsonRpcErrorCode.HostError],
+  'sign-in-failed': [JsonRpcErrorCode.HostError],
 };
 
 describe('error fixtures', () => {

@@ -19,6 +19,7 @@ export const FailureReasonSchema = z.enum([
   'command-not-found',
   'spawn-failed',
   'missing-variable',
+  'auth-required',
   'handshake-timeout',
   'handshake-failed',
   'crash-loop',

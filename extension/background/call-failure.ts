@@ -56,6 +56,7 @@ export function outcomeOfFailure(
       case 'already-exists':
       case 'workspace-server':
       case 'busy':
+      case 'sign-in-failed':
       case 'internal':
         return {
           status: 'error',

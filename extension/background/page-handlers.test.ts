@@ -1,3 +1,4 @@
+import type { WebAuthFlow } from './web-auth';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
 import serversLogs from '../../protocol/fixtures/servers-logs.json';
@@ -14,6 +15,12 @@ import { FakePagePort } from './testing/fake-page-port';
 import { FakeTools } from './testing/fake-tools';
 import { UiServer } from './ui-server';
 import { connectedHostClient } from './testing/connected-host-client';
+
+/** These tests never sign in (web-auth.test.ts does). */
+const NO_WEB_AUTH: WebAuthFlow = {
+  redirectUri: () => 'https://abcdefghijklmnopabcdefghijklmnop.chromiumapp.org/',
+  launch: () => Promise.reject(new Error('not in this test')),
+};
 
 /*
  * What each page request does in the worker. Dangerous direction: a page that reaches the agent's
@@ -49,6 +56,7 @@ async function setup(turns: readonly ScriptedTurn[] = []) {
     run: () => null,
     broadcast: (event) => broadcasts.push(event),
     afterHostRequest: (method) => relayed.push(method),
+    webAuth: NO_WEB_AUTH,
   });
   /** Host methods the worker sent after the handshake. */
   const hostMethods = (): string[] =>
@@ -246,6 +254,7 @@ describe('session/snapshot', () => {
       session,
       settings,
       host,
+      webAuth: NO_WEB_AUTH,
       // The meter waits for the host's tool listing, which takes a while as the host starts.
       context: () => new Promise((resolve) => (listed = resolve)),
       profile: () => null,

@@ -12,6 +12,7 @@ import type { HostClient } from './host-client';
 import { NO_PROVIDER_MESSAGE } from './providers/settings-provider';
 import type { SettingsStore } from './stores/settings-store';
 import type { PageHandlers } from './ui-server';
+import { signInThroughBrowser, type WebAuthFlow } from './web-auth';
 
 /**
  * What each page request does in the worker: the chat goes to the AgentSession, settings to the
@@ -41,6 +42,8 @@ export interface PageHandlerDeps {
   readonly broadcast: (event: PageEvent) => void;
   /** Called after a page's host request succeeded (e.g. profiles changed: resolve again). */
   readonly afterHostRequest?: (method: RequestMethod) => void;
+  /** The browser's sign-in window (`identity.launchWebAuthFlow`). */
+  readonly webAuth: WebAuthFlow;
 }
 
 export function settingsEvent(settings: SettingsStore): PageEvent {
@@ -127,6 +130,9 @@ export function createPageHandlers(deps: PageHandlerDeps): PageHandlers {
       host.connect();
       return Promise.resolve({});
     },
+    'auth/signIn': async ({ server }) => ({
+      status: await signInThroughBrowser(host, deps.webAuth, server),
+    }),
   };
 }
 

@@ -33,6 +33,7 @@ function handlers(overrides: Partial<PageHandlers> = {}): PageHandlers {
     'settings/set': fail,
     'host/request': fail,
     'host/reconnect': () => Promise.resolve({}),
+    'auth/signIn': fail,
     ...overrides,
   };
 }

@@ -1,3 +1,4 @@
+import { browserWebAuthFlow } from './web-auth';
 import type { ActiveProfileView, ContextMeter, PageEvent } from '../messaging/ui-protocol';
 import { AgentSession, DEFAULT_SYSTEM_PROMPT } from './agent-session';
 import type { BuiltinTools } from './builtin-tools';
@@ -102,6 +103,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     extensionId: deps.extensionId,
     extensionOrigin: deps.extensionOrigin,
     handlers: createPageHandlers({
+      webAuth: browserWebAuthFlow,
       session,
       settings,
       host,

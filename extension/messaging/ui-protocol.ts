@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { SignInStatus } from '../../protocol/auth';
 import type { RequestMethod } from '../../protocol/methods';
 import type { AgentEvent } from './agent-events';
 import type { PendingApproval } from './approvals';
@@ -46,11 +47,20 @@ export const PAGE_HOST_METHODS = [
   'import/preview',
   'import/apply',
   'activity/list',
+  'auth/status',
+  'auth/signOut',
 ] as const satisfies readonly RequestMethod[];
 export type PageHostMethod = (typeof PAGE_HOST_METHODS)[number];
 
 /** The host methods pages may not call; with PAGE_HOST_METHODS, every method is decided. */
-export const AGENT_ONLY_HOST_METHODS = ['host/hello', 'tools/call', 'approvals/deny'] as const;
+export const AGENT_ONLY_HOST_METHODS = [
+  'host/hello',
+  'tools/call',
+  'approvals/deny',
+  // The worker's sign-in (page request `auth/signIn`) drives these around launchWebAuthFlow.
+  'auth/begin',
+  'auth/complete',
+] as const;
 
 // Compile-time: a method in neither list (a new one) fails the build here.
 type MustBeNever<T extends never> = T;
@@ -130,6 +140,8 @@ export const pageRequests = {
   },
   /** "Retry" on the not-installed, crashed and protocol-mismatch states. */
   'host/reconnect': { params: EmptySchema },
+  /** "Sign in" on a remote server: the worker runs launchWebAuthFlow for the host's flow. */
+  'auth/signIn': { params: z.object({ server: z.string().min(1).max(256) }) },
 } as const satisfies Record<string, { params: z.ZodType }>;
 
 export type PageMethod = keyof typeof pageRequests;
@@ -148,6 +160,7 @@ export interface PageResults {
   'settings/set': { readonly provider: ProviderSettingsView };
   'host/request': unknown;
   'host/reconnect': Record<string, never>;
+  'auth/signIn': { readonly status: SignInStatus };
 }
 export type PageResultOf<M extends PageMethod> = PageResults[M];
 

@@ -5,19 +5,12 @@ import {
   OAuthError,
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
+import type { SignInFailureKind } from '../../protocol/auth';
 import { safeText } from '../../protocol/untrusted/gate';
 
-/** Why a sign-in or an authorized request failed, for a message and a failure reason. */
-export type AuthFailureKind =
-  | 'sign-in-required'
-  | 'state-mismatch'
-  | 'issuer-mismatch'
-  | 'invalid-callback'
-  | 'denied'
-  | 'timeout'
-  | 'insecure-endpoint'
-  | 'authorization-server'
-  | 'unreachable';
+/** Why a sign-in or an authorized request failed, for a message and a failure reason (the
+ * protocol's `sign-in-failed` carries it as `data.kind`). */
+export type AuthFailureKind = SignInFailureKind;
 
 /** A failure of our own flow (the parts the SDK leaves to the provider). */
 export class AuthFlowError extends Error {

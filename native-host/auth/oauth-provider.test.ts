@@ -331,18 +331,21 @@ describe('what the authorization server checks', () => {
   test('a code redeemed with another PKCE verifier is refused (S256 is enforced, not trusted)', async () => {
     const f = await fixture();
     const store = new MemorySecretStore();
+    const box: { provider?: SwitchyardOAuthProvider } = {};
     const agent: UserAgent = {
       redirectUri: 'http://127.0.0.1:9/callback',
       authorize: async (url, redirectUri) => {
         const { callbackUrl } = await followToRedirect(url.href, redirectUri);
-        await store.set(
-          oauthKey('remote', 'verifier'),
-          JSON.stringify({ resource: f.mcpUrl, verifier: 'x'.repeat(43) }),
-        );
+        // Swapped through the provider's own records (it caches what it read).
+        await box.provider?.records.write('verifier', {
+          resource: f.mcpUrl,
+          verifier: 'x'.repeat(43),
+        });
         return callbackUrl;
       },
     };
-    await expect(signIn(provider(f, store, agent), f.mcpUrl)).rejects.toThrow();
+    box.provider = provider(f, store, agent);
+    await expect(signIn(box.provider, f.mcpUrl)).rejects.toThrow();
     expect(f.counters.as.issued).toBe(0);
   });
 });

@@ -70,8 +70,15 @@ const SCHEMAS = {
 
 type RecordOf<W extends OAuthRecord> = z.infer<(typeof SCHEMAS)[W]>;
 
-/** One server's records in a `SecretStore`, bound to its canonical resource. */
+/**
+ * One server's records in a `SecretStore`, bound to its canonical resource. Reads are cached for
+ * the life of the object (writes and removals go through it), so the transport asking for the
+ * token before every request does not run the OS store's tool each time; a provider lives for
+ * one connection, so a sign-in from the CLI is seen at the server's next start.
+ */
 export class OAuthRecords {
+  private readonly cache = new Map<OAuthRecord, Promise<unknown>>();
+
   constructor(
     private readonly store: SecretStore,
     readonly server: string,
@@ -80,16 +87,27 @@ export class OAuthRecords {
 
   /** The record, or undefined when absent, unparsable, or stored for another resource. */
   async read<W extends OAuthRecord>(what: W): Promise<RecordOf<W> | undefined> {
-    const record = await readUnbound(this.store, this.server, what);
+    let cached = this.cache.get(what) as Promise<RecordOf<W> | undefined> | undefined;
+    if (cached === undefined) {
+      cached = readUnbound(this.store, this.server, what);
+      this.cache.set(what, cached);
+      // A failed read (a locked keyring) is not remembered: the next request asks again.
+      cached.catch(() => this.cache.delete(what));
+    }
+    const record = await cached;
     return record?.resource === this.resource ? record : undefined;
   }
 
   async write<W extends OAuthRecord>(what: W, record: RecordOf<W>): Promise<void> {
+    this.cache.delete(what);
     await this.store.set(oauthKey(this.server, what), JSON.stringify(record));
+    this.cache.set(what, Promise.resolve(record));
   }
 
   async remove(what: OAuthRecord): Promise<void> {
+    this.cache.delete(what);
     await this.store.delete(oauthKey(this.server, what));
+    this.cache.set(what, Promise.resolve(undefined));
   }
 }
 

@@ -1,3 +1,4 @@
+import type { SecretStore } from '../secrets/secret-store';
 import { BUILTIN_TOOL_NAMES } from '../../protocol/builtin-tools';
 import type { ServerSummary } from '../../protocol/servers';
 import type { AuditLog } from '../audit/audit-log';
@@ -51,6 +52,8 @@ export interface HostCoreOptions {
    * pid record is removed (issue 13).
    */
   readonly groupWatchers?: ReadonlyArray<{ close(): void | Promise<void> }>;
+  /** The secret store (opened on first need), where sign-ins keep their tokens. */
+  readonly secrets?: () => Promise<SecretStore>;
 }
 
 export interface CoreParts {

@@ -2,6 +2,7 @@ import type { TrustDecision } from '../../protocol/activity';
 import type { Profile, ProfileResolution } from '../../protocol/profiles';
 import type { ConsentRequest, ServerSummary } from '../../protocol/servers';
 import type { CallToolResult } from '../../protocol/tools';
+import { HostError } from '../shared/host-error';
 import { readActivity, type ActivityPage, type ActivityQuery } from '../audit/activity-read';
 import type { ServerRuntime } from '../mcp/server-runtime';
 import type { ProfileStore } from '../profiles/store';
@@ -13,6 +14,7 @@ import type { ProfileCost } from './core-types';
 import type { LaunchTrust } from './launch-trust';
 import type { ServerFleet } from './server-fleet';
 import type { SettingsWrites } from './settings-writes';
+import { SignInFlows } from './sign-in-flows';
 import type { ToolCatalog } from './tool-catalog';
 import type { ToolGate } from './tool-gate';
 
@@ -36,6 +38,7 @@ export class HostCore {
   private readonly reload: ConfigApply;
   private readonly gate: ToolGate;
   private readonly profileStore: ProfileStore;
+  private signInFlows: SignInFlows | undefined;
 
   constructor(private readonly options: HostCoreOptions) {
     ({
@@ -57,6 +60,34 @@ export class HostCore {
    */
   get trustStore(): TrustStore {
     return this.options.trust;
+  }
+
+  /** Sign-ins to remote servers from the browser (`auth/*`). */
+  get signIns(): SignInFlows {
+    this.signInFlows ??= new SignInFlows({
+      store: () => {
+        const open = this.options.secrets;
+        return open
+          ? open()
+          : Promise.reject(new Error('this host was started without a secret store'));
+      },
+      remoteUrl: (server) => {
+        const url = this.fleet.spec(server).remote?.url;
+        if (url === undefined) {
+          throw new HostError(
+            'invalid-params',
+            `'${server}' is a local server: only remote servers sign in.`,
+          );
+        }
+        return url;
+      },
+      afterChange: async (server) => {
+        // A stopped or disabled server stays so; one that runs or waits starts with the tokens.
+        const state = this.fleet.runtime(server).state.state;
+        if (state !== 'stopped') await this.restart(server);
+      },
+    });
+    return this.signInFlows;
   }
 
   /** Starts every enabled server in parallel through the launch gate; resolves when each settled. */

@@ -87,15 +87,17 @@ export async function createCore(
     },
   });
   const configFile = setup.configFile;
+  const secrets = openOnce(() =>
+    createSecretStore({ home, platform: environment.platform, env: environment.env }),
+  );
   return new HostCore({
+    secrets,
     eraVerdicts,
     servers: setup.specs,
     spawnServer: createLauncher({
       hostEnv: environment.env,
       platform: environment.platform,
-      secrets: openOnce(() =>
-        createSecretStore({ home, platform: environment.platform, env: environment.env }),
-      ),
+      secrets,
       groupWatchers,
       ...(serverLogs
         ? {

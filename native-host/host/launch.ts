@@ -2,6 +2,8 @@ import type { FetchLike, JSONRPCMessage, Transport } from '@modelcontextprotocol
 import { buildChildEnv } from '../config/env';
 import { missingVariablesMessage, resolveVariables } from '../config/variables';
 import type { SecretStore } from '../secrets/secret-store';
+import { SwitchyardOAuthProvider } from '../auth/oauth-provider';
+import { canonicalResource } from '../auth/resource';
 import { connectRemote } from './remote-launch';
 import {
   LaunchError,
@@ -44,6 +46,35 @@ export interface LaunchOptions {
   readonly onStderrLine?: (server: string, line: string) => void;
 }
 
+/**
+ * The OAuth provider a remote server's connection signs its requests with: the tokens a sign-in
+ * stored (popup or `switchyard auth`), refreshed as they expire. It has no user agent, so a
+ * server that needs a fresh sign-in fails as `auth-required` and nothing is registered or
+ * opened behind the user's back (decision 0018). Without a usable secret store there are no
+ * tokens to send: the server is reached without OAuth.
+ */
+async function backgroundAuthProvider(
+  server: string,
+  serverUrl: string,
+  options: LaunchOptions,
+): Promise<SwitchyardOAuthProvider | undefined> {
+  const resource = canonicalResource(serverUrl);
+  if (resource === undefined || options.secrets === undefined) return undefined;
+  let store: SecretStore;
+  try {
+    store = await options.secrets();
+  } catch {
+    return undefined;
+  }
+  return new SwitchyardOAuthProvider({
+    server,
+    serverUrl,
+    resource,
+    store,
+    ...(options.fetch ? { fetchFn: options.fetch } : {}),
+  });
+}
+
 /** Something that follows the process groups of this host's servers. */
 export interface GroupWatcher {
   track(pgid: number, server: string): void;
@@ -62,8 +93,10 @@ export function createLauncher(options: LaunchOptions): LaunchFn {
       if (variables.missing.length > 0) {
         throw new LaunchError('missing-variable', missingVariablesMessage(launch.name, variables));
       }
+      const authProvider = await backgroundAuthProvider(launch.name, launch.remote.url, options);
       return connectRemote(launch.name, launch.remote, {
         lookup: variables.lookup,
+        ...(authProvider ? { authProvider } : {}),
         platform: options.platform,
         ...(options.fetch ? { fetch: options.fetch } : {}),
         ...(options.onStderrLine

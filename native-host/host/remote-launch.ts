@@ -4,6 +4,7 @@ import {
   StreamableHTTPClientTransport,
   type FetchLike,
   type JSONRPCMessage,
+  type OAuthClientProvider,
   type MessageExtraInfo,
   type Transport,
   type TransportSendOptions,
@@ -15,6 +16,7 @@ import type { RemoteEndpoint, RemoteTransport } from '../shared/server-spec';
 import { RingBuffer } from '../supervisor/ring-buffer';
 import { safeText } from '../../protocol/untrusted/gate';
 import { messageOf } from '../../protocol/guards';
+import { describeAuthError } from '../auth/auth-errors';
 
 /**
  * The remote launcher (issue 11): where a local server is spawned, a remote one is connected to,
@@ -30,7 +32,11 @@ import { messageOf } from '../../protocol/guards';
  * - a network failure closes the connection, so the runtime restarts it with backoff as it
  *   restarts a crashed process;
  * - `auto` (an entry that names only a URL) tries Streamable HTTP and falls back to HTTP+SSE
- *   when the server refuses the `initialize` POST with 400, 404 or 405.
+ *   when the server refuses the `initialize` POST with 400, 404 or 405;
+ * - with an OAuth provider (auth/oauth-provider.ts, non-interactive in the background), the SDK
+ *   sends the stored token, refreshes it, and runs discovery on a 401; a server that needs a
+ *   sign-in the host cannot give without the user is reported through
+ *   `RemoteLink.signInRequired()`, so it fails as `auth-required` rather than crash-looping.
  *
  * The transport has no `pid` and no `stderr`, so the SDK treats it as HTTP: a `server/discover`
  * probe answered with 4xx means a 2025-era server, one not answered at all an outage.
@@ -45,6 +51,8 @@ export interface RemoteLaunchOptions {
   readonly fetch?: FetchLike;
   /** Each line of the HTTP log as it is written (already through the untrusted-text gate). */
   readonly onLogLine?: (server: string, line: string) => void;
+  /** Signs requests with the server's stored OAuth tokens (absent: no OAuth). */
+  readonly authProvider?: OAuthClientProvider;
 }
 
 /** Longest part of a server's error body kept in the log. */
@@ -79,12 +87,30 @@ export function connectRemote(
     });
   };
   const observed = observedFetch(options.fetch ?? fetch, url, headers, { write, onNetworkFailure });
-  const connection = new RemoteConnection(endpoint.transport, url, observed, write);
+  let signIn: string | undefined;
+  const onAuthError = (error: unknown): void => {
+    // A request that went through: whatever was refused before is not the state now.
+    if (error === null) {
+      signIn = undefined;
+      return;
+    }
+    const described = describeAuthError(error, name);
+    if (described.kind !== 'sign-in-required') return;
+    signIn = described.message;
+    write(`sign-in required: ${described.message}`);
+  };
+  const connection = new RemoteConnection(endpoint.transport, url, {
+    fetch: observed,
+    write,
+    onAuthError,
+    ...(options.authProvider ? { authProvider: options.authProvider } : {}),
+  });
   const link: RemoteLink = {
     url: endpoint.url,
     origin: url.origin,
     transport: () => connection.current,
     lastProblem: () => lost,
+    signInRequired: () => signIn,
   };
   return {
     transport: connection,
@@ -212,6 +238,15 @@ async function bodySnippet(response: Response): Promise<string> {
  * HTTP and, should the server refuse `initialize` as a non-Streamable server does, swaps in an
  * HTTP+SSE transport and sends `initialize` again there; the client never sees the swap.
  */
+interface ConnectionOptions {
+  readonly fetch: FetchLike;
+  readonly write: (line: string) => void;
+  /** Sees every error of a start or a send, to tell a needed sign-in from an outage; null after
+   * a send that went through. */
+  readonly onAuthError: (error: unknown) => void;
+  readonly authProvider?: OAuthClientProvider;
+}
+
 class RemoteConnection implements Transport {
   onmessage?: Transport['onmessage'];
   onclose?: Transport['onclose'];
@@ -223,12 +258,14 @@ class RemoteConnection implements Transport {
   private closed = false;
   private protocolVersion: string | undefined;
 
+  private readonly write: (line: string) => void;
+
   constructor(
     transport: RemoteTransport,
     private readonly url: URL,
-    private readonly fetchLike: FetchLike,
-    private readonly write: (line: string) => void,
+    private readonly options: ConnectionOptions,
   ) {
+    this.write = options.write;
     this.kind = transport === 'sse' ? 'sse' : 'streamable-http';
     this.canFallBack = transport === 'auto';
     this.inner = this.create(this.kind);
@@ -244,14 +281,21 @@ class RemoteConnection implements Transport {
   }
 
   async start(): Promise<void> {
-    await this.inner.start();
+    try {
+      await this.inner.start();
+    } catch (error) {
+      this.options.onAuthError(error);
+      throw error;
+    }
   }
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     try {
       await this.inner.send(message, options);
+      this.options.onAuthError(null);
       if ('method' in message && message.method === 'initialize') this.canFallBack = false;
     } catch (error) {
+      this.options.onAuthError(error);
       if (!this.shouldFallBack(message, error)) throw error;
       this.canFallBack = false;
       this.write(
@@ -292,12 +336,18 @@ class RemoteConnection implements Transport {
   }
 
   private create(kind: 'streamable-http' | 'sse'): Transport {
+    const provider = this.options.authProvider;
+    const auth = provider === undefined ? {} : { authProvider: provider };
     const transport =
       kind === 'sse'
         ? // eslint-disable-next-line @typescript-eslint/no-deprecated -- the legacy transport is for the servers that still speak only it (issue 11).
-          new SSEClientTransport(this.url, { fetch: this.fetchLike })
+          new SSEClientTransport(this.url, { fetch: this.options.fetch, ...auth })
         : new StreamableHTTPClientTransport(this.url, {
-            fetch: this.fetchLike,
+            fetch: this.options.fetch,
+            ...auth,
+            // A 403 insufficient_scope runs the step-up through the provider: in the background
+            // it records the scope wanted, so the next sign-in asks for it.
+            onInsufficientScope: 'reauthorize',
             // Resumption of an interrupted stream (Last-Event-ID) where the server supports it.
             reconnectionOptions: {
               initialReconnectionDelay: 1_000,

@@ -106,6 +106,7 @@ describe('a remote server (issue 11)', () => {
         origin: 'https://mcp.example.com',
         transport: () => 'streamable-http',
         lastProblem: () => problem,
+        signInRequired: () => undefined,
       },
     };
   }

@@ -137,6 +137,11 @@ export function callFailure(error: unknown, context: CallFailureContext): HostEr
   if (context.process.exitInfo || context.disconnected || unreachable) {
     return exitedError(server, context.process);
   }
+  // The token was refused and could not be renewed, or the tool needs a scope not granted.
+  const signIn = context.process.remote?.signInRequired();
+  if (signIn !== undefined) {
+    return new HostError('server-unavailable', signIn, { server });
+  }
   if (error instanceof SdkHttpError) {
     return new HostError(
       'server-error',

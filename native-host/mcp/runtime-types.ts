@@ -27,6 +27,12 @@ export interface RemoteLink {
   transport(): 'streamable-http' | 'sse';
   /** Why the server could last not be reached ("connection refused (ECONNREFUSED)"), if ever. */
   lastProblem(): string | undefined;
+  /**
+   * Set when the server asked for a sign-in the host could not give in the background (no
+   * tokens, a refresh refused, a scope not granted): the message says how to sign in. The
+   * runtime then fails the server as `auth-required` instead of restarting it.
+   */
+  signInRequired(): string | undefined;
 }
 
 /**

@@ -328,6 +328,14 @@ export class ServerRuntime {
     await closeConnection(connection);
     if (!isCurrent) return;
     const exit = connection.process.exitInfo;
+    const signIn = connection.process.remote?.signInRequired();
+    if (signIn !== undefined) {
+      // Retrying cannot help until the user signs in: no backoff, no crash loop.
+      this.setState({ state: 'failed', reason: 'auth-required', message: signIn });
+      this.options.events.onLog('error', signIn);
+      this.options.events.onToolsChanged(this);
+      return;
+    }
     const message = handshakeFailureMessage(this.name, connection.process, {
       timedOut,
       handshakeTimeoutMs: this.options.launch.handshakeTimeoutMs,

@@ -46,6 +46,11 @@ function handlers(overrides: Partial<Handlers> = {}): Handlers {
     'import/preview': () => Promise.resolve({ configFile: '/tmp/config.json', sources: [] }),
     'import/apply': () => Promise.resolve({ written: [], unchanged: [], servers: [] }),
     'activity/list': () => Promise.resolve({ entries: [], nextCursor: null, skipped: 0 }),
+    'auth/begin': ({ server }) => Promise.reject(new HostError('unknown-server', server)),
+    'auth/complete': () =>
+      Promise.reject(new HostError('sign-in-failed', 'no flow', { kind: 'invalid-callback' })),
+    'auth/status': () => Promise.resolve({ status: null }),
+    'auth/signOut': () => Promise.resolve({ revocation: 'nothing', deleted: 0 }),
   };
   return { ...base, ...overrides };
 }

@@ -56,6 +56,12 @@ export function createHandlers({
       });
     },
     'servers/list': () => Promise.resolve({ servers: core.listServers() }),
+    'auth/begin': ({ server, redirectUri }) => core.signIns.begin(server, redirectUri),
+    'auth/complete': async ({ flowId, callbackUrl }) => ({
+      status: await core.signIns.complete(flowId, callbackUrl),
+    }),
+    'auth/status': async ({ server }) => ({ status: await core.signIns.status(server) }),
+    'auth/signOut': ({ server }) => core.signIns.signOut(server),
     'servers/start': async ({ server }) => ({ server: await core.start(server) }),
     'servers/stop': async ({ server }) => ({ server: await core.stop(server) }),
     'servers/restart': async ({ server }) => ({ server: await core.restart(server) }),

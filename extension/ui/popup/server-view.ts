@@ -95,6 +95,8 @@ function failureLabel(status: Extract<ServerState, { state: 'failed' }>): string
       return 'failed: could not start';
     case 'missing-variable':
       return 'failed: a variable is not set';
+    case 'auth-required':
+      return 'needs sign-in';
     case 'handshake-timeout':
       return 'failed: handshake timed out';
     case 'handshake-failed':
