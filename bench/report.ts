@@ -71,8 +71,12 @@ export interface BenchReport {
     readonly remoteRelayOverhead: Verdict;
     /** host all-running / slowest single server's ready time. */
     readonly coldStart: Verdict;
+    /** Median host spawn to all three servers running, ms. */
+    readonly coldStartMs: Verdict;
     /** Host RSS, the larger of the two snapshots, MiB. */
     readonly hostMemory: Verdict;
+    /** The relay host's peak RSS (VmHWM) after the relay run, MiB (NaN off Linux). */
+    readonly hostPeakRss: Verdict;
     /** The largest frame the host wrote under load, against the browser's limit, bytes. */
     readonly loadFrames: Verdict;
   };
@@ -112,7 +116,9 @@ export function renderReport(report: BenchReport): string {
     verdictLine('relay overhead', report.verdicts.relayOverhead),
     verdictLine('remote relay overhead', report.verdicts.remoteRelayOverhead),
     verdictLine('cold start', report.verdicts.coldStart),
+    verdictLine('cold start, all 3 running', report.verdicts.coldStartMs),
     verdictLine('host memory', report.verdicts.hostMemory),
+    verdictLine('host peak RSS', report.verdicts.hostPeakRss),
     loadRatioLine(report.load),
     verdictLine('largest frame under load', report.verdicts.loadFrames),
   ].join('\n');

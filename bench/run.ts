@@ -43,8 +43,12 @@ const TARGETS = {
   remoteRelayRatio: 1.25,
   /** All servers running through the host <= 1.2 x the slowest server's handshake alone. */
   coldStartRatio: 1.2,
+  /** Median spawn to all three reference servers running, in ms. */
+  coldStartMs: 600,
   /** Host RSS with the reference servers up, after the relay run, in MiB. */
   hostRssMiB: 100,
+  /** The relay host's peak RSS (VmHWM) after the relay run, in MiB. */
+  hostPeakRssMiB: 107,
 } as const;
 
 const RELAY_SETTINGS: RelaySettings = {
@@ -199,7 +203,9 @@ async function main(): Promise<void> {
         relayOverhead: verdict(relay.ratio, '<=', TARGETS.relayRatio, 'x'),
         remoteRelayOverhead: verdict(remote.relay.ratio, '<=', TARGETS.remoteRelayRatio, 'x'),
         coldStart: verdict(coldStart.medians.ratio, '<=', TARGETS.coldStartRatio, 'x'),
+        coldStartMs: verdict(coldStart.medians.hostAllRunningMs, '<=', TARGETS.coldStartMs, 'ms'),
         hostMemory: verdict(hostRss, '<', TARGETS.hostRssMiB, 'MiB'),
+        hostPeakRss: verdict(afterRelay.host?.peakMiB ?? NaN, '<=', TARGETS.hostPeakRssMiB, 'MiB'),
         loadFrames: verdict(load.largestFrameBytes, '<=', MAX_HOST_TO_BROWSER_FRAME_BYTES, 'bytes'),
       },
     };
