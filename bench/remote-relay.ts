@@ -31,8 +31,11 @@ export interface RemoteRelayReport {
   /** The revision each side settled on with the server; they should be the same. */
   readonly protocolVersion: { readonly host: string | null; readonly direct: string | null };
   readonly relay: RelayResult;
-  /** The remote host's memory after its relay run (a host with one remote entry, no process). */
-  readonly hostMemory: ProcessMemory | null;
+  /** The remote host's memory (one remote entry, no server process) once running and after. */
+  readonly hostMemory: {
+    readonly serverUp: ProcessMemory | null;
+    readonly afterRelay: ProcessMemory | null;
+  };
 }
 
 export async function measureRemoteRelay(options: {
@@ -57,6 +60,8 @@ export async function measureRemoteRelay(options: {
     });
     const { host } = trusted;
     cleanup.push(() => host.close());
+    const memory = () => (host.pid === undefined ? null : (readMemory(host.pid) ?? null));
+    const serverUp = memory();
     const status = trusted.servers.find((s) => s.name === REMOTE_SERVER)?.status;
     const listing = ToolListingViewSchema.parse(await host.request('tools/list', undefined));
     const tool = listing.tools.find((t) => t.server === REMOTE_SERVER && t.tool === REMOTE_TOOL);
@@ -91,7 +96,7 @@ export async function measureRemoteRelay(options: {
         direct: direct.protocolVersion ?? null,
       },
       relay,
-      hostMemory: host.pid === undefined ? null : (readMemory(host.pid) ?? null),
+      hostMemory: { serverUp, afterRelay: memory() },
     };
   } finally {
     for (const step of cleanup.reverse()) {

@@ -181,6 +181,7 @@ function renderRemote({ remote, verdicts }: BenchReport): string {
   const { relay } = remote;
   const s = relay.settings;
   const cpu = (path: PathName, name: string) => fixed(relay.cpuPerCallUs[path][name], 1);
+  const { serverUp: up, afterRelay: after } = remote.hostMemory;
   return [
     `6. Remote relay overhead: tools/call of echo {message: 'x'} on a Streamable HTTP server on loopback`,
     `   (${remote.server.fixture}, ${remote.server.url}), through a host with it as a remote entry`,
@@ -191,7 +192,7 @@ function renderRemote({ remote, verdicts }: BenchReport): string {
     relayTable(relay, REMOTE_PATH_LABELS),
     verdictLine('remote relay p50 / floor', verdicts.remoteRelayOverhead),
     `  CPU per sequential call, us: host ${cpu('relay', 'host')} relayed (${hostCpuBeyondHop(relay)} beyond a bare hop); server ${cpu('relay', 'server')} relayed, ${cpu('direct', 'server')} direct; bench ${cpu('relay', 'bench')} relayed, ${cpu('direct', 'bench')} direct`,
-    `  remote host RSS ${fixed(remote.hostMemory?.rssMiB, 1)} MiB after the run, peak ${fixed(remote.hostMemory?.peakMiB, 1)}`,
+    `  remote host RSS ${fixed(up?.rssMiB, 1)} MiB with the server up, ${fixed(after?.rssMiB, 1)} after the run, peak ${fixed(after?.peakMiB, 1)}`,
   ].join('\n');
 }
 
