@@ -94,7 +94,7 @@ describe('the popup server manager', () => {
     await popup.getByRole('textbox', { name: 'Name' }).fill('memory');
     const typed = commandLine(argv);
     expect(typed).toBe(`node "${memoryEntry()}"`);
-    await popup.getByRole('textbox', { name: 'Command' }).fill(typed);
+    await popup.getByRole('textbox', { name: 'URL or command' }).fill(typed);
     await popup
       .getByRole('textbox', { name: 'Environment' })
       .fill(`MEMORY_FILE_PATH=${memoryFile()}`);
