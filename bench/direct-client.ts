@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { Client, type Tool } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, type Tool } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ListToolsResultSchema } from '@modelcontextprotocol/core';
 import type { ServerLaunchSpec } from './reference-servers';
@@ -70,6 +70,42 @@ export async function connectDirect(spec: ServerLaunchSpec): Promise<DirectServe
     await client.close();
     throw new Error(
       `direct SDK client could not start '${spec.name}': ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
+  }
+}
+
+export interface DirectRemote {
+  readonly client: Client;
+  /** The revision the client settled on (the host's own for the same server is reported beside it). */
+  readonly protocolVersion: string | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * The baseline for a remote server: the same v2 SDK client over its own
+ * `StreamableHTTPClientTransport`, no host in between. Unlike the stdio baseline it negotiates in
+ * `'auto'` mode, as the host does (a `server/discover` probe over HTTP costs no second process),
+ * so both sides speak the same revision to the server.
+ */
+export async function connectDirectRemote(url: string): Promise<DirectRemote> {
+  const client = new Client(
+    { name: 'switchyard-bench', version: '0' },
+    { capabilities: {}, versionNegotiation: { mode: 'auto' } },
+  );
+  try {
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)), {
+      timeout: READY_TIMEOUT_MS,
+    });
+    return {
+      client,
+      protocolVersion: client.getNegotiatedProtocolVersion(),
+      close: () => client.close(),
+    };
+  } catch (error) {
+    await client.close();
+    throw new Error(
+      `direct SDK client could not connect to ${url}: ${error instanceof Error ? error.message : String(error)}`,
       { cause: error },
     );
   }

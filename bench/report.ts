@@ -5,6 +5,7 @@ import type { HeapProbeResult } from './heap-probe';
 import type { LoadReport } from './load';
 import type { ProcessMemory } from './memory';
 import { PATHS, type PathName, type RelayResult } from './relay';
+import type { RemoteRelayReport } from './remote-relay';
 import { median } from './stats';
 import { change, count, fixed, renderTable, type Row } from './table';
 import type { TokenCostResult } from './token-cost';
@@ -61,13 +62,21 @@ export interface BenchReport {
   };
   /** 8 servers, 1,000 calls in flight: host/hello latency against idle, throughput, frames. */
   readonly load: LoadReport;
+  /** The relay figures again for a Streamable HTTP server on loopback, on a host of its own. */
+  readonly remote: RemoteRelayReport;
   readonly verdicts: {
     /** relay p50 / (direct p50 + bare p50). */
     readonly relayOverhead: Verdict;
+    /** The same for the remote server: relay p50 / (direct HTTP p50 + bare p50). */
+    readonly remoteRelayOverhead: Verdict;
     /** host all-running / slowest single server's ready time. */
     readonly coldStart: Verdict;
+    /** Median host spawn to all three servers running, ms. */
+    readonly coldStartMs: Verdict;
     /** Host RSS, the larger of the two snapshots, MiB. */
     readonly hostMemory: Verdict;
+    /** The relay host's peak RSS (VmHWM) after the relay run, MiB (NaN off Linux). */
+    readonly hostPeakRss: Verdict;
     /** The largest frame the host wrote under load, against the browser's limit, bytes. */
     readonly loadFrames: Verdict;
   };
@@ -101,10 +110,15 @@ export function renderReport(report: BenchReport): string {
     '',
     renderLoad(report),
     '',
+    renderRemote(report),
+    '',
     'Summary',
     verdictLine('relay overhead', report.verdicts.relayOverhead),
+    verdictLine('remote relay overhead', report.verdicts.remoteRelayOverhead),
     verdictLine('cold start', report.verdicts.coldStart),
+    verdictLine('cold start, all 3 running', report.verdicts.coldStartMs),
     verdictLine('host memory', report.verdicts.hostMemory),
+    verdictLine('host peak RSS', report.verdicts.hostPeakRss),
     loadRatioLine(report.load),
     verdictLine('largest frame under load', report.verdicts.loadFrames),
   ].join('\n');
@@ -112,39 +126,73 @@ export function renderReport(report: BenchReport): string {
 
 function renderRelay({ relay, verdicts }: BenchReport): string {
   const s = relay.settings;
-  const rows: Row[] = PATHS.map((path) => {
-    const p = relay.paths[path];
-    return [
-      PATH_LABELS[path],
-      fixed(p.latency.p50, 3),
-      fixed(p.latency.p99, 3),
-      fixed(p.latency.mean, 3),
-      count(p.callsPerSecond),
-    ];
-  });
-  rows.push(['floor = direct p50 + bare p50', fixed(relay.floorP50, 3), '', '', '']);
-  const ratios = relay.roundRatios;
   const processes = Object.keys(relay.cpuPerCallUs.relay);
   const cpuRows: Row[] = PATHS.map((path) => [
     PATH_LABELS[path],
     ...processes.map((name) => fixed(relay.cpuPerCallUs[path][name], 1)),
   ]);
-  const hostRelayUs = relay.cpuPerCallUs.relay['host'] ?? null;
-  const hostBareUs = relay.cpuPerCallUs.bare['host'] ?? null;
   return [
     `1. Relay overhead: tools/call of everything's echo {message: 'x'}`,
     `   ${s.rounds} rounds x ${s.blockCalls} sequential calls per path, alternating, after ${s.warmupCalls} warm-up calls each;`,
     `   calls/s with ${s.inFlight} in flight, median of ${s.throughputRounds} runs x ${s.throughputCalls} calls`,
-    renderTable(['path', 'p50 ms', 'p99 ms', 'mean ms', 'calls/s'], rows),
-    `  relay p50 - floor = ${fixed((relay.paths.relay.latency.p50 - relay.floorP50) * 1_000, 0)} us; per-round ratio ${fixed(Math.min(...ratios), 2)}x .. ${fixed(Math.max(...ratios), 2)}x`,
+    relayTable(relay, PATH_LABELS),
     verdictLine('relay p50 / floor', verdicts.relayOverhead),
     '',
     '  CPU time per sequential call in us, all threads (where the work is; a busy machine inflates it)',
     renderTable(['path', ...processes], cpuRows),
-    `  host CPU per tools/call beyond a bare hop: ${fixed(
-      hostRelayUs === null || hostBareUs === null ? null : hostRelayUs - hostBareUs,
-      1,
-    )} us`,
+    `  host CPU per tools/call beyond a bare hop: ${hostCpuBeyondHop(relay)} us`,
+  ].join('\n');
+}
+
+/** The latency table of a relay run, its floor, and how far the relay is above it. */
+function relayTable(relay: RelayResult, labels: Record<PathName, string>): string {
+  const rows: Row[] = PATHS.map((path) => {
+    const p = relay.paths[path];
+    return [
+      labels[path],
+      fixed(p.latency.p50, 3),
+      fixed(p.latency.p95, 3),
+      fixed(p.latency.p99, 3),
+      fixed(p.latency.mean, 3),
+      count(p.callsPerSecond),
+    ];
+  });
+  rows.push(['floor = direct p50 + bare p50', fixed(relay.floorP50, 3), '', '', '', '']);
+  const ratios = relay.roundRatios;
+  return [
+    renderTable(['path', 'p50 ms', 'p95 ms', 'p99 ms', 'mean ms', 'calls/s'], rows),
+    `  relay p50 - floor = ${fixed((relay.paths.relay.latency.p50 - relay.floorP50) * 1_000, 0)} us; per-round ratio ${fixed(Math.min(...ratios), 2)}x .. ${fixed(Math.max(...ratios), 2)}x`,
+  ].join('\n');
+}
+
+function hostCpuBeyondHop(relay: RelayResult): string {
+  const relayUs = relay.cpuPerCallUs.relay['host'] ?? null;
+  const bareUs = relay.cpuPerCallUs.bare['host'] ?? null;
+  return fixed(relayUs === null || bareUs === null ? null : relayUs - bareUs, 1);
+}
+
+const REMOTE_PATH_LABELS: Record<PathName, string> = {
+  relay: 'relay (host -> HTTP server)',
+  direct: 'direct (SDK client -> HTTP server)',
+  bare: 'bare hop (host/hello)',
+};
+
+function renderRemote({ remote, verdicts }: BenchReport): string {
+  const { relay } = remote;
+  const s = relay.settings;
+  const cpu = (path: PathName, name: string) => fixed(relay.cpuPerCallUs[path][name], 1);
+  const { serverUp: up, afterRelay: after } = remote.hostMemory;
+  return [
+    `6. Remote relay overhead: tools/call of echo {message: 'x'} on a Streamable HTTP server on loopback`,
+    `   (${remote.server.fixture}, ${remote.server.url}), through a host with it as a remote entry`,
+    `   and from a direct SDK client (StreamableHTTPClientTransport), to the same server process;`,
+    `   protocol ${remote.protocolVersion.host ?? '-'} via the host, ${remote.protocolVersion.direct ?? '-'} direct;`,
+    `   ${s.rounds} rounds x ${s.blockCalls} sequential calls per path, alternating, after ${s.warmupCalls} warm-up calls each;`,
+    `   calls/s with ${s.inFlight} in flight, median of ${s.throughputRounds} runs x ${s.throughputCalls} calls`,
+    relayTable(relay, REMOTE_PATH_LABELS),
+    verdictLine('remote relay p50 / floor', verdicts.remoteRelayOverhead),
+    `  CPU per sequential call, us: host ${cpu('relay', 'host')} relayed (${hostCpuBeyondHop(relay)} beyond a bare hop); server ${cpu('relay', 'server')} relayed, ${cpu('direct', 'server')} direct; bench ${cpu('relay', 'bench')} relayed, ${cpu('direct', 'bench')} direct`,
+    `  remote host RSS ${fixed(up?.rssMiB, 1)} MiB with the server up, ${fixed(after?.rssMiB, 1)} after the run, peak ${fixed(after?.peakMiB, 1)}`,
   ].join('\n');
 }
 

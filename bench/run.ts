@@ -17,6 +17,7 @@ import { LOAD_FLEET_COUNTS, loadFleet } from './load-fleet';
 import { readMemory } from './memory';
 import { ECHO_SERVER, ECHO_TOOL, referenceServers } from './reference-servers';
 import { measureRelay, type RelaySettings } from './relay';
+import { measureRemoteRelay } from './remote-relay';
 import {
   renderReport,
   verdict,
@@ -28,19 +29,26 @@ import { tokenCost } from './token-cost';
 import { ensureAllowed, startTrustedHost } from './trusted-host';
 
 /**
- * `npm run bench`: relay overhead, cold start, token cost of the listings, host memory and the
- * host under load (8 servers, 1,000 calls in flight), in one run, printed as a table and written
- * to dist/bench/latest.json. Figures are compared with their targets but never fail the run:
- * benchmarks report, tests assert behaviour. Progress goes to stderr, the report to stdout.
+ * `npm run bench`: relay overhead, cold start, token cost of the listings, host memory, the host
+ * under load (8 servers, 1,000 calls in flight) and the relay overhead to a remote (Streamable
+ * HTTP) server, in one run, printed as a table and written to dist/bench/latest.json. Figures are
+ * compared with their targets but never fail the run: benchmarks report, tests assert behaviour.
+ * Progress goes to stderr, the report to stdout.
  */
 
 const TARGETS = {
   /** relay p50 <= 1.5 x (direct p50 + bare hop p50). */
   relayRatio: 1.5,
+  /** Remote: relay p50 <= 1.25 x (direct HTTP client p50 + bare hop p50) (issue 11). */
+  remoteRelayRatio: 1.25,
   /** All servers running through the host <= 1.2 x the slowest server's handshake alone. */
   coldStartRatio: 1.2,
+  /** Median spawn to all three reference servers running, in ms. */
+  coldStartMs: 600,
   /** Host RSS with the reference servers up, after the relay run, in MiB. */
   hostRssMiB: 100,
+  /** The relay host's peak RSS (VmHWM) after the relay run, in MiB. */
+  hostPeakRssMiB: 107,
 } as const;
 
 const RELAY_SETTINGS: RelaySettings = {
@@ -49,6 +57,18 @@ const RELAY_SETTINGS: RelaySettings = {
   blockCalls: 500,
   inFlight: 32,
   throughputCalls: 2_000,
+  throughputRounds: 3,
+};
+/**
+ * A remote call costs milliseconds where a stdio one costs a fraction of one (the HTTP stack on
+ * both ends, the v2 server building its handler per request): fewer calls for as many rounds.
+ */
+const REMOTE_RELAY_SETTINGS: RelaySettings = {
+  warmupCalls: 500,
+  rounds: 10,
+  blockCalls: 200,
+  inFlight: 32,
+  throughputCalls: 500,
   throughputRounds: 3,
 };
 /** Heap probe: calls before the first heap-after-GC sample, then calls per round (two rounds). */
@@ -136,6 +156,15 @@ async function main(): Promise<void> {
     const afterRelay = snapshot();
 
     progress(
+      `remote: ${REMOTE_RELAY_SETTINGS.warmupCalls} warm-up + ${REMOTE_RELAY_SETTINGS.rounds} x ${REMOTE_RELAY_SETTINGS.blockCalls} calls per path to a Streamable HTTP server (a host of its own)`,
+    );
+    const remote = await measureRemoteRelay({
+      bundle: BUNDLE,
+      origin: ORIGIN,
+      settings: REMOTE_RELAY_SETTINGS,
+    });
+
+    progress(
       `memory: heap after GC at ${HEAP_PROBE.warmupCalls} + 2 x ${HEAP_PROBE.roundCalls} calls (a second host, --expose-gc)`,
     );
     const heapAfterGc = await probeHeap({
@@ -169,10 +198,14 @@ async function main(): Promise<void> {
       tokens: tokenCost(rawTools, listing, JSON.stringify(rawListing).length),
       memory: { serversUp, afterRelay, relayedCalls, heapAfterGc },
       load,
+      remote,
       verdicts: {
         relayOverhead: verdict(relay.ratio, '<=', TARGETS.relayRatio, 'x'),
+        remoteRelayOverhead: verdict(remote.relay.ratio, '<=', TARGETS.remoteRelayRatio, 'x'),
         coldStart: verdict(coldStart.medians.ratio, '<=', TARGETS.coldStartRatio, 'x'),
+        coldStartMs: verdict(coldStart.medians.hostAllRunningMs, '<=', TARGETS.coldStartMs, 'ms'),
         hostMemory: verdict(hostRss, '<', TARGETS.hostRssMiB, 'MiB'),
+        hostPeakRss: verdict(afterRelay.host?.peakMiB ?? NaN, '<=', TARGETS.hostPeakRssMiB, 'MiB'),
         loadFrames: verdict(load.largestFrameBytes, '<=', MAX_HOST_TO_BROWSER_FRAME_BYTES, 'bytes'),
       },
     };

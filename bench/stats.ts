@@ -6,6 +6,7 @@
 export interface Summary {
   readonly count: number;
   readonly p50: number;
+  readonly p95: number;
   readonly p99: number;
   readonly mean: number;
   readonly min: number;
@@ -37,6 +38,7 @@ export function summarize(samples: readonly number[]): Summary {
   return {
     count: sorted.length,
     p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
     p99: percentile(sorted, 99),
     mean: mean(sorted),
     min: sorted[0] ?? Number.NaN,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RemoteTransportSchema } from './servers';
 
 /**
  * Importing servers from other MCP clients' configuration files (issue 5): the clients the host
@@ -30,13 +31,27 @@ export type ImportAction = z.infer<typeof ImportActionSchema>;
 /** SHA-256 (hex) of exactly what an entry would write; `import/apply` must quote it. */
 export const ImportDigestSchema = z.string().regex(/^[0-9a-f]{64}$/);
 
-/** A server as a card shows it: its command line with arguments quoted, and its env keys. */
+/** A remote server as a card shows it: where it connects and the names of the headers it sends
+ * (values are never shown: they often hold tokens). */
+export const ImportRemoteSchema = z.object({
+  url: z.string(),
+  transport: RemoteTransportSchema,
+  headerNames: z.array(z.string()),
+});
+export type ImportRemote = z.infer<typeof ImportRemoteSchema>;
+
+/** A server as a card shows it: its command line with arguments quoted, and its env keys; for a
+ * remote server its url (also in `commandLine`, for a card that shows only that), transport and
+ * header names. */
 export const ImportLaunchSchema = z.object({
-  /** Program and arguments on one line, an argument quoted when it holds a space or quote. */
+  /** Program and arguments on one line, an argument quoted when it holds a space or quote; for a
+   * remote server, its url. */
   commandLine: z.string(),
   /** Names of the variables the entry sets (values are never shown: they may be secrets). */
   envKeys: z.array(z.string()),
   cwd: z.string().nullable(),
+  /** Set for a remote server, absent for a local one. */
+  remote: ImportRemoteSchema.optional(),
 });
 export type ImportLaunch = z.infer<typeof ImportLaunchSchema>;
 

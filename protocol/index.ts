@@ -14,3 +14,4 @@ export * from './servers';
 export * from './tools';
 export * from './untrusted/block';
 export * from './match-pattern';
+export * from './remote-url';

@@ -1,7 +1,12 @@
 import { describe, expect, it, test } from 'vitest';
 import type { ImportSourcePreview } from '../../protocol/import';
-import { planImport } from '../import/plan';
-import { formatImportPreview, importSelections, parseImportArguments } from './import';
+import { planImport, type ImportWrite } from '../import/plan';
+import {
+  formatImportPreview,
+  importSelections,
+  importedLine,
+  parseImportArguments,
+} from './import';
 
 /** `switchyard import`'s pure parts: its arguments, the printed preview, what --yes writes. */
 
@@ -137,6 +142,109 @@ describe('formatImportPreview', () => {
     expect(formatImportPreview(preview, { rename: true })).toContain(
       "      imported as 'memory-cursor'",
     );
+  });
+});
+
+describe('formatImportPreview: remote servers', () => {
+  const remoteLaunch = (
+    url: string,
+    transport: 'streamable-http' | 'sse' | 'auto',
+    headerNames: string[],
+  ) => ({
+    commandLine: url,
+    envKeys: [],
+    cwd: null,
+    remote: { url, transport, headerNames },
+  });
+  const source: ImportSourcePreview = {
+    source: 'vscode',
+    label: 'VS Code',
+    path: '/home/alex/.config/Code/User/mcp.json',
+    state: 'found',
+    error: null,
+    warnings: [],
+    entries: [
+      {
+        name: 'github',
+        action: 'add',
+        launch: remoteLaunch('https://api.githubcopilot.com/mcp/', 'streamable-http', [
+          'Authorization',
+        ]),
+        disabled: false,
+        reason: null,
+        existing: null,
+        suggestedName: null,
+        notes: [],
+        digest: 'c'.repeat(64),
+      },
+      {
+        name: 'linear',
+        action: 'conflict',
+        launch: remoteLaunch('https://mcp.linear.app/mcp', 'auto', []),
+        disabled: true,
+        reason: 'a different server named "linear" is already in config.json',
+        existing: remoteLaunch('https://mcp.linear.app/sse', 'sse', ['X-Key']),
+        suggestedName: 'linear-vscode',
+        notes: [],
+        digest: 'd'.repeat(64),
+      },
+    ],
+  };
+
+  it('prints the url, the transport and header names', () => {
+    expect(formatImportPreview([source], { rename: false })).toBe(
+      [
+        'VS Code: /home/alex/.config/Code/User/mcp.json',
+        '  + github: https://api.githubcopilot.com/mcp/ (Streamable HTTP)  (headers: Authorization)',
+        '  ! linear: a different server named "linear" is already in config.json',
+        '      this:     https://mcp.linear.app/mcp (Streamable HTTP, else SSE)  (switched off)',
+        '      existing: https://mcp.linear.app/sse (SSE)  (headers: X-Key)',
+        "      not imported; --rename imports it as 'linear-vscode'",
+        '',
+      ].join('\n'),
+    );
+  });
+});
+
+describe('importedLine', () => {
+  test.each<[ImportWrite, string]>([
+    [
+      {
+        client: 'cursor',
+        name: 'fetch',
+        server: 'fetch',
+        entry: { command: 'uvx', args: [], env: {} },
+      },
+      "Imported 'fetch' from Cursor.",
+    ],
+    [
+      {
+        client: 'codex',
+        name: 'figma',
+        server: 'figma-codex',
+        entry: {
+          remote: {
+            transport: 'streamable-http',
+            url: 'https://mcp.figma.com/mcp',
+            headers: { Authorization: 'Bearer ${FIGMA_OAUTH_TOKEN}' },
+          },
+        },
+      },
+      "Imported 'figma' as 'figma-codex' from Codex: https://mcp.figma.com/mcp (Streamable HTTP), sending Authorization.",
+    ],
+    [
+      {
+        client: 'zed',
+        name: 'wiki',
+        server: 'wiki',
+        entry: { remote: { transport: 'auto', url: 'https://mcp.deepwiki.com/mcp', headers: {} } },
+      },
+      "Imported 'wiki' from Zed: https://mcp.deepwiki.com/mcp (Streamable HTTP, else SSE).",
+    ],
+  ])('%j', (write, line) => {
+    expect(importedLine(write)).toBe(line);
+    // Header values (tokens, or references to them) are never printed.
+    expect(importedLine(write)).not.toContain('Bearer');
   });
 });
 

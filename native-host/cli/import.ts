@@ -3,6 +3,7 @@ import path from 'node:path';
 import {
   ImportClientSchema,
   type ImportClient,
+  type ImportLaunch,
   type ImportSelection,
   type ImportSourcePreview,
 } from '../../protocol/import';
@@ -20,8 +21,9 @@ import {
   readSources,
   type SourceFile,
 } from '../import/importer';
-import { planImport, type PlanSource } from '../import/plan';
-import { sourcePreview } from '../import/preview';
+import { planImport, type ImportWrite, type PlanSource } from '../import/plan';
+import { shown, sourcePreview } from '../import/preview';
+import { isRemoteImport } from '../import/types';
 import { newUserServer, prepareImport } from '../import/write-servers';
 import { withTrustStore, writtenBySwitchyard } from './add';
 import type { CliIo } from './io';
@@ -129,9 +131,35 @@ export function parseImportArguments(
 
 const MARKS = { add: '+', same: '=', conflict: '!', 'cannot-convert': 'x' } as const;
 
+/** How the preview names each remote transport. */
+const TRANSPORT_WORDS = {
+  'streamable-http': 'Streamable HTTP',
+  sse: 'SSE',
+  auto: 'Streamable HTTP, else SSE',
+} as const;
+
+/** One entry's launch on one line: the command line, or the url and transport, with env or
+ * header names (never values), the folder and whether it is switched off. */
+function launchLine(launch: ImportLaunch, disabled: boolean): string {
+  const { remote } = launch;
+  const head =
+    remote === undefined
+      ? launch.commandLine
+      : `${remote.url} (${TRANSPORT_WORDS[remote.transport]})`;
+  const extras = [
+    ...(launch.envKeys.length > 0 ? [`env: ${launch.envKeys.join(', ')}`] : []),
+    ...(remote !== undefined && remote.headerNames.length > 0
+      ? [`headers: ${remote.headerNames.join(', ')}`]
+      : []),
+    ...(launch.cwd === null ? [] : [`cwd: ${launch.cwd}`]),
+    ...(disabled ? ['switched off'] : []),
+  ];
+  return `${head}${extras.length === 0 ? '' : `  (${extras.join('; ')})`}`;
+}
+
 /**
- * The preview as terminal text. Pure; every string in `previews` is already sanitized. Env values
- * are never printed, only their names.
+ * The preview as terminal text. Pure; every string in `previews` is already sanitized. Env and
+ * header values are never printed, only their names.
  */
 export function formatImportPreview(
   previews: readonly ImportSourcePreview[],
@@ -152,15 +180,7 @@ export function formatImportPreview(
     );
     for (const entry of source.entries) {
       const mark = MARKS[entry.action];
-      const launch = entry.launch;
-      const extras = [
-        ...(launch !== null && launch.envKeys.length > 0
-          ? [`env: ${launch.envKeys.join(', ')}`]
-          : []),
-        ...(launch?.cwd == null ? [] : [`cwd: ${launch.cwd}`]),
-        ...(entry.disabled ? ['switched off'] : []),
-      ];
-      const detail = `${launch?.commandLine ?? ''}${extras.length === 0 ? '' : `  (${extras.join('; ')})`}`;
+      const detail = entry.launch === null ? '' : launchLine(entry.launch, entry.disabled);
       switch (entry.action) {
         case 'add':
           lines.push(`  ${mark} ${entry.name}: ${detail}`);
@@ -172,7 +192,7 @@ export function formatImportPreview(
           lines.push(`  ${mark} ${entry.name}: ${entry.reason ?? 'the name is taken'}`);
           lines.push(`      this:     ${detail}`);
           lines.push(
-            `      existing: ${entry.existing?.commandLine ?? '(an entry that does not load)'}`,
+            `      existing: ${entry.existing === null ? '(an entry that does not load)' : launchLine(entry.existing, false)}`,
           );
           lines.push(
             options.rename
@@ -209,6 +229,18 @@ export function importSelections(plan: readonly PlanSource[], rename: boolean): 
     }
   }
   return selections;
+}
+
+/** What one written entry prints: its names, its source, and for a remote one where it
+ * connects and the names of the headers it sends (never their values). Pure. */
+export function importedLine(write: ImportWrite): string {
+  const renamed = write.server === write.name ? '' : ` as '${write.server}'`;
+  const line = `Imported '${write.name}'${renamed} from ${CLIENTS[write.client].label}`;
+  if (!isRemoteImport(write.entry)) return `${line}.`;
+  const { remote } = write.entry;
+  const headers = Object.keys(remote.headers);
+  const sent = headers.length === 0 ? '' : `, sending ${headers.map((h) => shown(h)).join(', ')}`;
+  return `${line}: ${shown(remote.url)} (${TRANSPORT_WORDS[remote.transport]})${sent}.`;
 }
 
 export async function importCommand(io: CliIo, argv: readonly string[]): Promise<number> {
@@ -269,7 +301,7 @@ export async function importCommand(io: CliIo, argv: readonly string[]): Promise
   const ok =
     args.yes ||
     (await confirm(
-      `Add ${count} to ${configFile}? They will run exactly as shown, without asking again.`,
+      `Add ${count} to ${configFile}? They will run (a remote one: be connected to) exactly as shown, without asking again.`,
     ));
   if (!ok) {
     io.out(
@@ -295,11 +327,10 @@ export async function importCommand(io: CliIo, argv: readonly string[]): Promise
         },
       );
       for (const write of applied.written) {
-        const renamed = write.server === write.name ? '' : ` as '${write.server}'`;
-        io.out(`Imported '${write.name}'${renamed} from ${CLIENTS[write.client].label}.\n`);
+        io.out(`${importedLine(write)}\n`);
       }
       io.out(
-        `${applied.written.length} server${applied.written.length === 1 ? '' : 's'} added to ${configFile}, approved to run as shown; a running host starts them now.\n`,
+        `${applied.written.length} server${applied.written.length === 1 ? '' : 's'} added to ${configFile}, approved to run (or connect to) as shown; a running host starts them now.\n`,
       );
     } catch (error) {
       if (error instanceof ImportWriteFailure) {

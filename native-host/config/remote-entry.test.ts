@@ -1,19 +1,16 @@
 import { describe, expect, test } from 'vitest';
 import {
-  HeadersSchema,
   MAX_HEADER_NAME_CHARS,
   MAX_HEADER_VALUE_CHARS,
   MAX_HEADERS,
   MAX_URL_CHARS,
-  UrlSchema,
   headerNameProblem,
   headerValueProblem,
   isLoopbackHost,
   originOf,
-  readTransport,
   remoteUrlProblem,
-  type TransportReading,
-} from './remote-entry';
+} from '../../protocol/remote-url';
+import { HeadersSchema, UrlSchema, readTransport, type TransportReading } from './remote-entry';
 
 // Dangerous direction: plain http accepted to a host that is not this machine (a token in clear on
 // the network), a header value that splits the request, or an entry read as a different

@@ -1,10 +1,17 @@
 import { z } from 'zod';
 import type { RemoteTransport } from '../shared/server-spec';
+import {
+  MAX_HEADERS,
+  headerNameProblem,
+  headerValueProblem,
+  remoteUrlProblem,
+} from '../../protocol/remote-url';
 import { RESERVED_KEY, recordErrors } from './zod-errors';
 
 /**
  * Remote server entries (issue 11): what an entry that names a URL means, and whether the URL and
- * headers may be used. Pure; `schema.ts` builds the zod schema from these.
+ * headers may be used. Pure; `schema.ts` builds the zod schema from these. The URL and header
+ * rules themselves are in protocol/remote-url.ts, shared with the popup's form.
  *
  * The shapes are those other clients write, so an entry pastes unchanged:
  *
@@ -15,11 +22,6 @@ import { RESERVED_KEY, recordErrors } from './zod-errors';
  *   {"httpUrl": "https://…"}                          (Gemini CLI: Streamable HTTP)
  *   {"transportType": "streamableHttp", "url": "…"}   (Cline)
  */
-
-export const MAX_URL_CHARS = 4096;
-export const MAX_HEADERS = 64;
-export const MAX_HEADER_NAME_CHARS = 256;
-export const MAX_HEADER_VALUE_CHARS = 8192;
 
 /** Keys other clients use for a remote server's URL, in the order they are looked for. */
 export const REMOTE_URL_KEYS = ['url', 'serverUrl', 'httpUrl'] as const;
@@ -87,103 +89,6 @@ export function readTransport(entry: Readonly<Record<string, unknown>>): Transpo
     };
   }
   return { kind: 'remote', transport, urlKey };
-}
-
-/** Host names that are this machine: plain `http` is allowed to them only. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (host === '[::1]') return true;
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
-
-/**
- * Why `text` cannot be a remote server's URL, or undefined when it can: an absolute `https` URL,
- * or `http` to a loopback address (a token or a tool's data sent in clear over a network is for
- * anyone on the path); no user name or password in it (they would be logged and shown: use
- * `headers`); no fragment (never sent, so it only confuses).
- */
-export function remoteUrlProblem(text: string): string | undefined {
-  if (text.length === 0) return 'url cannot be empty';
-  if (text.length > MAX_URL_CHARS) return `url can have at most ${MAX_URL_CHARS} characters`;
-  if (/[\s\p{C}]/u.test(text)) return 'url cannot contain spaces or control characters';
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return 'url must be an absolute address, e.g. "https://mcp.example.com/mcp"';
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    return `url must start with https:// (this one is ${url.protocol.replace(/:$/, '')})`;
-  }
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    return 'url must use https:// unless the server is on this machine (localhost or 127.0.0.1): over plain http anyone on the network can read your data and tokens';
-  }
-  if (url.username !== '' || url.password !== '') {
-    return 'url cannot contain a user name or password; send credentials in "headers" instead';
-  }
-  if (url.hash !== '') return 'url cannot have a #fragment';
-  return undefined;
-}
-
-// RFC 9110 field-name: a token.
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
-/** Headers the transport sets itself: a value from the config would break the session. */
-const TRANSPORT_HEADERS = new Set([
-  'accept',
-  'content-type',
-  'content-length',
-  'host',
-  'connection',
-  'transfer-encoding',
-  'mcp-session-id',
-  'mcp-protocol-version',
-  'mcp-method',
-  'mcp-name',
-  'last-event-id',
-]);
-
-/** Why `name` cannot be a configured header name, or undefined. */
-export function headerNameProblem(name: string): string | undefined {
-  if (name.length === 0) return 'a header name cannot be empty';
-  if (name.length > MAX_HEADER_NAME_CHARS) {
-    return `a header name can have at most ${MAX_HEADER_NAME_CHARS} characters`;
-  }
-  if (!HEADER_NAME.test(name)) {
-    return "a header name can only have letters, digits and !#$%&'*+.^_`|~-";
-  }
-  if (TRANSPORT_HEADERS.has(name.toLowerCase())) {
-    return `"${name}" is set by the transport itself and cannot be configured`;
-  }
-  return undefined;
-}
-
-/** Why `value` cannot be a configured header value (before `${VAR}` expansion), or undefined. */
-export function headerValueProblem(value: string): string | undefined {
-  if (value.length > MAX_HEADER_VALUE_CHARS) {
-    return `a header value can have at most ${MAX_HEADER_VALUE_CHARS} characters`;
-  }
-  // CR/LF would split the header (request smuggling); other controls are refused by fetch.
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point.
-  if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(value)) {
-    return 'a header value cannot contain line breaks or control characters';
-  }
-  // HTTP field values are bytes: fetch refuses a character above U+00FF at connect time with a
-  // TypeError that names neither the header nor the entry, and that would read as a lost server.
-  if (/[^\t\u0020-\u00ff]/.test(value)) {
-    return 'a header value can only have Latin-1 characters (no emoji, curly quotes or other Unicode)';
-  }
-  return undefined;
-}
-
-/** The origin shown on a consent card: where data and tokens would go. */
-export function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return url;
-  }
 }
 
 /** A remote server's URL; see remoteUrlProblem. */

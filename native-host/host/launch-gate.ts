@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { originOf } from '../config/remote-entry';
+import { originOf } from '../../protocol/remote-url';
 import type { ConsentReason, ConsentRequest, LaunchChange } from '../../protocol/servers';
 import { describeLaunchChanges, launchFingerprint } from '../trust/fingerprint';
 import { type LaunchDefinition } from '../shared/server-spec';

@@ -10,7 +10,7 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/client';
 import { expandEnvValue, type VariableLookup } from '../config/env';
-import { headerValueProblem } from '../config/remote-entry';
+import { headerValueProblem } from '../../protocol/remote-url';
 import { LaunchError, type RemoteLink, type ServerProcess } from '../mcp/runtime-types';
 import type { RemoteEndpoint, RemoteTransport } from '../shared/server-spec';
 import { RingBuffer } from '../supervisor/ring-buffer';

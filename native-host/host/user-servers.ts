@@ -261,7 +261,8 @@ async function writeConfig(
   }
 }
 
-function writtenEntry(server: NewUserServer): WrittenEntry {
+/** The launch fields `server` is written as: what `switchyard add`, the popup and import write. */
+export function writtenEntry(server: NewUserServer): WrittenEntry {
   if ('url' in server) {
     return {
       ...(server.transport === undefined ? {} : { type: server.transport }),

@@ -1,11 +1,13 @@
 import { describe, expect, it, test } from 'vitest';
-import { convertStdio, isRemoteEntry, type EntryOutcome, type StdioFields } from './convert-entry';
+import { convertStdio, type EntryOutcome, type StdioFields } from './convert-entry';
+import type { ImportedLocalEntry } from './types';
 import type { Dialect } from './variables';
 
 /**
  * The client-independent half of conversion. Dangerous direction: converting something whose
  * meaning changes once Switchyard runs it (a variable no one expands, a relative path that now
- * points elsewhere). Refusing with a reason is the safe failure.
+ * points elsewhere). Refusing with a reason is the safe failure. Remote entries:
+ * convert-remote.test.ts.
  */
 
 const literal: Dialect = { label: 'Claude Desktop', launchVariables: 'literal', predefined: [] };
@@ -25,7 +27,7 @@ const bare: Dialect = {
 const linux = { homedir: '/home/alex', platform: 'linux' as const };
 const windows = { homedir: 'C:\\Users\\alex', platform: 'win32' as const };
 
-function ok(outcome: EntryOutcome) {
+function ok(outcome: EntryOutcome<ImportedLocalEntry>) {
   if (!outcome.ok) throw new Error(`expected a conversion, got: ${outcome.reason}`);
   return outcome.entry;
 }
@@ -34,24 +36,6 @@ function reason(outcome: EntryOutcome): string {
   if (outcome.ok) throw new Error(`expected a refusal, got ${JSON.stringify(outcome.entry)}`);
   return outcome.reason;
 }
-
-describe('isRemoteEntry', () => {
-  test.each<[Record<string, unknown>, boolean]>([
-    [{ command: 'npx' }, false],
-    [{ type: 'stdio', command: 'npx' }, false],
-    [{ type: 'stdio', command: 'npx', url: 'https://x' }, false],
-    [{ type: 'http', url: 'https://x' }, true],
-    [{ type: 'sse', url: 'https://x' }, true],
-    [{ type: 'streamable-http', command: 'npx' }, true],
-    [{ transportType: 'sse', url: 'https://x' }, true],
-    [{ url: 'https://x' }, true],
-    [{ serverUrl: 'https://x' }, true],
-    [{ httpUrl: 'https://x' }, true],
-    [{ command: 'npx', url: 'https://x' }, true],
-  ])('%j -> %s', (entry, remote) => {
-    expect(isRemoteEntry(entry)).toBe(remote);
-  });
-});
 
 describe('variables', () => {
   const fields = (over: Partial<StdioFields>): StdioFields => ({ command: 'node', ...over });

@@ -4,13 +4,13 @@ import { formatJsonPath } from '../config/json-format';
 import { ServerEntrySchema } from '../config/schema';
 import { loadsCode } from '../host/launch-gate';
 import { shownKey, shownValue } from './text';
-import type { ConvertContext, ImportedEntry } from './types';
+import type { ConvertContext, ImportedEntry, ImportedLocalEntry } from './types';
 import { predefinedValues, substitute, type Dialect } from './variables';
 
 /**
- * The part of every converter that does not depend on the client: deciding whether an entry is a
- * local (stdio) server, handling `${...}` variables the way the client would, and checking the
- * result with the schema config.json is loaded with, so an imported entry always loads.
+ * The part of every converter that does not depend on the client, for a local (stdio) server:
+ * handling `${...}` variables the way the client would, and checking the result with the schema
+ * config.json is loaded with, so an imported entry always loads. Remote servers: convert-remote.ts.
  */
 
 /** The launch fields of one entry, as the client wrote them (not yet checked). */
@@ -27,29 +27,19 @@ export interface StdioFields {
   readonly notes?: readonly string[];
 }
 
-export type EntryOutcome =
-  | { readonly ok: true; readonly entry: ImportedEntry; readonly notes: readonly string[] }
-  | { readonly ok: false; readonly reason: string };
+/** An entry that cannot be converted, and why. */
+export interface EntryFailure {
+  readonly ok: false;
+  readonly reason: string;
+}
 
-const cannot = (reason: string): EntryOutcome => ({
+export type EntryOutcome<E extends ImportedEntry = ImportedEntry> =
+  { readonly ok: true; readonly entry: E; readonly notes: readonly string[] } | EntryFailure;
+
+export const cannot = (reason: string): EntryFailure => ({
   ok: false,
   reason: `cannot convert: ${reason}`,
 });
-
-/** Keys naming the transport (`type` in Claude, Cursor, VS Code; `transportType` in Cline). */
-const TRANSPORT_KEYS = ['type', 'transportType'] as const;
-/** Keys holding a remote server's address in the clients we read. */
-const URL_KEYS = ['url', 'serverUrl', 'httpUrl'] as const;
-
-/**
- * Whether `raw` describes a remote server: a transport other than stdio, or an address without
- * `"type": "stdio"`. Such entries are reported, never converted.
- */
-export function isRemoteEntry(raw: Readonly<Record<string, unknown>>): boolean {
-  const transportKey = TRANSPORT_KEYS.find((key) => raw[key] !== undefined);
-  if (transportKey !== undefined) return raw[transportKey] !== 'stdio';
-  return URL_KEYS.some((key) => raw[key] !== undefined);
-}
 
 /** Notes for keys the entry sets that Switchyard does not import (`known` are handled). */
 export function droppedKeyNotes(
@@ -84,7 +74,7 @@ export function convertStdio(
   fields: StdioFields,
   dialect: Dialect,
   context: ConvertContext,
-): EntryOutcome {
+): EntryOutcome<ImportedLocalEntry> {
   const paths = context.platform === 'win32' ? path.win32 : path.posix;
   const notes = [...(fields.notes ?? [])];
   if (fields.command === undefined) {
@@ -93,9 +83,9 @@ export function convertStdio(
   if (typeof fields.command !== 'string') return cannot('"command" must be a string');
 
   const variables = predefinedValues(dialect, context);
-  const launch = (text: string, where: string): string | EntryOutcome => {
+  const launch = (text: string, where: string): string | EntryFailure => {
     if (dialect.launchVariables === 'literal') return text;
-    const result = substitute(text, where, false, variables, dialect);
+    const result = substitute(text, where, 'launch', variables, dialect);
     return typeof result === 'string' ? result : cannot(result.problem);
   };
 
@@ -156,16 +146,8 @@ export function convertStdio(
     env,
     ...(cwd === undefined ? {} : { cwd }),
   });
-  if (!checked.success) {
-    const issue = checked.error.issues[0];
-    // The schema's messages name the field; a path adds only which argument or variable.
-    const where =
-      issue === undefined || issue.path.length < 2
-        ? ''
-        : `${formatJsonPath(issue.path.map(pathSegment))}: `;
-    return cannot(`${where}${issue?.message ?? 'invalid entry'}`);
-  }
-  const entry: ImportedEntry = {
+  if (!checked.success) return cannot(schemaProblem(checked.error));
+  const entry: ImportedLocalEntry = {
     command: checked.data.command,
     args: checked.data.args,
     env: checked.data.env,
@@ -173,6 +155,17 @@ export function convertStdio(
     ...(fields.disabled === true ? { disabled: true } : {}),
   };
   return { ok: true, entry, notes };
+}
+
+/** The first issue ServerEntrySchema raised, as the reason an entry cannot be converted. */
+export function schemaProblem(error: z.ZodError): string {
+  const issue = error.issues[0];
+  // The schema's messages name the field; a path adds only which argument, variable or header.
+  const where =
+    issue === undefined || issue.path.length < 2
+      ? ''
+      : `${formatJsonPath(issue.path.map(pathSegment))}: `;
+  return `${where}${issue?.message ?? 'invalid entry'}`;
 }
 
 function pathSegment(segment: PropertyKey): string | number {
@@ -186,7 +179,7 @@ function convertEnv(
   variables: ReadonlyMap<string, string>,
   dialect: Dialect,
   notes: string[],
-): { ok: true; env: Record<string, string> } | { ok: false; outcome: EntryOutcome } {
+): { ok: true; env: Record<string, string> } | { ok: false; outcome: EntryFailure } {
   if (raw === undefined || raw === null) return { ok: true, env: {} };
   if (typeof raw !== 'object' || Array.isArray(raw)) {
     return { ok: false, outcome: cannot('"env" must be an object of strings') };
@@ -207,7 +200,7 @@ function convertEnv(
     const substituted =
       dialect.launchVariables === 'literal'
         ? text
-        : substitute(text, `env ${shownKey(key)}`, true, variables, dialect);
+        : substitute(text, `env ${shownKey(key)}`, 'env', variables, dialect);
     if (typeof substituted !== 'string') {
       return { ok: false, outcome: cannot(substituted.problem) };
     }

@@ -5,6 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ImportSelection } from '../../protocol/import';
 import { ConfigError } from '../config/load';
 import { HostError } from '../shared/host-error';
+import { loadSetup } from '../host/setup';
+import { addUserServer } from '../host/user-servers';
+import { TrustStore } from '../trust/trust-store';
 import {
   ImportRefusal,
   ImportSourceFailure,
@@ -16,7 +19,7 @@ import {
 } from './importer';
 import type { PlanItem } from './plan';
 import type { ImportedEntry } from './types';
-import { prepareImport } from './write-servers';
+import { newUserServer, prepareImport } from './write-servers';
 
 /**
  * Import against real files in a temporary home. Dangerous direction: writing anything when a
@@ -138,6 +141,105 @@ describe('applyImport', () => {
   });
 });
 
+describe('a remote entry, through the writer switchyard add uses', () => {
+  const remoteCursor = JSON.stringify({
+    mcpServers: {
+      linear: {
+        url: 'https://mcp.linear.app/mcp',
+        headers: { Authorization: 'Bearer ${env:LINEAR_API_KEY}' },
+      },
+      staging: { url: 'http://staging.example.com/mcp' },
+    },
+  });
+  const windsurf = JSON.stringify({
+    mcpServers: { zapier: { serverUrl: 'https://actions.zapier.com/mcp/sse', disabled: true } },
+  });
+
+  /** Applies every `add` of the sources with the real writer, as `switchyard import` does. */
+  async function importWithTrust(clients: ('cursor' | 'windsurf')[]) {
+    const home = path.dirname(environment.configFile);
+    const env = { SWITCHYARD_HOME: home };
+    const trust = await TrustStore.open(home);
+    const plan = await previewImport(defaultSources(clients, environment), environment);
+    const selections = plan.flatMap((source) =>
+      source.items.flatMap((item: PlanItem) =>
+        item.action === 'add'
+          ? [{ source: source.client, name: item.name, digest: item.digest }]
+          : [],
+      ),
+    );
+    await applyImport(selections, environment, async (name, entry) => {
+      const { replace } = await prepareImport(environment.configFile, name, entry);
+      await addUserServer(
+        newUserServer(name, entry),
+        { replace },
+        { env, platform: 'linux', trust },
+      );
+    });
+    const setup = await loadSetup({ env, platform: 'linux' });
+    const gate = async (name: string) => {
+      const spec = setup.specs.find((s) => s.name === name);
+      if (spec?.definition == null) return 'not configured';
+      return (await trust.launchStatus(spec.scope, spec.name, spec.definition)).state;
+    };
+    const config: unknown = JSON.parse(fs.readFileSync(environment.configFile, 'utf8'));
+    return { plan, gate, config };
+  }
+
+  it('is written as switchyard add --url writes it, approved for exactly that endpoint', async () => {
+    write('home/.cursor/mcp.json', remoteCursor);
+    const { plan, gate, config } = await importWithTrust(['cursor']);
+    expect(plan[0]?.items.map((i) => [i.name, i.action])).toEqual([
+      ['linear', 'add'],
+      ['staging', 'cannot-convert'],
+    ]);
+    // The refused entry is never written; the header value stays unexpanded.
+    expect(config).toEqual({
+      mcpServers: {
+        linear: {
+          url: 'https://mcp.linear.app/mcp',
+          headers: { Authorization: 'Bearer ${env:LINEAR_API_KEY}' },
+        },
+      },
+    });
+    expect(await gate('linear')).toBe('approved');
+  });
+
+  it('a switched-off one stays switched off, approved', async () => {
+    write('home/.codeium/windsurf/mcp_config.json', windsurf);
+    const { gate, config } = await importWithTrust(['windsurf']);
+    expect(config).toEqual({
+      mcpServers: { zapier: { url: 'https://actions.zapier.com/mcp/sse', disabled: true } },
+    });
+    expect(await gate('zapier')).toBe('approved');
+  });
+
+  it('is the same as a remote server already in config.json with that endpoint', async () => {
+    write('home/.cursor/mcp.json', remoteCursor);
+    write(
+      'switchyard/config.json',
+      JSON.stringify({
+        mcpServers: {
+          linear: {
+            url: 'https://mcp.linear.app/mcp',
+            headers: { Authorization: 'Bearer ${env:LINEAR_API_KEY}' },
+          },
+        },
+      }),
+    );
+    const [cursorPlan] = await previewImport(defaultSources(['cursor'], environment), environment);
+    expect(cursorPlan?.items[0]).toMatchObject({ name: 'linear', action: 'same' });
+    write(
+      'switchyard/config.json',
+      JSON.stringify({
+        mcpServers: { linear: { type: 'sse', url: 'https://mcp.linear.app/mcp' } },
+      }),
+    );
+    const [again] = await previewImport(defaultSources(['cursor'], environment), environment);
+    expect(again?.items[0]).toMatchObject({ name: 'linear', action: 'conflict' });
+  });
+});
+
 describe('prepareImport', () => {
   const entry: ImportedEntry = { command: 'uvx', args: ['x'], env: { A: '1' }, disabled: true };
 
@@ -154,6 +256,20 @@ describe('prepareImport', () => {
     const enabled: ImportedEntry = { command: 'uvx', args: [], env: {} };
     expect(await prepareImport(environment.configFile, 'x', enabled)).toEqual({ replace: false });
     expect(fs.readFileSync(environment.configFile, 'utf8')).toBe(before);
+  });
+
+  it('writes a switched-off remote entry as switchyard add --url would, switched off', async () => {
+    const remote: ImportedEntry = {
+      remote: { transport: 'sse', url: 'https://x.example/sse', headers: { A: '${A}' } },
+      disabled: true,
+    };
+    expect(await prepareImport(environment.configFile, 'x', remote)).toEqual({ replace: true });
+    const config: unknown = JSON.parse(fs.readFileSync(environment.configFile, 'utf8'));
+    expect(config).toEqual({
+      mcpServers: {
+        x: { type: 'sse', url: 'https://x.example/sse', headers: { A: '${A}' }, disabled: true },
+      },
+    });
   });
 
   it('refuses a name taken meanwhile', async () => {

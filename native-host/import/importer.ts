@@ -60,6 +60,13 @@ export async function readCurrentServers(configFile: string): Promise<CurrentSer
   const raw = loaded.raw['mcpServers'];
   if (isRecord(raw)) for (const name of Object.keys(raw)) current.set(name, undefined);
   for (const server of loaded.servers) {
+    if (server.remote !== undefined) {
+      current.set(server.name, {
+        remote: server.remote,
+        ...(server.disabled ? { disabled: true } : {}),
+      });
+      continue;
+    }
     current.set(server.name, {
       command: server.command,
       args: server.args,

@@ -11,6 +11,7 @@ import {
   type PlanItem,
   type SourceInput,
 } from './plan';
+import { sameLaunch } from './result-builder';
 import type { ConvertResult, ImportedEntry } from './types';
 
 /**
@@ -159,6 +160,53 @@ describe('entryDigest', () => {
   ])('changes with %s', (_, changed) => {
     expect(entryDigest(changed)).not.toBe(entryDigest(base));
     expect(entryDigest(changed)).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  // A remote entry: what apply re-checks must cover where it connects and what it sends.
+  const remote: ImportedEntry = {
+    remote: {
+      transport: 'streamable-http',
+      url: 'https://x.example/mcp',
+      headers: { Authorization: 'Bearer ${T}', 'X-A': '1' },
+    },
+  };
+
+  it('ignores header order', () => {
+    const reordered: ImportedEntry = {
+      remote: { ...remote.remote, headers: { 'X-A': '1', Authorization: 'Bearer ${T}' } },
+    };
+    expect(entryDigest(reordered)).toBe(entryDigest(remote));
+  });
+
+  test.each<[string, ImportedEntry]>([
+    ['the url', { remote: { ...remote.remote, url: 'https://evil.example/mcp' } }],
+    ['the transport', { remote: { ...remote.remote, transport: 'sse' } }],
+    [
+      'a header value',
+      { remote: { ...remote.remote, headers: { Authorization: 'Bearer ${U}', 'X-A': '1' } } },
+    ],
+    ['a header name', { remote: { ...remote.remote, headers: { Authorization: 'Bearer ${T}' } } }],
+    ['switched off', { ...remote, disabled: true }],
+  ])('changes with %s of a remote entry', (_, changed) => {
+    expect(entryDigest(changed)).not.toBe(entryDigest(remote));
+  });
+});
+
+describe('sameLaunch', () => {
+  const remote: ImportedEntry = {
+    remote: { transport: 'auto', url: 'https://x.example/mcp', headers: { A: '1' } },
+  };
+  // Dangerous direction: "same" when it is not, which skips the import and hides the difference.
+  test.each<[string, ImportedEntry, ImportedEntry, boolean]>([
+    ['the same endpoint', remote, { ...remote, disabled: true }, true],
+    ['another url', remote, { remote: { ...remote.remote, url: 'https://y.example/mcp' } }, false],
+    ['another transport', remote, { remote: { ...remote.remote, transport: 'sse' } }, false],
+    ['another header value', remote, { remote: { ...remote.remote, headers: { A: '2' } } }, false],
+    ['no headers', remote, { remote: { ...remote.remote, headers: {} } }, false],
+    ['a local server', remote, { command: '', args: [], env: {} }, false],
+    ['a local server, the other way', { command: '', args: [], env: {} }, remote, false],
+  ])('%s', (_, a, b, same) => {
+    expect(sameLaunch(a, b)).toBe(same);
   });
 });
 

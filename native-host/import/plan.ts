@@ -5,7 +5,7 @@ import { canonicalHash } from '../shared/canonical-json';
 import { CLIENTS } from './clients';
 import { sameLaunch } from './result-builder';
 import type { SourceOutcome } from './read-source';
-import type { ConvertResult, ImportedEntry } from './types';
+import { isRemoteImport, type ConvertResult, type ImportedEntry } from './types';
 
 /**
  * The dry run of an import (issue 5): for every entry found, whether it would be added, is
@@ -66,6 +66,14 @@ export interface SourceInput {
 
 /** SHA-256 of exactly what importing `entry` writes (key order aside). */
 export function entryDigest(entry: ImportedEntry): string {
+  if (isRemoteImport(entry)) {
+    return canonicalHash({
+      transport: entry.remote.transport,
+      url: entry.remote.url,
+      headers: entry.remote.headers,
+      disabled: entry.disabled === true,
+    });
+  }
   return canonicalHash({
     command: entry.command,
     args: entry.args,

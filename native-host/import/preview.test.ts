@@ -90,6 +90,30 @@ describe('sourcePreview', () => {
     });
   });
 
+  it('shows a remote server by its url, transport and header names, never header values', () => {
+    const entry: ImportedEntry = {
+      remote: {
+        transport: 'sse',
+        url: 'https://mcp.example.com/sse?team=\u202eeng',
+        headers: { Authorization: 'Bearer sk-live-0123456789', 'X-Team': 'eng' },
+      },
+    };
+    const preview = previewOf(entry);
+    expect(ImportSourcePreviewSchema.parse(preview)).toEqual(preview);
+    const url = 'https://mcp.example.com/sse?team=⟦U+202E⟧eng';
+    expect(preview.entries[0]).toMatchObject({
+      action: 'add',
+      digest: entryDigest(entry),
+      launch: {
+        commandLine: url,
+        envKeys: [],
+        cwd: null,
+        remote: { url, transport: 'sse', headerNames: ['Authorization', 'X-Team'] },
+      },
+    });
+    expect(JSON.stringify(preview)).not.toContain('sk-live');
+  });
+
   it('sanitizes the error of a broken file', () => {
     const [plan] = planImport(new Map(), [
       {

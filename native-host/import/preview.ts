@@ -3,13 +3,13 @@ import { formatCommandLine } from '../../protocol/argv';
 import { capText } from '../../protocol/untrusted/cap';
 import { sanitizeText } from '../../protocol/untrusted/sanitize';
 import type { PlanItem, PlanSource } from './plan';
-import type { ImportedEntry } from './types';
+import { isRemoteImport, type ImportedEntry } from './types';
 
 /**
  * The plan as `import/preview` sends it and the CLI prints it. Everything in it came from another
  * program's file, so every string is treated as untrusted text (design D9): sanitized (control,
- * bidi and invisible characters made visible, on one line) and capped. Env values are never
- * shown, only their names: client configs often hold tokens written out in full.
+ * bidi and invisible characters made visible, on one line) and capped. Env and header values are
+ * never shown, only their names: client configs often hold tokens written out in full.
  */
 
 /** Longest command line shown; the rest is cut with a visible marker. */
@@ -40,6 +40,19 @@ export function commandLine(command: string, args: readonly string[]): string {
 }
 
 function launchPreview(entry: ImportedEntry): ImportLaunch {
+  if (isRemoteImport(entry)) {
+    const url = shown(entry.remote.url, MAX_COMMAND_LINE_CHARS);
+    return {
+      commandLine: url,
+      envKeys: [],
+      cwd: null,
+      remote: {
+        url,
+        transport: entry.remote.transport,
+        headerNames: Object.keys(entry.remote.headers).map((name) => shown(name)),
+      },
+    };
+  }
   return {
     commandLine: shown(commandLine(entry.command, entry.args), MAX_COMMAND_LINE_CHARS),
     envKeys: Object.keys(entry.env).map((key) => shown(key)),

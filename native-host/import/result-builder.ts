@@ -1,7 +1,13 @@
 import { MAX_SERVERS, MAX_SERVER_NAME_CHARS, serverNameProblem } from '../config/schema';
 import type { EntryOutcome } from './convert-entry';
 import { shownValue } from './text';
-import type { ConvertProblem, ConvertResult, ConvertedServer, ImportedEntry } from './types';
+import {
+  isRemoteImport,
+  type ConvertProblem,
+  type ConvertResult,
+  type ConvertedServer,
+  type ImportedEntry,
+} from './types';
 import type { Dialect } from './variables';
 
 // Controls, format characters (bidi, zero-width), unassigned and line separators: what
@@ -90,16 +96,34 @@ export class ResultBuilder {
   }
 }
 
-/** Whether two entries run the same thing: command, args, env and cwd (switched off or not). */
+/** Whether two entries run (or connect to) the same thing: command, args, env and cwd, or
+ * transport, url and headers (switched off or not). */
 export function sameLaunch(a: ImportedEntry, b: ImportedEntry): boolean {
-  const envA = Object.entries(a.env);
+  if (isRemoteImport(a) || isRemoteImport(b)) {
+    if (!isRemoteImport(a) || !isRemoteImport(b)) return false;
+    return (
+      a.remote.transport === b.remote.transport &&
+      a.remote.url === b.remote.url &&
+      sameStrings(a.remote.headers, b.remote.headers)
+    );
+  }
   return (
     a.command === b.command &&
     a.args.length === b.args.length &&
     a.args.every((arg, i) => arg === b.args[i]) &&
-    envA.length === Object.keys(b.env).length &&
-    envA.every(([key, value]) => Object.hasOwn(b.env, key) && b.env[key] === value) &&
+    sameStrings(a.env, b.env) &&
     (a.cwd ?? null) === (b.cwd ?? null)
+  );
+}
+
+function sameStrings(
+  a: Readonly<Record<string, string>>,
+  b: Readonly<Record<string, string>>,
+): boolean {
+  const entries = Object.entries(a);
+  return (
+    entries.length === Object.keys(b).length &&
+    entries.every(([key, value]) => Object.hasOwn(b, key) && b[key] === value)
   );
 }
 

@@ -1,16 +1,19 @@
 import { ConfigError } from '../config/load';
-import { convertStdio, droppedKeyNotes, isRemoteEntry, type EntryOutcome } from './convert-entry';
+import { readTransport } from '../config/remote-entry';
+import { cannot, convertStdio, droppedKeyNotes, type EntryOutcome } from './convert-entry';
+import { convertRemote } from './convert-remote';
 import { parseJsonDocument } from './parse-document';
 import { ResultBuilder } from './result-builder';
 import { shownValue } from './text';
 import { isRecord } from '../../protocol/guards';
 import type { Dialect } from './variables';
-import { REMOTE_REASON, type ConvertContext, type Converter } from './types';
+import type { ConvertContext, Converter } from './types';
 
 /**
  * Reading the `mcpServers`-style maps most clients use: `{ "<name>": { "command": ..., "args":
  * [...], "env": {...} } }` (Claude Desktop, Claude Code, Cursor, Windsurf, and VS Code's
- * `servers`). A wrong shape of the file or of the map rejects the file; a bad entry costs only
+ * `servers`), or a remote server's `{ "type": "http", "url": ..., "headers": {...} }` in any of
+ * the spellings config.json accepts (config/remote-entry.ts). A wrong shape of the file or of the map rejects the file; a bad entry costs only
  * itself.
  */
 
@@ -69,7 +72,6 @@ function convertMcpServersEntry(
   if (!isRecord(raw)) {
     return { ok: false, reason: 'cannot convert: the entry is not an object' };
   }
-  if (isRemoteEntry(raw)) return { ok: false, reason: REMOTE_REASON };
   const envFile = raw['envFile'];
   if (envFile !== undefined && envFile !== null && envFile !== '') {
     const shown = typeof envFile === 'string' ? ` ${shownValue(envFile)}` : '';
@@ -77,6 +79,34 @@ function convertMcpServersEntry(
       ok: false,
       reason: `cannot convert: it reads variables from the file${shown} ("envFile"), which Switchyard does not do; copy the variables the server needs into "env" and import again`,
     };
+  }
+  // The loader's own reading of the transport keys, so an entry is remote here exactly when it
+  // would be in config.json.
+  const transport = readTransport(raw);
+  switch (transport.kind) {
+    case 'unsupported':
+      return cannot(
+        `"${transport.key}" is ${transport.shown === 'this' ? 'a transport it does not name plainly' : transport.shown}; Switchyard connects to stdio, Streamable HTTP ("http") and SSE ("sse") servers only`,
+      );
+    case 'invalid':
+      return cannot(transport.message);
+    case 'remote':
+      return convertRemote(
+        raw,
+        KNOWN_KEYS,
+        {
+          transport: transport.transport,
+          urlKey: transport.urlKey,
+          url: raw[transport.urlKey],
+          headers: raw['headers'],
+          local: { args: raw['args'], env: raw['env'], cwd: raw['cwd'] },
+          disabled: raw['disabled'] === true,
+        },
+        dialect,
+        context,
+      );
+    case 'stdio':
+      break;
   }
   return convertStdio(
     {

@@ -5,9 +5,14 @@
  * top-level shape), in which case nothing from it may be imported.
  */
 
-/** A server as it will be written to config.json: the launch fields, checked by the same schema
- * the loader uses, with `${VAR}` in env values kept as written. */
-export interface ImportedEntry {
+import type { RemoteEndpoint } from '../shared/server-spec';
+
+/** A server as it will be written to config.json, checked by the same schema the loader uses:
+ * a local (stdio) one or a remote one. */
+export type ImportedEntry = ImportedLocalEntry | ImportedRemoteEntry;
+
+/** A local server: the launch fields, with `${VAR}` in env values kept as written. */
+export interface ImportedLocalEntry {
   readonly command: string;
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
@@ -15,6 +20,18 @@ export interface ImportedEntry {
   readonly cwd?: string;
   /** The source client has the server switched off. */
   readonly disabled?: boolean;
+}
+
+/** A remote server: where the host connects, with `${VAR}` in header values kept as written. */
+export interface ImportedRemoteEntry {
+  readonly remote: RemoteEndpoint;
+  /** The source client has the server switched off. */
+  readonly disabled?: boolean;
+}
+
+/** Whether `entry` is a remote server. */
+export function isRemoteImport(entry: ImportedEntry): entry is ImportedRemoteEntry {
+  return 'remote' in entry;
 }
 
 export interface ConvertedServer {
@@ -45,7 +62,3 @@ export interface ConvertContext {
 
 /** A converter for one client's file format. */
 export type Converter = (text: string, file: string, context: ConvertContext) => ConvertResult;
-
-/** The reason given for every remote (url, http, sse) entry. */
-export const REMOTE_REASON =
-  'cannot convert: Switchyard runs stdio servers only (remote servers are planned)';

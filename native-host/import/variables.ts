@@ -35,6 +35,14 @@ export interface Dialect {
 
 export type PredefinedVariable = 'userHome' | 'pathSeparator' | '/';
 
+/**
+ * Where a value sits, which decides what Switchyard does with `${...}` in it: it expands
+ * environment references in `env` values and in a remote server's `header` values (at launch or
+ * connect time, config/env.ts), and nothing in `launch` fields (command, args, cwd) or a remote
+ * server's `url`.
+ */
+export type VariablePlace = 'launch' | 'env' | 'url' | 'header';
+
 /** Why a value cannot be converted, ready to follow "cannot convert: ". */
 export interface VariableProblem {
   readonly problem: string;
@@ -62,17 +70,18 @@ function isEnvReference(name: string, dialect: Dialect): boolean {
 }
 
 /**
- * Substitutes predefined variables in one value. In command, args and cwd any other variable
- * makes the entry unconvertible (nothing would expand it); in env values a reference Switchyard
- * expands itself is kept as written.
+ * Substitutes predefined variables in one value. In command, args, cwd and a url any other
+ * variable makes the entry unconvertible (nothing would expand it); in env and header values a
+ * reference Switchyard expands itself is kept as written.
  */
 export function substitute(
   text: string,
   where: string,
-  inEnv: boolean,
+  place: VariablePlace,
   variables: ReadonlyMap<string, string>,
   dialect: Dialect,
 ): string | VariableProblem {
+  const inEnv = place === 'env' || place === 'header';
   let problem: string | undefined;
   const result = text.replace(inEnv ? ENV_VARIABLE : VARIABLE, (match, name?: string) => {
     // `$${` is env.ts's escape for a literal `${`: kept, and what follows is not a variable.
@@ -80,13 +89,19 @@ export function substitute(
     const value = variables.get(name);
     if (value !== undefined) return value;
     if (inEnv && isEnvReference(name, dialect)) return match;
-    problem = variableProblem(name, where, inEnv, dialect);
+    problem = variableProblem(name, where, place, dialect);
     return match;
   });
   return problem === undefined ? result : { problem };
 }
 
-function variableProblem(name: string, where: string, inEnv: boolean, dialect: Dialect): string {
+function variableProblem(
+  name: string,
+  where: string,
+  place: VariablePlace,
+  dialect: Dialect,
+): string {
+  const inEnv = place === 'env' || place === 'header';
   const shown = shownVariable(name);
   // In Claude Code every `${NAME}` is an environment variable, whatever the name.
   const ownVariables = dialect.envReferences !== 'bare';
@@ -94,7 +109,13 @@ function variableProblem(name: string, where: string, inEnv: boolean, dialect: D
     const id = name.slice('input:'.length);
     const description = dialect.inputs?.get(id);
     const what = description === undefined ? '' : ` (${shownValue(description)})`;
-    return `${where} uses ${shown}, a value ${dialect.label} asks you for${what}. Put the value in an environment variable and refer to it as \${NAME} in "env", then import again, or add the server with 'switchyard add'`;
+    const instead =
+      place === 'url'
+        ? 'Write the address out in full and import again'
+        : place === 'header'
+          ? `Put the value in an environment variable and refer to it as \${env:NAME} in the header, then import again, or add the server with 'switchyard add --url' and --header`
+          : `Put the value in an environment variable and refer to it as \${NAME} in "env", then import again, or add the server with 'switchyard add'`;
+    return `${where} uses ${shown}, a value ${dialect.label} asks you for${what}. ${instead}`;
   }
   if (ownVariables && /^(command|config|file):/.test(name)) {
     return `${where} uses ${shown}, which only ${dialect.label} can work out; write the value out in full and import again`;
@@ -109,6 +130,9 @@ function variableProblem(name: string, where: string, inEnv: boolean, dialect: D
   }
   if (inEnv && dialect.envReferences === 'prefixed' && BARE_REFERENCE.test(name)) {
     return `${where} uses ${shown}, which ${dialect.label} does not read from the environment (that would be \${env:${name.split(':-')[0] ?? name}}); write what you mean in ${dialect.label} and import again`;
+  }
+  if (place === 'url') {
+    return `${where} uses ${shown}, and Switchyard does not expand variables in a remote server's url; write the address out in full and import again`;
   }
   if (!inEnv && ANY_REFERENCE.test(name)) {
     return `${where} uses ${shown}, and Switchyard expands variables only in "env" values; write the value out, or let the server read the variable from its environment`;

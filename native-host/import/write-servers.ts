@@ -2,9 +2,10 @@ import { ConfigError } from '../config/load';
 import { updateConfigFile } from '../config/write';
 import { HostError } from '../shared/host-error';
 import { configUpdateError } from '../config/config-error-details';
-import type { NewUserServer } from '../host/user-servers';
+import { writtenEntry, type NewUserServer } from '../host/user-servers';
 import { isRecord } from '../../protocol/guards';
-import type { ImportedEntry } from './types';
+import { WRITTEN_TYPE } from './convert-remote';
+import { isRemoteImport, type ImportedEntry } from './types';
 
 /**
  * Turning an imported entry into what the user-tier writer (host/user-servers.ts) takes. That
@@ -16,8 +17,18 @@ import type { ImportedEntry } from './types';
  * reloading host see it enabled, so it never starts on its own.
  */
 
-/** The launch fields of `entry` for the user-tier writer. */
+/** The launch fields of `entry` for the user-tier writer: a remote one as `switchyard add --url`
+ * writes it (`type`, `url`, `headers` unexpanded). */
 export function newUserServer(name: string, entry: ImportedEntry): NewUserServer {
+  if (isRemoteImport(entry)) {
+    const transport = WRITTEN_TYPE[entry.remote.transport];
+    return {
+      name,
+      url: entry.remote.url,
+      ...(transport === undefined ? {} : { transport }),
+      headers: { ...entry.remote.headers },
+    };
+  }
   return {
     name,
     command: entry.command,
@@ -48,13 +59,7 @@ export async function prepareImport(
         );
       }
       Object.defineProperty(servers, name, {
-        value: {
-          command: entry.command,
-          args: [...entry.args],
-          env: { ...entry.env },
-          ...(entry.cwd === undefined ? {} : { cwd: entry.cwd }),
-          disabled: true,
-        },
+        value: { ...writtenEntry(newUserServer(name, entry)), disabled: true },
         enumerable: true,
         writable: true,
         configurable: true,

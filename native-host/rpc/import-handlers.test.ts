@@ -129,11 +129,31 @@ describe('import/apply', () => {
     const config: unknown = JSON.parse(
       fs.readFileSync(path.join(root, 'switchyard', 'config.json'), 'utf8'),
     );
-    expect(config).toEqual({
-      mcpServers: { off: { command: 'uvx', args: [], env: {}, disabled: true } },
-    });
+    // As the writer writes it (empty args and env left out), switched off.
+    expect(config).toEqual({ mcpServers: { off: { command: 'uvx', disabled: true } } });
     expect(result.written.map((w) => w.server)).toEqual(['time', 'off']);
     expect(result.servers.map((s) => s.name)).toEqual(['time', 'off']);
+  });
+
+  it('writes a remote entry through servers/add as a url server, headers unexpanded', async () => {
+    put(
+      'home/.codex/config.toml',
+      '[mcp_servers.figma]\nurl = "https://mcp.figma.com/mcp"\nbearer_token_env_var = "FIGMA_TOKEN"\n',
+    );
+    const digest = await digests();
+    await handlers()['import/apply'](
+      { entries: [{ source: 'codex', name: 'figma', digest: digest['figma'] ?? '' }] },
+      context,
+    );
+    expect(added).toEqual([
+      {
+        name: 'figma',
+        url: 'https://mcp.figma.com/mcp',
+        transport: 'http',
+        headers: { Authorization: 'Bearer ${FIGMA_TOKEN}' },
+        replace: false,
+      },
+    ]);
   });
 
   it('answers fingerprint-mismatch for an entry that changed since the preview', async () => {

@@ -1,17 +1,27 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { requestMethods, type ParamsOf } from '../../protocol/methods';
-import { FILESYSTEM_SERVER, MEMORY_SERVER } from '../integration/host-harness';
+import { FILESYSTEM_SERVER, MEMORY_SERVER, ROOT } from '../integration/host-harness';
 import { useSwitchyard } from './support/session';
 import { openPopup, screenshot, uiRequest } from './support/ui';
 
 // Journey (issue 5, popup server manager): add a server by typing its command line into the
 // popup, see it start without a consent prompt (Switchyard wrote and approved it) and its tools
 // listed with token costs; deny one tool and the host stops offering it to the model; revoke the
-// server's launch trust and it stops and asks again until it is approved in the popup.
+// server's launch trust and it stops and asks again until it is approved in the popup. Then add a
+// remote server by pasting its URL into the same field (issue 11): the form trades env and folder
+// for headers and a transport, refuses plain http to another machine before sending, and the
+// header's ${VAR} is written as typed and expanded by the host only when it connects.
+
+/** The remote server's token: in the browser's (so the host's) environment, never in the UI. */
+const REMOTE_TOKEN_VAR = 'POPUP_E2E_REMOTE_TOKEN';
+const REMOTE_TOKEN = 'popup-e2e-remote-token-value';
+// Before useSwitchyard's beforeAll, which copies process.env into the browser's environment.
+process.env[REMOTE_TOKEN_VAR] = REMOTE_TOKEN;
 
 /** Only the filesystem server is configured: the journey adds memory from the popup. */
 const session = useSwitchyard({
@@ -31,6 +41,32 @@ const DENIED_TOOL = 'memory__delete_entities';
 const PROCESS_WAIT = { timeout: 15_000, interval: 50 } as const;
 
 let popup: Page;
+let remote: { readonly child: ChildProcess; readonly port: number } | undefined;
+
+/** A remote MCP server on 127.0.0.1 (test/fixtures): resolves with its port. */
+function startRemoteServer(): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, [join(ROOT, 'test/fixtures/remote-modern-server.mjs')], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let text = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      const port = /LISTENING (\d+)/.exec(text)?.[1];
+      if (port !== undefined) resolve({ child, port: Number(port) });
+    });
+    child.once('exit', (code) => {
+      reject(new Error(`the remote fixture exited (${String(code)}): ${text}`));
+    });
+  });
+}
+
+/** The headers of the last MCP request the remote fixture received. */
+async function remoteSeen(): Promise<Record<string, unknown>> {
+  if (remote === undefined) throw new Error('the remote fixture is not running');
+  const response = await fetch(`http://127.0.0.1:${remote.port}/seen`);
+  return z.record(z.string(), z.unknown()).parse(await response.json());
+}
 
 function configFile(): z.infer<typeof ConfigFileSchema> {
   const text = readFileSync(join(session.profile.switchyardHome, 'config.json'), 'utf8');
@@ -79,12 +115,17 @@ async function hostTools(params: ParamsOf<'tools/list'>) {
 }
 
 beforeAll(async () => {
+  remote = await startRemoteServer();
   const folder = join(session.profile.root, 'My Servers');
   mkdirSync(folder);
   symlinkSync(dirname(dirname(MEMORY_SERVER)), join(folder, 'server-memory'));
   await session.browser.waitForConnection('connected');
   popup = await openPopup(session.browser);
   await waitForState('filesystem', 'running');
+});
+
+afterAll(() => {
+  remote?.child.kill('SIGKILL');
 });
 
 describe('the popup server manager', () => {
@@ -94,7 +135,7 @@ describe('the popup server manager', () => {
     await popup.getByRole('textbox', { name: 'Name' }).fill('memory');
     const typed = commandLine(argv);
     expect(typed).toBe(`node "${memoryEntry()}"`);
-    await popup.getByRole('textbox', { name: 'Command' }).fill(typed);
+    await popup.getByRole('textbox', { name: 'URL or command' }).fill(typed);
     await popup
       .getByRole('textbox', { name: 'Environment' })
       .fill(`MEMORY_FILE_PATH=${memoryFile()}`);
@@ -222,5 +263,83 @@ describe('the popup server manager', () => {
     expect((await hostTools({})).tools.map((tool) => tool.name)).toContain(
       'memory__create_entities',
     );
+  });
+});
+
+describe('adding a remote server by URL', () => {
+  const target = () => popup.getByRole('textbox', { name: 'URL or command' });
+  const remoteUrl = () => `http://127.0.0.1:${String(remote?.port)}/mcp`;
+
+  it('trades env and folder for headers and a transport once the field holds a URL', async () => {
+    await popup.getByRole('textbox', { name: 'Name' }).fill('remote');
+    await target().fill('npx -y some-server');
+    expect(await popup.getByRole('textbox', { name: 'Environment' }).count()).toBe(1);
+
+    await target().fill(remoteUrl());
+
+    await popup.getByRole('textbox', { name: 'Headers' }).waitFor();
+    expect(await popup.getByRole('textbox', { name: 'Environment' }).count()).toBe(0);
+    expect(await popup.getByRole('textbox', { name: 'Working folder' }).count()).toBe(0);
+    expect(await popup.getByRole('list', { name: 'Parsed arguments' }).count()).toBe(0);
+    const transport = popup.getByRole('combobox', { name: 'Transport' });
+    expect(await transport.inputValue()).toBe('auto');
+    // The field's description names where data would go.
+    expect(await target().getAttribute('aria-describedby')).not.toBeNull();
+    await popup.getByText(`http://127.0.0.1:${String(remote?.port)}`, { exact: true }).waitFor();
+  });
+
+  it('refuses plain http to another machine at the field, sending nothing', async () => {
+    await target().fill('http://mcp.example.com/mcp');
+    await popup.getByRole('button', { name: 'Add server' }).click();
+
+    const field = target();
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = (await field.getAttribute('aria-describedby')) ?? '';
+    const error = describedBy
+      .split(' ')
+      .map((id) => popup.locator(`[id="${id}"]`))
+      .at(-1);
+    expect(await error?.innerText()).toMatch(/^The URL must use https:\/\//);
+    expect(configFile().mcpServers['remote']).toBeUndefined();
+  });
+
+  it('adds it: the header written as typed, expanded by the host, shown by name only', async () => {
+    await target().fill(remoteUrl());
+    await popup
+      .getByRole('textbox', { name: 'Headers' })
+      .fill(`Authorization: Bearer \${${REMOTE_TOKEN_VAR}}\nX-Team: blue`);
+    await popup.getByRole('combobox', { name: 'Transport' }).selectOption('http');
+    await popup.getByRole('button', { name: 'Add server' }).scrollIntoViewIfNeeded();
+    await screenshot(popup, 'popup-add-remote-server');
+
+    await popup.getByRole('button', { name: 'Add server' }).click();
+
+    await popup.getByRole('status').getByText('Added remote.').waitFor();
+    await waitForState('remote', 'running');
+    expect(configFile().mcpServers['remote']).toEqual({
+      type: 'http',
+      url: remoteUrl(),
+      headers: { Authorization: `Bearer \${${REMOTE_TOKEN_VAR}}`, 'X-Team': 'blue' },
+    });
+    expect(await remoteSeen()).toMatchObject({
+      authorization: `Bearer ${REMOTE_TOKEN}`,
+      'x-team': 'blue',
+    });
+    // The form is empty again: the header line is gone from the page with the rest.
+    expect(await target().inputValue()).toBe('');
+    await popup.getByRole('textbox', { name: 'Environment' }).waitFor();
+
+    // The row shows where it connects, not a command; expanded, the header names only.
+    const origin = `http://127.0.0.1:${String(remote?.port)}`;
+    expect(await row('remote').locator('code.pp-command').innerText()).toBe(origin);
+    await row('remote').getByRole('button', { name: 'remote', exact: true }).click();
+    const text = await row('remote').innerText();
+    expect(text).toContain(remoteUrl());
+    expect(text).toContain('Authorization, X-Team');
+    expect(text).not.toContain('not found on PATH');
+    expect(await popup.locator('body').innerText()).not.toContain(REMOTE_TOKEN);
+    expect((await hostTools({ server: 'remote' })).tools.map((tool) => tool.name)).toEqual([
+      'remote__echo',
+    ]);
   });
 });

@@ -33,7 +33,8 @@ function clientHome(): string {
       {
         mcpServers: {
           memory: MEMORY,
-          linear: { url: 'https://mcp.linear.app/sse' },
+          // Remote, but plain http to another machine: refused with the loader's own reason.
+          linear: { url: 'http://mcp.linear.example/sse' },
         },
       },
       null,
@@ -92,7 +93,7 @@ describe('switchyard import', () => {
     expect(dry.out).toContain(`+ memory: ${process.execPath} ${MEMORY_SERVER}`);
     expect(dry.out).toContain('+ notes: ');
     expect(dry.out).toContain('(env: MEMORY_FILE_PATH)');
-    expect(dry.out).toContain('x linear: cannot convert: Switchyard runs stdio servers only');
+    expect(dry.out).toContain('x linear: cannot convert: url must use https://');
     expect(dry.out).toContain(
       '! existing: a different server named "existing" is already in config.json',
     );

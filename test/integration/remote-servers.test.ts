@@ -1,6 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startListening, stopListening, type ListeningProcess } from '../support/listening-process';
 import { EVERYTHING_SERVER, HostHarness, ROOT, unwrap } from './host-harness';
 
 // Remote servers through the bundled host (issue 11): server-everything in its Streamable HTTP
@@ -12,57 +12,16 @@ import { EVERYTHING_SERVER, HostHarness, ROOT, unwrap } from './host-harness';
 const LOOPBACK_ONLY = join(ROOT, 'test/fixtures/loopback-only.mjs');
 const REMOTE_MODERN = join(ROOT, 'test/fixtures/remote-modern-server.mjs');
 
-interface Listening {
-  readonly child: ChildProcess;
-  readonly port: number;
-}
-
-/** Starts a server process and resolves with the port it printed as `LISTENING <port>`. */
-function listen(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Listening> {
-  const child = spawn(process.execPath, args, {
-    env: { ...process.env, PORT: '0', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const timer = setTimeout(() => {
-      reject(new Error(`no LISTENING line from ${args.join(' ')}: ${text}`));
-    }, 20_000);
-    child.stderr.on('data', (chunk: Buffer) => {
-      text += chunk.toString('utf8');
-      const match = /LISTENING (\d+)/.exec(text);
-      if (match?.[1] !== undefined) {
-        clearTimeout(timer);
-        resolve({ child, port: Number(match[1]) });
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${args.join(' ')} exited (${String(code)}): ${text}`));
-    });
-  });
-}
-
 const everything = (mode: 'streamableHttp' | 'sse', port = 0) =>
-  listen(['--import', LOOPBACK_ONLY, EVERYTHING_SERVER, mode], { PORT: String(port) });
-
-function stop(server: Listening | undefined): Promise<void> {
-  if (server === undefined || server.child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    server.child.once('exit', () => {
-      resolve();
-    });
-    server.child.kill('SIGKILL');
-  });
-}
+  startListening(['--import', LOOPBACK_ONLY, EVERYTHING_SERVER, mode], { PORT: String(port) });
 
 type Status = { state: string } & Record<string, unknown>;
 
 describe('remote servers', () => {
-  let http: Listening;
-  let sse: Listening;
-  let modern: Listening;
-  let broken: Listening;
+  let http: ListeningProcess;
+  let sse: ListeningProcess;
+  let modern: ListeningProcess;
+  let broken: ListeningProcess;
   let host: HostHarness;
 
   beforeAll(async () => {
@@ -71,8 +30,8 @@ describe('remote servers', () => {
     [http, sse, modern, broken] = await Promise.all([
       everything('streamableHttp'),
       everything('sse'),
-      listen([REMOTE_MODERN]),
-      listen([REMOTE_MODERN, '--status=500']),
+      startListening([REMOTE_MODERN]),
+      startListening([REMOTE_MODERN, '--status=500']),
     ]);
     host = await HostHarness.start(
       {
@@ -94,7 +53,7 @@ describe('remote servers', () => {
 
   afterAll(async () => {
     await host.close();
-    await Promise.all([http, sse, modern, broken].map(stop));
+    await Promise.all([http, sse, modern, broken].map(stopListening));
   });
 
   const status = async (name: string): Promise<Status | undefined> => {
@@ -167,7 +126,7 @@ describe('remote servers', () => {
 
   it('notices a lost server, restarts it with backoff, and runs again once it is back', async () => {
     const port = http.port;
-    await stop(http);
+    await stopListening(http);
     // The next request finds the server gone: the call fails as a lost connection, not a crash.
     const call = await host.request('tools/call', {
       name: 'http__echo',

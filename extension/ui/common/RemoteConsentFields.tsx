@@ -1,12 +1,7 @@
 import type { RemoteConsent } from '../../../protocol/servers';
+import { TRANSPORT_TEXT } from './remote-transport';
 import { ValuesAsWritten } from './ValuesAsWritten';
 import { VisibleText } from './VisibleText';
-
-const TRANSPORT_TEXT: Record<RemoteConsent['transport'], string> = {
-  'streamable-http': 'Streamable HTTP',
-  sse: 'HTTP with server-sent events (legacy)',
-  auto: 'Streamable HTTP, or the legacy HTTP+SSE if the server needs it',
-};
 
 /**
  * What a remote server's consent card shows in place of a program (issue 11): the address the

@@ -11,6 +11,7 @@ import {
   describeImportAction,
   entryKey,
   isSelectable,
+  remoteDetail,
   selectionsOf,
   sourceSummary,
 } from './import-view';
@@ -226,6 +227,11 @@ function EntryRow({
           <code>
             <VisibleText text={entry.launch.commandLine} />
           </code>
+        )}
+        {entry.launch !== null && remoteDetail(entry.launch) !== null && (
+          <div className="op-muted">
+            <VisibleText text={remoteDetail(entry.launch) ?? ''} />
+          </div>
         )}
         {entry.launch !== null && entry.launch.envKeys.length > 0 && (
           <div className="op-muted">

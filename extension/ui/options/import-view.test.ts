@@ -5,6 +5,7 @@ import {
   describeImportAction,
   entryKey,
   isSelectable,
+  remoteDetail,
   selectionsOf,
   sourceSummary,
 } from './import-view';
@@ -121,5 +122,22 @@ describe('source summary', () => {
       'line 3: bad JSON',
     );
     expect(sourceSummary({ ...claude, entries: [] })).toBe('No servers in this file.');
+  });
+});
+
+describe('remoteDetail', () => {
+  const remote = (transport: 'streamable-http' | 'sse' | 'auto', headerNames: string[]) => ({
+    commandLine: 'https://x.example/mcp',
+    envKeys: [],
+    cwd: null,
+    remote: { url: 'https://x.example/mcp', transport, headerNames },
+  });
+  test.each<[Parameters<typeof remoteDetail>[0], string | null]>([
+    [launch, null],
+    [remote('streamable-http', []), 'Streamable HTTP'],
+    [remote('sse', ['Authorization', 'X-Team']), 'SSE; headers: Authorization, X-Team'],
+    [remote('auto', []), 'Streamable HTTP, else SSE'],
+  ])('%j', (given, expected) => {
+    expect(remoteDetail(given)).toBe(expected);
   });
 });

@@ -2,6 +2,7 @@ import type {
   ImportAction,
   ImportClient,
   ImportEntryPreview,
+  ImportLaunch,
   ImportSelection,
   ImportSourcePreview,
 } from '../../../protocol/import';
@@ -35,6 +36,26 @@ export function describeImportAction(entry: ImportEntryPreview): string {
     default:
       return assertNever(action, 'import action');
   }
+}
+
+/** How a remote server is reached, in words. */
+const TRANSPORT_WORDS = {
+  'streamable-http': 'Streamable HTTP',
+  sse: 'SSE',
+  auto: 'Streamable HTTP, else SSE',
+} as const;
+
+/**
+ * The line under a remote server's url: its transport and the names of the headers it sends
+ * (the host never sends their values). Null for a local server.
+ */
+export function remoteDetail(launch: ImportLaunch): string | null {
+  const { remote } = launch;
+  if (remote === undefined) return null;
+  const transport = TRANSPORT_WORDS[remote.transport];
+  return remote.headerNames.length === 0
+    ? transport
+    : `${transport}; headers: ${remote.headerNames.join(', ')}`;
 }
 
 /** Whether an entry can be ticked: a new server, or a conflict with a free name to use. */

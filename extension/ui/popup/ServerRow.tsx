@@ -8,7 +8,13 @@ import { UntrustedText } from '../common/UntrustedText';
 import { VisibleText } from '../common/VisibleText';
 import { ServerLogs } from './ServerLogs';
 import { ServerTools } from './ServerTools';
-import { formatTokens, formatToolCount, serverRow, type ServerAction } from './server-view';
+import {
+  formatTokens,
+  formatToolCount,
+  serverRow,
+  type LaunchView,
+  type ServerAction,
+} from './server-view';
 
 const ACTION_LABELS: Readonly<Record<Exclude<ServerAction, 'approve'>, string>> = {
   start: 'Start',
@@ -29,8 +35,8 @@ const ACTION_TITLES: Readonly<Record<Exclude<ServerAction, 'approve'>, string>> 
 };
 
 /**
- * One configured server (issue 5): state, provenance, the literal command line, handshake time,
- * tool count and token cost; its actions; and, expanded, its tools and logs. A server waiting at
+ * One configured server (issues 5 and 11): state, provenance, the literal command line (or a
+ * remote server's origin), handshake time, tool count and token cost; its actions; and, expanded, its tools and logs. A server waiting at
  * the launch gate shows its consent card, whose Approve is the only way to start it.
  */
 export function ServerRow({
@@ -129,9 +135,15 @@ export function ServerRow({
         {row.disabled && <span>disabled in config</span>}
         <span>{facts.join(' · ')}</span>
       </div>
-      <code className="pp-command" title={row.resolvedCommand ?? 'not found on PATH'}>
-        <VisibleText text={row.commandLine} />
-      </code>
+      {row.launch.kind === 'local' ? (
+        <code className="pp-command" title={row.launch.resolvedCommand ?? 'not found on PATH'}>
+          <VisibleText text={row.launch.commandLine} />
+        </code>
+      ) : (
+        <code className="pp-command" title={row.launch.url}>
+          <VisibleText text={row.launch.origin} edgeSpaces />
+        </code>
+      )}
       {row.state.detail !== null && server.status.state !== 'needs-approval' && (
         <p className="pp-server-detail">
           <UntrustedText text={row.state.detail} inline />
@@ -196,36 +208,7 @@ export function ServerRow({
       <div id={detailsId} hidden={!expanded} className="pp-server-details">
         {expanded && (
           <>
-            <dl className="pp-facts">
-              <dt>Program</dt>
-              <dd>
-                {row.resolvedCommand === null ? (
-                  'not found on PATH'
-                ) : (
-                  <code>
-                    <VisibleText text={row.resolvedCommand} />
-                  </code>
-                )}
-              </dd>
-              {row.cwd !== null && (
-                <>
-                  <dt>Folder</dt>
-                  <dd>
-                    <code>
-                      <VisibleText text={row.cwd} edgeSpaces />
-                    </code>
-                  </dd>
-                </>
-              )}
-              {row.envKeys.length > 0 && (
-                <>
-                  <dt>Environment</dt>
-                  <dd>
-                    <VisibleText text={row.envKeys.join(', ')} />
-                  </dd>
-                </>
-              )}
-            </dl>
+            <LaunchFacts launch={row.launch} />
             <ServerTools server={server.name} running={running} profile={profile} />
             <Button
               size="small"
@@ -241,5 +224,64 @@ export function ServerRow({
         )}
       </div>
     </li>
+  );
+}
+
+/** The expanded row's facts: the program, folder and env names, or the URL, transport and header
+ * names (the host reports no header values, and the row would show none). */
+function LaunchFacts({ launch }: { readonly launch: LaunchView }) {
+  if (launch.kind === 'remote') {
+    return (
+      <dl className="pp-facts">
+        <dt>URL</dt>
+        <dd>
+          <code>
+            <VisibleText text={launch.url} edgeSpaces />
+          </code>
+        </dd>
+        <dt>Transport</dt>
+        <dd>{launch.transport}</dd>
+        {launch.headerNames.length > 0 && (
+          <>
+            <dt>Headers</dt>
+            <dd>
+              <VisibleText text={launch.headerNames.join(', ')} />
+            </dd>
+          </>
+        )}
+      </dl>
+    );
+  }
+  return (
+    <dl className="pp-facts">
+      <dt>Program</dt>
+      <dd>
+        {launch.resolvedCommand === null ? (
+          'not found on PATH'
+        ) : (
+          <code>
+            <VisibleText text={launch.resolvedCommand} />
+          </code>
+        )}
+      </dd>
+      {launch.cwd !== null && (
+        <>
+          <dt>Folder</dt>
+          <dd>
+            <code>
+              <VisibleText text={launch.cwd} edgeSpaces />
+            </code>
+          </dd>
+        </>
+      )}
+      {launch.envKeys.length > 0 && (
+        <>
+          <dt>Environment</dt>
+          <dd>
+            <VisibleText text={launch.envKeys.join(', ')} />
+          </dd>
+        </>
+      )}
+    </dl>
   );
 }

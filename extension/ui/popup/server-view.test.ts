@@ -224,7 +224,58 @@ describe('rows', () => {
     const row = serverRow(
       summary({ state: 'stopped' }, { command: 'npx', args: ['-y', 'fs', '/Users/me/My Docs'] }),
     );
-    expect(row.commandLine).toBe("npx -y fs '/Users/me/My Docs'");
+    expect(row.launch).toMatchObject({
+      kind: 'local',
+      commandLine: "npx -y fs '/Users/me/My Docs'",
+    });
+  });
+
+  // A remote summary has an empty command and no resolved program: a row that showed them would
+  // read as a broken local server ("not found on PATH") and hide where the data goes.
+  test.each([
+    [
+      'Streamable HTTP with a token header',
+      {
+        url: 'https://mcp.linear.app/mcp',
+        transport: 'streamable-http',
+        headerNames: ['Authorization'],
+      },
+      'https://mcp.linear.app',
+      'Streamable HTTP',
+    ],
+    [
+      'automatic, on this machine',
+      { url: 'http://127.0.0.1:3000/mcp', transport: 'auto', headerNames: [] },
+      'http://127.0.0.1:3000',
+      'Streamable HTTP, or the legacy HTTP+SSE if the server needs it',
+    ],
+    [
+      'legacy SSE',
+      { url: 'https://old.example.com/sse', transport: 'sse', headerNames: [] },
+      'https://old.example.com',
+      'HTTP with server-sent events (legacy)',
+    ],
+  ] as const)('shows a remote server by its origin: %s', (_, remote, origin, transport) => {
+    const row = serverRow(
+      summary(
+        { state: 'stopped' },
+        {
+          command: '',
+          args: [],
+          resolvedCommand: null,
+          envKeys: [],
+          cwd: null,
+          remote: { ...remote, headerNames: [...remote.headerNames] },
+        },
+      ),
+    );
+    expect(row.launch).toEqual({
+      kind: 'remote',
+      url: remote.url,
+      origin,
+      transport,
+      headerNames: remote.headerNames,
+    });
   });
 
   it('shows the handshake time only while running', () => {

@@ -1,10 +1,13 @@
 import { formatCommandLine } from '../../../protocol/argv';
 import { describeExit, type ServerState, type ServerSummary } from '../../../protocol/servers';
 import { assertNever } from '../../../protocol/guards';
+import { originOf } from '../../../protocol/remote-url';
+import { TRANSPORT_TEXT } from '../common/remote-transport';
 
 /**
- * The popup's view of one configured server (issue 5): what its state means for the user, where
- * its launch definition comes from, the literal command line, and which actions make sense now.
+ * The popup's view of one configured server (issues 5 and 11): what its state means for the user,
+ * where its launch definition comes from, the literal command line or the remote address, and
+ * which actions make sense now.
  * Pure: the rows are derived from the same `servers/list` data the agent uses, so the popup can
  * never show a server as usable while the host refuses it.
  */
@@ -23,6 +26,28 @@ export interface StateView {
 export type ServerAction =
   'start' | 'stop' | 'restart' | 'approve' | 'revoke' | 'forget' | 'remove';
 
+/** What a server runs or contacts: a local command, or a remote server's address. */
+export type LaunchView =
+  | {
+      readonly kind: 'local';
+      /** The command as configured, as one line that splits back into the same argv. */
+      readonly commandLine: string;
+      /** The absolute program the host resolved; null when the host could not find it. */
+      readonly resolvedCommand: string | null;
+      readonly envKeys: readonly string[];
+      readonly cwd: string | null;
+    }
+  | {
+      readonly kind: 'remote';
+      readonly url: string;
+      /** Where data and tokens go: what the row shows in place of a command line. */
+      readonly origin: string;
+      /** The transport in words. */
+      readonly transport: string;
+      /** The headers the host sends, by name (the host never reports their values). */
+      readonly headerNames: readonly string[];
+    };
+
 export interface ServerRowView {
   readonly name: string;
   readonly state: StateView;
@@ -30,17 +55,12 @@ export interface ServerRowView {
   readonly provenance: string;
   /** Waiting for approval because the user revoked it in this popup (see isRevokedHere). */
   readonly revokedHere: boolean;
-  /** The command as configured, as one line that splits back into the same argv. */
-  readonly commandLine: string;
-  /** The absolute program the host resolved; null when the host could not find it. */
-  readonly resolvedCommand: string | null;
+  readonly launch: LaunchView;
   /** "handshake 537 ms" while running; null otherwise. */
   readonly handshake: string | null;
   readonly toolCount: number;
   readonly tokens: number;
   readonly disabled: boolean;
-  readonly envKeys: readonly string[];
-  readonly cwd: string | null;
   /** The actions offered for this state, in button order. */
   readonly actions: readonly ServerAction[];
 }
@@ -177,6 +197,27 @@ export function actionsFor(server: ServerSummary): ServerAction[] {
   return [...lifecycle, ...trust, ...remove];
 }
 
+/** A remote server's address, or the local command line (a remote summary's command is empty). */
+export function launchView(server: ServerSummary): LaunchView {
+  const remote = server.remote;
+  if (remote !== null) {
+    return {
+      kind: 'remote',
+      url: remote.url,
+      origin: originOf(remote.url),
+      transport: TRANSPORT_TEXT[remote.transport],
+      headerNames: remote.headerNames,
+    };
+  }
+  return {
+    kind: 'local',
+    commandLine: formatCommandLine([server.command, ...server.args]),
+    resolvedCommand: server.resolvedCommand,
+    envKeys: server.envKeys,
+    cwd: server.cwd,
+  };
+}
+
 /**
  * Derives one row from the host's summary; `revokedFingerprint` is what this popup's own revoke
  * left waiting, if anything (see isRevokedHere).
@@ -190,8 +231,7 @@ export function serverRow(
     state: describeState(server.status),
     provenance: describeProvenance(server, revokedFingerprint),
     revokedHere: isRevokedHere(server, revokedFingerprint),
-    commandLine: formatCommandLine([server.command, ...server.args]),
-    resolvedCommand: server.resolvedCommand,
+    launch: launchView(server),
     handshake:
       server.status.state === 'running'
         ? `handshake ${Math.round(server.status.handshakeMs)} ms`
@@ -199,8 +239,6 @@ export function serverRow(
     toolCount: server.toolCount,
     tokens: server.tokens,
     disabled: server.disabled,
-    envKeys: server.envKeys,
-    cwd: server.cwd,
     actions: actionsFor(server),
   };
 }

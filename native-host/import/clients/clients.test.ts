@@ -5,7 +5,10 @@ import type { ImportClient } from '../../../protocol/import';
 import { ConfigError } from '../../config/load';
 import { ServerEntrySchema } from '../../config/schema';
 import { CLIENTS } from '../clients';
-import { REMOTE_REASON, type ConvertResult, type ImportedEntry } from '../types';
+import type { RemoteTransport } from '../../shared/server-spec';
+import { writtenEntry } from '../../host/user-servers';
+import type { ConvertResult, ImportedEntry } from '../types';
+import { newUserServer } from '../write-servers';
 
 /**
  * Converters against realistic files of each client (fixtures/<client>/). The dangerous
@@ -26,6 +29,14 @@ function entry(command: string, args: string[] = [], env: Record<string, string>
   return { command, args, env };
 }
 
+function remote(
+  transport: RemoteTransport,
+  url: string,
+  headers: Record<string, string> = {},
+): ImportedEntry {
+  return { remote: { transport, url, headers } };
+}
+
 interface Case {
   readonly client: ImportClient;
   readonly fixture: string;
@@ -34,8 +45,6 @@ interface Case {
   /** Every problem: server name (or '' for none) -> a part of its reason. */
   readonly problems: Record<string, string>;
 }
-
-const REMOTE = REMOTE_REASON;
 
 const cases: Case[] = [
   {
@@ -63,8 +72,10 @@ const cases: Case[] = [
       ),
       sqlite: entry('uvx', ['mcp-server-sqlite', '--db-path', '/Users/alex/test.db']),
       notes: entry('/home/alex/bin/notes-mcp'),
+      // No type: the host tries Streamable HTTP, then SSE.
+      linear: remote('auto', 'https://mcp.linear.app/sse'),
     },
-    problems: { linear: REMOTE },
+    problems: {},
   },
   {
     client: 'claude-code',
@@ -72,6 +83,7 @@ const cases: Case[] = [
     entries: {
       // User scope; the identical copy in the webshop project is not repeated.
       context7: entry('npx', ['-y', '@upstash/context7-mcp']),
+      sentry: remote('streamable-http', 'https://mcp.sentry.dev/mcp'),
       'shop-tools': {
         ...entry('node', ['./tools/mcp/server.js'], {
           SHOP_ENV: 'dev',
@@ -79,9 +91,15 @@ const cases: Case[] = [
         }),
         cwd: '/home/alex/src/webshop',
       },
+      // Header values kept as written: Switchyard expands ${SHOP_MCP_TOKEN} when connecting.
+      'shop-api': remote('sse', 'https://mcp.shop.example.com/sse', {
+        Authorization: 'Bearer ${SHOP_MCP_TOKEN}',
+        'X-Shop': 'dev',
+      }),
     },
     problems: {
-      sentry: REMOTE,
+      vault: 'it gets its headers by running a program (headersHelper)',
+      staging: 'url must use https:// unless the server is on this machine',
       db: 'argument 4 uses ${DATABASE_URL}, and Switchyard expands variables only in "env" values',
       // The blog project's context7 is another version: never merged into the user's one.
       context7: 'another server named "context7" in this file (project "/home/alex/src/blog")',
@@ -111,11 +129,16 @@ const cases: Case[] = [
         BRAVE_API_KEY: '${env:BRAVE_API_KEY}',
       }),
       notes: entry('node', ['/home/alex/mcp/notes/index.js']),
+      // Plain http is allowed to this machine.
+      figma: remote('auto', 'http://127.0.0.1:3845/sse'),
+      linear: remote('auto', 'https://mcp.linear.app/mcp', {
+        Authorization: 'Bearer ${env:LINEAR_API_KEY}',
+      }),
     },
     problems: {
       'repo-tools': '${workspaceFolder}, which depends on the folder open in Cursor',
       secrets: '("envFile"), which Switchyard does not do',
-      figma: REMOTE,
+      notion: 'auth sets up how Cursor signs in to the server',
     },
   },
   {
@@ -123,12 +146,16 @@ const cases: Case[] = [
     fixture: 'vscode/mcp.json',
     entries: {
       memory: entry('npx', ['-y', '@modelcontextprotocol/server-memory']),
+      github: remote('streamable-http', 'https://api.githubcopilot.com/mcp/', {
+        Authorization: 'Bearer ${env:GITHUB_TOKEN}',
+      }),
       fetch: { ...entry('uvx', ['mcp-server-fetch'], { LOG_LEVEL: '2' }), cwd: '/home/alex/tmp' },
     },
     problems: {
       perplexity:
         'env PERPLEXITY_API_KEY uses ${input:perplexity-key}, a value VS Code asks you for ("Perplexity API Key")',
-      github: REMOTE,
+      context7:
+        'header CONTEXT7_API_KEY uses ${input:context7-key}, a value VS Code asks you for ("Context7 API key")',
     },
   },
   {
@@ -143,9 +170,10 @@ const cases: Case[] = [
         SLACK_BOT_TOKEN: '${env:SLACK_BOT_TOKEN}',
         SLACK_TEAM_ID: 'T01234567',
       }),
+      zapier: remote('auto', 'https://actions.zapier.com/mcp/YOUR_MCP_KEY/sse'),
     },
     problems: {
-      zapier: REMOTE,
+      devbox: 'url must use https:// unless the server is on this machine',
       keys: '${file:/home/alex/.token}, which only Windsurf can work out',
     },
   },
@@ -161,8 +189,19 @@ const cases: Case[] = [
         NO_PROXY: '${NO_PROXY}',
       }),
       old: { ...entry('/opt/old/bin/server'), cwd: '/opt/old', disabled: true },
+      // bearer_token_env_var and env_http_headers: read from the environment when connecting.
+      figma: remote('streamable-http', 'https://mcp.figma.com/mcp', {
+        Authorization: 'Bearer ${FIGMA_OAUTH_TOKEN}',
+      }),
+      linear: remote('streamable-http', 'https://mcp.linear.app/mcp', {
+        'X-Linear-Team': 'ENG',
+        'X-Linear-Key': '${LINEAR_API_KEY}',
+      }),
     },
-    problems: { figma: REMOTE, cloudbox: 'Codex runs it in the environment "cloud-dev"' },
+    problems: {
+      notion: 'oauth sets up how Codex signs in to the server',
+      cloudbox: 'Codex runs it in the environment "cloud-dev"',
+    },
   },
   {
     client: 'zed',
@@ -173,11 +212,17 @@ const cases: Case[] = [
       postgres: entry('/usr/local/bin/postgres-context-server', ['--stdio'], {
         DATABASE_URL: 'postgresql://localhost/app',
       }),
+      deepwiki: remote('auto', 'https://mcp.deepwiki.com/mcp'),
+      internal: {
+        ...remote('auto', 'https://mcp.internal.example.com/mcp', {
+          Authorization: 'Bearer ${INTERNAL_TOKEN}',
+        }),
+        disabled: true,
+      },
     },
     problems: {
       'context7-mcp-server': 'a Zed extension provides this server',
       'github-mcp-server': 'a Zed extension provides this server',
-      deepwiki: REMOTE,
     },
   },
 ];
@@ -197,9 +242,15 @@ describe('converters on real client files', () => {
     }
   });
 
-  test.each(cases)('$client: every converted entry loads as a config.json entry', (c) => {
-    for (const { entry: imported } of convert(c.client, c.fixture).entries) {
-      expect(ServerEntrySchema.safeParse(imported).success).toBe(true);
+  test.each(cases)('$client: every converted entry, as written, loads the same', (c) => {
+    for (const { name, entry: imported } of convert(c.client, c.fixture).entries) {
+      const loaded = ServerEntrySchema.parse(writtenEntry(newUserServer(name, imported)));
+      if ('remote' in imported) {
+        expect(loaded.remote).toEqual(imported.remote);
+      } else {
+        expect(loaded.remote).toBeUndefined();
+        expect(loaded.command).toBe(imported.command);
+      }
     }
   });
 
@@ -209,6 +260,7 @@ describe('converters on real client files', () => {
       'not imported: alwaysAllow, disabledTools',
     );
     const codex = convert('codex', 'codex/config.toml').entries;
+    expect(codex.find((e) => e.name === 'linear')?.notes.join(' ')).toContain('tool_timeout_sec');
     const mingli = codex.find((e) => e.name === 'mingli')?.notes.join(' ');
     expect(mingli).toContain('startup_timeout_sec');
     expect(mingli).toContain('passes HTTPS_PROXY, NO_PROXY through');

@@ -1,18 +1,20 @@
-import { convertStdio, droppedKeyNotes, type EntryOutcome } from '../convert-entry';
+import { cannot, convertStdio, droppedKeyNotes, type EntryOutcome } from '../convert-entry';
+import { convertRemote } from '../convert-remote';
 import { ResultBuilder } from '../result-builder';
 import { isRecord } from '../../../protocol/guards';
 import type { Dialect } from '../variables';
 import { parseJsonDocument } from '../parse-document';
 import { rootObject, serverMap } from '../server-map';
-import { REMOTE_REASON, type ConvertContext, type ConvertResult } from '../types';
+import type { ConvertContext, ConvertResult } from '../types';
 
 /**
  * Zed, `settings.json` (JSON with comments): `context_servers`. A custom server is written
  * `{"command": "npx", "args": [...], "env": {...}}` (with or without `"source": "custom"`), or,
  * in older settings, `{"command": {"path": "npx", "args": [...], "env": {...}}}`. A server an
  * extension provides has only `settings` (or `"source": "extension"`): the extension decides
- * what runs, so there is nothing to convert. `url` means a remote server. Zed expands no
- * variables.
+ * what runs, so there is nothing to convert. `{"url": ..., "headers": {...}}` is a remote
+ * server; Zed names no transport, so none is written (the host tries Streamable HTTP, then SSE).
+ * Zed expands no variables.
  */
 export const ZED: Dialect = { label: 'Zed', launchVariables: 'literal', predefined: [] };
 
@@ -39,8 +41,26 @@ export function convertZed(text: string, file: string, context: ConvertContext):
 
 function convertEntry(raw: unknown, context: ConvertContext): EntryOutcome {
   if (!isRecord(raw)) return { ok: false, reason: 'cannot convert: the entry is not an object' };
-  if (raw['url'] !== undefined) return { ok: false, reason: REMOTE_REASON };
   const command = raw['command'];
+  if (raw['url'] !== undefined) {
+    if (command !== undefined) {
+      return cannot('it sets both "command" and "url"; keep one in Zed and import again');
+    }
+    return convertRemote(
+      raw,
+      KNOWN_KEYS,
+      {
+        transport: 'auto',
+        urlKey: 'url',
+        url: raw['url'],
+        headers: raw['headers'],
+        local: { args: raw['args'], env: raw['env'] },
+        disabled: raw['enabled'] === false,
+      },
+      ZED,
+      context,
+    );
+  }
   const extension =
     raw['source'] === 'extension' || (command === undefined && raw['settings'] !== undefined);
   if (extension) {
