@@ -68,15 +68,7 @@ const commands: Readonly<Record<string, Command>> = {
   revoke,
   add,
   remove,
-  auth: (io, args) =>
-    authCommand(
-      io,
-      args,
-      authDeps(io, () =>
-        // The OS secret store / 0600 file backend lands with issue 11 item 4 (secrets/).
-        Promise.reject(new Error('no secret store backend in this build yet')),
-      ),
-    ),
+  auth: (io, args) => authCommand(io, args, authDeps(io)),
   logs,
   secret: (io, args) => secret(io, args),
   activity,

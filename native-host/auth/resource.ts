@@ -1,3 +1,4 @@
+import { isLoopbackHost } from '../../protocol/remote-url';
 /**
  * The canonical resource URL of an MCP server (MCP authorization, "Canonical Server URI"; RFC
  * 8707 §2): lowercase scheme and host (the URL parser does that), no fragment, no default port,
@@ -20,19 +21,13 @@ export function canonicalResource(serverUrl: string): string | undefined {
   }
   if (url.username !== '' || url.password !== '') return undefined;
   if (url.protocol === 'http:') {
-    if (!isLoopbackHostname(url.hostname)) return undefined;
+    if (!isLoopbackHost(url.hostname)) return undefined;
   } else if (url.protocol !== 'https:') {
     return undefined;
   }
   url.hash = '';
   const path = url.pathname.endsWith('/') ? url.pathname.slice(0, -1) : url.pathname;
   return `${url.protocol}//${url.host}${path}${url.search}`;
-}
-
-/** 127.0.0.0/8, ::1 and localhost: the hosts a plain-http endpoint may be on. */
-export function isLoopbackHostname(hostname: string): boolean {
-  if (hostname === 'localhost' || hostname === '[::1]' || hostname === '::1') return true;
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }
 
 /** What the store holds for one server, each under `oauth:<server>:<what>`. */
@@ -73,7 +68,7 @@ function loopbackWithoutPort(uri: string): string | undefined {
   } catch {
     return undefined;
   }
-  if (url.protocol !== 'http:' || !isLoopbackHostname(url.hostname)) return undefined;
+  if (url.protocol !== 'http:' || !isLoopbackHost(url.hostname)) return undefined;
   url.port = '';
   return url.href;
 }

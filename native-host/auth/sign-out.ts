@@ -1,7 +1,8 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
 import type { SecretStore } from '../secrets/secret-store';
 import { readUnbound } from './records';
-import { isLoopbackHostname, oauthKey, OAUTH_RECORDS } from './resource';
+import { isLoopbackHost } from '../../protocol/remote-url';
+import { oauthKey, OAUTH_RECORDS } from './resource';
 
 /** What sign-out did. */
 export interface SignOutResult {
@@ -61,7 +62,7 @@ function secureEndpoint(raw: string | undefined): URL | undefined {
   try {
     const url = new URL(raw);
     if (url.protocol === 'https:') return url;
-    return url.protocol === 'http:' && isLoopbackHostname(url.hostname) ? url : undefined;
+    return url.protocol === 'http:' && isLoopbackHost(url.hostname) ? url : undefined;
   } catch {
     return undefined;
   }

@@ -1,37 +1,37 @@
-import fs from 'node:fs/promises';
+import { loadConfigFile } from '../config/load';
 import { configPath, switchyardHome } from '../config/paths';
-import { isRecord } from '../../protocol/guards';
-import type { SecretStore } from '../secrets/secret-store';
+import { createSecretStore } from '../secrets/create-secret-store';
+import { messageOf } from '../../protocol/guards';
 import { openInBrowser, type AuthDeps } from './auth';
 import type { CliIo } from './io';
 
 /**
- * The production dependencies of `switchyard auth`. The server's URL is read from the user's
- * config.json entry (`{"type": "http" | "sse", "url": ...}`); once the remote-server schema is
- * in config/ this reads it from there. The secret store is the one `secrets/` provides.
+ * The production dependencies of `switchyard auth`: the server's URL from config.json, read by
+ * the host's own loader (so an entry the host would refuse cannot be signed in to, and every
+ * shape the host accepts can: `type` `http`/`sse`, a bare `url`, `serverUrl`, `httpUrl`), and
+ * the secret store the host uses (decision 0017).
  */
-export function authDeps(io: CliIo, openStore: () => Promise<SecretStore>): AuthDeps {
+export function authDeps(io: CliIo): AuthDeps {
+  const home = switchyardHome(io.env, io.platform);
   return {
-    store: openStore,
+    store: () => createSecretStore({ home, platform: io.platform, env: io.env }),
     openUrl: (url) => openInBrowser(url, io.platform),
     serverUrl: async (name) => {
-      const file = configPath(switchyardHome(io.env, io.platform), io.platform);
-      let json: unknown;
+      const file = configPath(home, io.platform);
+      let servers;
       try {
-        json = JSON.parse(await fs.readFile(file, 'utf8'));
-      } catch {
-        return { error: `cannot read ${file}; add the server first` };
+        ({ servers } = await loadConfigFile(file));
+      } catch (error) {
+        return { error: messageOf(error) };
       }
-      const servers = isRecord(json) ? json['mcpServers'] : undefined;
-      const entry = isRecord(servers) ? servers[name] : undefined;
-      if (!isRecord(entry)) return { error: `no server '${name}' in ${file}` };
-      const url = entry['url'];
-      if (typeof url !== 'string' || (entry['type'] !== 'http' && entry['type'] !== 'sse')) {
-        return {
-          error: `'${name}' is not a remote server (an entry with "type": "http" or "sse" and a "url")`,
-        };
+      const entry = servers.find((server) => server.name === name);
+      if (entry === undefined) {
+        return { error: `no server '${name}' in ${file} (run 'switchyard doctor' for what loads)` };
       }
-      return { url };
+      if (entry.remote === undefined) {
+        return { error: `'${name}' is a local server; only remote servers (a "url") sign in` };
+      }
+      return { url: entry.remote.url };
     },
   };
 }
