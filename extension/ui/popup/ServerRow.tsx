@@ -8,6 +8,7 @@ import { UntrustedText } from '../common/UntrustedText';
 import { VisibleText } from '../common/VisibleText';
 import { ServerLogs } from './ServerLogs';
 import { ServerTools } from './ServerTools';
+import { SignInPanel } from './SignInPanel';
 import {
   formatTokens,
   formatToolCount,
@@ -157,6 +158,7 @@ export function ServerRow({
       {server.status.state === 'needs-approval' && (
         <ConsentCard consent={server.status.consent} onApproved={onChanged} />
       )}
+      {server.remote !== null && <SignInPanel server={server} onChanged={onChanged} />}
       {confirmRemove ? (
         <div className="pp-confirm" role="group" aria-label={`Remove ${row.name}?`}>
           <span>Remove {row.name} from your configuration?</span>
