@@ -153,7 +153,8 @@ export class ServerFleet {
           ? null
           : {
               url: spec.remote.url,
-              transport: spec.remote.transport,
+              // Once connected, the transport in use: an `auto` entry shows what it settled on.
+              transport: runtime.remoteTransport ?? spec.remote.transport,
               headerNames: Object.keys(spec.remote.headers),
             },
       status: runtime.state,

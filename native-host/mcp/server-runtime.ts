@@ -14,9 +14,8 @@ import {
   untrustedServerInfo,
   untrustedMessage,
 } from './runtime-errors';
-import { createRuntimeClient } from './runtime-client';
+import { createRuntimeClient, type RootsSource } from './runtime-client';
 import type { CallOptions, LaunchFn, NegotiationMemory, ServerProcess } from './runtime-types';
-import type { RootsSource } from './runtime-client';
 import type { ServerLaunch } from '../shared/server-spec';
 import type { ToolDefinition } from '../shared/tool-definition';
 import { ServerToolList, type RejectedTool } from './tool-list';
@@ -34,10 +33,7 @@ export interface ServerRuntimeOptions {
   readonly spawnServer: LaunchFn;
   readonly events: ServerRuntimeEvents;
   readonly clientInfo: { readonly name: string; readonly version: string };
-  /**
-   * The MCP roots offered to the server (file:// URIs), read on every `roots/list`. With it the
-   * client declares the `roots` capability; without it, none.
-   */
+  /** The MCP roots offered (file:// URIs), read on every `roots/list`; absent: no `roots`. */
   readonly roots?: RootsSource;
   /** How this launch negotiated before (decision 0016); without it every start probes. */
   readonly negotiation?: NegotiationMemory;
@@ -51,7 +47,7 @@ export interface ServerRuntimeOptions {
  * One configured server: its process, its SDK client and its state machine
  *
  *   stopped -> starting -> running -> crashed -> starting ...   (bounded backoff)
- *                       \-> failed (not found, handshake timeout or error, crash loop)
+ *                       \-> failed (not found, handshake timeout or error, sign-in, crash loop)
  *
  * The MCP protocol is the SDK's; the process layer is ours (design D1). Every transition is
  * reported through `onStateChange`, so the UI and the agent see the same state. Its seams are in
@@ -114,6 +110,11 @@ export class ServerRuntime {
   /** Tools the server listed that failed validation, with the reason (shown by `doctor`). */
   get rejectedTools(): readonly RejectedTool[] {
     return this.toolList.rejected;
+  }
+
+  /** The transport a connected remote server settled on (an `auto` entry picks one). */
+  get remoteTransport(): 'streamable-http' | 'sse' | undefined {
+    return this.connection?.process.remote?.transport();
   }
 
   /** Most recent stderr lines of the current or last process, and how many fell out. */
@@ -333,7 +334,6 @@ export class ServerRuntime {
       // Retrying cannot help until the user signs in: no backoff, no crash loop.
       this.setState({ state: 'failed', reason: 'auth-required', message: signIn });
       this.options.events.onLog('error', signIn);
-      this.options.events.onToolsChanged(this);
       return;
     }
     const message = handshakeFailureMessage(this.name, connection.process, {

@@ -16,6 +16,7 @@ import { rmSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { requestMethods } from '../../protocol/methods';
 import { ApprovalRequestSchema } from '../../protocol/tools';
+import { followToRedirect } from '../fixtures/oauth/test-browser';
 import { HostHarness, killLeftoverHosts, makeHome, unwrap } from '../integration/host-harness';
 import { SERVER_NAME, planFor, type ToolCallPlan } from './plans';
 
@@ -39,6 +40,34 @@ async function resultOf(host: HostHarness, method: string, params?: unknown): Pr
   return reply.result;
 }
 
+/** What `identity.getRedirectURL()` gives an extension: the host accepts only that shape. */
+const BROWSER_REDIRECT = 'https://conformance.chromiumapp.org/';
+/** Sign-ins one scenario may need: the first, and one step-up. */
+const MAX_SIGN_INS = 2;
+
+/**
+ * Signs in the way the popup's Sign in does: `auth/begin` with the browser's redirect, the
+ * authorization page followed as the browser's sign-in window would (the suite's authorization
+ * server approves at once), and `auth/complete` with where it redirected.
+ */
+async function signIn(host: HostHarness): Promise<void> {
+  const begun = (await resultOf(host, 'auth/begin', {
+    server: SERVER_NAME,
+    redirectUri: BROWSER_REDIRECT,
+  })) as { flowId: string; authorizationUrl: string };
+  log(`signing in at ${new URL(begun.authorizationUrl).origin}`);
+  let callbackUrl: string | null = null;
+  try {
+    ({ callbackUrl } = await followToRedirect(begun.authorizationUrl, BROWSER_REDIRECT));
+  } catch (error) {
+    log(
+      `the authorization page did not come back: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  await resultOf(host, 'auth/complete', { flowId: begun.flowId, callbackUrl });
+  log('signed in');
+}
+
 /**
  * Waits until the host runs the suite's server, approving its launch once from the consent card
  * (a config.json entry Switchyard did not write is "edited outside" and waits for the user).
@@ -49,6 +78,7 @@ async function untilRunning(
   configWarnings: readonly string[],
 ): Promise<void> {
   let approved = false;
+  let signIns = 0;
   while (Date.now() < deadline) {
     const { servers } = requestMethods['servers/list'].result.parse(
       await resultOf(host, 'servers/list'),
@@ -80,6 +110,11 @@ async function untilRunning(
         await delay(POLL_INTERVAL_MS);
         break;
       case 'failed':
+        if (status.reason === 'auth-required' && signIns < MAX_SIGN_INS) {
+          signIns += 1;
+          await signIn(host);
+          break;
+        }
         throw new Error(`the server failed (${status.reason}): ${status.message}`);
       case 'stopped':
         throw new Error('the server is stopped');
@@ -88,21 +123,32 @@ async function untilRunning(
   throw new Error(`the server was not running after ${CLIENT_DEADLINE_MS} ms`);
 }
 
-/** Calls the planned tool, allowing it once from its approval card when the policy asks. */
-async function callTool(host: HostHarness, exposedName: string, plan: ToolCallPlan): Promise<void> {
+/** One call of the planned tool, allowed once from its approval card when the policy asks. */
+async function callOnce(host: HostHarness, exposedName: string, plan: ToolCallPlan) {
   const params = { name: exposedName, arguments: plan.arguments };
-  let reply = await host.request('tools/call', params);
-  if (reply.error?.data?.reason === 'approval-required') {
-    const card = ApprovalRequestSchema.parse(reply.error.data['approval']);
-    // What a user checks before clicking "Allow once": the exact call the model asked for.
-    if (JSON.stringify(card.arguments) !== JSON.stringify(plan.arguments)) {
-      throw new Error(`the approval card shows other arguments: ${JSON.stringify(card.arguments)}`);
-    }
-    log(`allowing ${exposedName} once from its approval card`);
-    reply = await host.request('tools/call', {
-      ...params,
-      approval: { requestId: card.requestId, nonce: card.nonce },
-    });
+  const reply = await host.request('tools/call', params);
+  if (reply.error?.data?.reason !== 'approval-required') return reply;
+  const card = ApprovalRequestSchema.parse(reply.error.data['approval']);
+  // What a user checks before clicking "Allow once": the exact call the model asked for.
+  if (JSON.stringify(card.arguments) !== JSON.stringify(plan.arguments)) {
+    throw new Error(`the approval card shows other arguments: ${JSON.stringify(card.arguments)}`);
+  }
+  log(`allowing ${exposedName} once from its approval card`);
+  return host.request('tools/call', {
+    ...params,
+    approval: { requestId: card.requestId, nonce: card.nonce },
+  });
+}
+
+/** Calls the planned tool; a step-up (a scope not granted) signs in again and calls again. */
+async function callTool(host: HostHarness, exposedName: string, plan: ToolCallPlan): Promise<void> {
+  let reply = await callOnce(host, exposedName, plan);
+  const error = reply.error;
+  if (error?.data?.reason === 'server-unavailable' && /sign[ -]in/i.test(error.message)) {
+    log(`${exposedName} needs a wider sign-in: ${error.message}`);
+    await signIn(host);
+    await untilRunning(host, Date.now() + CLIENT_DEADLINE_MS, []);
+    reply = await callOnce(host, exposedName, plan);
   }
   if (reply.error) {
     throw new Error(
@@ -152,7 +198,7 @@ async function main(): Promise<number> {
   }
   log(`scenario '${scenario}', server ${url}`);
   const home = makeHome({ mcpServers: { [SERVER_NAME]: { type: 'http', url } } });
-  const host = new HostHarness(home);
+  const host = new HostHarness(home, { env: { SWITCHYARD_SECRET_STORE: 'file' } });
   // The adapter plays the user at the approval card itself (callTool), rather than the harness.
   host.autoApprove = false;
   // The suite kills a client that overruns its timeout: take the host down with it.
