@@ -121,6 +121,18 @@ const states: ReadonlyArray<
     ['start', 'revoke', 'remove'],
   ],
   [
+    'needs sign-in: the sign-in panel says it, not the host sentence too',
+    {
+      state: 'failed',
+      reason: 'auth-required',
+      message:
+        "'linear' needs sign-in: sign in to 'linear' with 'switchyard auth linear' or the popup's Sign in.",
+    },
+    'needs sign-in',
+    null,
+    ['start', 'revoke', 'remove'],
+  ],
+  [
     'handshake timeout',
     { state: 'failed', reason: 'handshake-timeout', message: 'm' },
     'failed: handshake timed out',

@@ -101,7 +101,13 @@ export function describeState(status: ServerState): StateView {
       };
     }
     case 'failed':
-      return { label: failureLabel(status), detail: status.message, tone: 'error' };
+      return {
+        label: failureLabel(status),
+        // The host's sentence names the CLI and "the popup's Sign in"; in the popup the row's
+        // sign-in panel says it once, beside its button (SignInPanel).
+        detail: status.reason === 'auth-required' ? null : status.message,
+        tone: 'error',
+      };
     default:
       return assertNever(status, 'server state');
   }
