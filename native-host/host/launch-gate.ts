@@ -117,7 +117,7 @@ export function consentRequest(input: ConsentInput): ConsentRequest {
         : 'edited-outside';
   const summary =
     reason === 'changed'
-      ? describeLaunchChanges(changes)
+      ? describeLaunchChanges(changes, definition.remote === undefined ? 'local' : 'remote')
       : reason === 'workspace'
         ? `new server from ${definition.workspaceRoot ?? 'a workspace'} - needs approval`
         : 'in config.json but not approved to run - needs approval';

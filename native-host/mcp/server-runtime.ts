@@ -341,10 +341,10 @@ export class ServerRuntime {
       handshakeTimeoutMs: this.options.launch.handshakeTimeoutMs,
       error,
     });
-    if (attempt > 0) {
-      // An automatic restart that fails its handshake counts as one more crash: backoff, then
-      // give up, instead of leaving a server that crashed once permanently failed.
-      this.crashed(exit ?? { code: null, signal: null }, message);
+    if (attempt > 0 || connection.process.remote?.lastProblem() !== undefined) {
+      // An automatic restart that fails its handshake counts as one more crash (backoff, then
+      // give up), and so does a remote server out of reach at its first start (an outage).
+      this.crashed(exit ?? { code: null, signal: null }, message, connection.process);
       return;
     }
     this.setState({
@@ -362,12 +362,13 @@ export class ServerRuntime {
     this.toolList.clear();
     const exit = connection.process.exitInfo ?? { code: null, signal: null };
     if (this.now() - this.runningSince >= this.policy.stableAfterMs) this.restarts = 0;
-    this.crashed(exit, crashMessage(this.name, exit, connection.process));
+    this.crashed(exit, crashMessage(this.name, exit, connection.process), connection.process);
   }
 
-  /** After a crash (or a failed automatic restart): restart with backoff, or give up. */
-  private crashed(exit: ExitInfo, message: string): void {
-    const decision = restartDecision(this.policy, this.restarts);
+  /** After a crash or a failed automatic restart: backoff, or give up (an outage: never). */
+  private crashed(exit: ExitInfo, message: string, process: ServerProcess): void {
+    const unreachable = process.remote?.lastProblem() !== undefined;
+    const decision = restartDecision(this.policy, this.restarts, unreachable);
     if (decision.kind === 'give-up') {
       const final = `${message} It failed ${this.policy.maxRestarts + 1} times in a row; not restarting. Fix it and start it again from the popup.`;
       this.setState({ state: 'failed', reason: 'crash-loop', message: final, exit });

@@ -442,7 +442,7 @@ describe('remote definitions (issue 11)', () => {
     [
       'one header added',
       [{ field: 'header', key: 'X-Forward-To', before: null, after: 'x' }],
-      'header "X-Forward-To" added - needs approval',
+      'header X-Forward-To added - needs approval',
     ],
     [
       'one header changed',
@@ -452,7 +452,7 @@ describe('remote definitions (issue 11)', () => {
     [
       'one header removed',
       [{ field: 'header', key: 'X-Tenant', before: 'a', after: null }],
-      'header "X-Tenant" removed - needs approval',
+      'header X-Tenant removed - needs approval',
     ],
     [
       'a header name with a space is quoted',
@@ -479,10 +479,15 @@ describe('remote definitions (issue 11)', () => {
         { field: 'transport', before: 'sse', after: 'auto' },
         { field: 'executable', before: 'https://a', after: 'https://b' },
       ],
-      'command, transport and headers changed - needs approval',
+      'URL, transport and headers changed - needs approval',
+    ],
+    [
+      'one hyphenated header, named bare',
+      [{ field: 'header', key: 'X-Api-Key', before: 'a', after: 'b' }],
+      'header X-Api-Key changed - needs approval',
     ],
   ])('describes %s', (_label, changes, line) => {
-    expect(describeLaunchChanges(changes)).toBe(line);
+    expect(describeLaunchChanges(changes, 'remote')).toBe(line);
   });
 
   it('never puts a header value in the summary', () => {

@@ -154,15 +154,20 @@ const MAX_KEY_LABEL_CHARS = 40;
  * `env NODE_OPTIONS added - needs approval`. Empty string for no changes. Env key names are
  * quoted when they are not plain identifiers and cut at 40 characters; values never appear.
  */
-export function describeLaunchChanges(changes: readonly LaunchChange[]): string {
+export function describeLaunchChanges(
+  changes: readonly LaunchChange[],
+  kind: 'local' | 'remote' = 'local',
+): string {
   const fields = FIELD_ORDER.filter((name) => changes.some((change) => change.field === name));
   const [only] = changes;
   if (changes.length === 1 && (only?.field === 'env' || only?.field === 'header')) {
     const verb = only.before === null ? 'added' : only.after === null ? 'removed' : 'changed';
-    const what = only.field === 'env' ? 'env' : 'header';
-    return `${what} ${keyLabel(only.key)} ${verb} - needs approval`;
+    return `${only.field} ${keyLabel(only.key, only.field)} ${verb} - needs approval`;
   }
-  const names = fields.map((name) => LABELS[name]);
+  // A remote server's "executable" is the address it connects to.
+  const names = fields.map((name) =>
+    name === 'executable' && kind === 'remote' ? 'URL' : LABELS[name],
+  );
   const last = names.pop();
   if (last === undefined) return '';
   const list = names.length === 0 ? last : `${names.join(', ')} and ${last}`;
@@ -197,8 +202,12 @@ function escapeNonAscii(text: string): string {
   );
 }
 
-function keyLabel(key: string): string {
-  const plain = /^[A-Za-z_][A-Za-z0-9_]*$/.test(key);
+function keyLabel(key: string, field: 'env' | 'header'): string {
+  // A header name is an RFC 9110 token (checked at load): shown bare, like a plain env name.
+  const plain =
+    field === 'header'
+      ? /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(key)
+      : /^[A-Za-z_][A-Za-z0-9_]*$/.test(key);
   const label = plain ? key : escapeNonAscii(JSON.stringify(key));
   return label.length > MAX_KEY_LABEL_CHARS ? `${label.slice(0, MAX_KEY_LABEL_CHARS - 1)}…` : label;
 }

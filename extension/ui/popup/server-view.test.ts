@@ -130,7 +130,7 @@ const states: ReadonlyArray<
     },
     'needs sign-in',
     null,
-    ['start', 'revoke', 'remove'],
+    ['revoke', 'remove'],
   ],
   [
     'handshake timeout',

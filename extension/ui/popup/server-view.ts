@@ -190,7 +190,8 @@ export function actionsFor(server: ServerSummary): ServerAction[] {
       case 'crashed':
         return ['stop', 'restart'];
       case 'failed':
-        return ['start'];
+        // Starting again cannot get past a sign-in: the row's Sign in is the way on.
+        return status.reason === 'auth-required' ? [] : ['start'];
       case 'needs-approval':
         return status.consent.reason === 'changed' ? ['approve', 'forget'] : ['approve'];
       default:
