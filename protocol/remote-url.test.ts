@@ -5,6 +5,7 @@ import {
   isLoopbackHost,
   originOf,
   remoteUrlProblem,
+  displayUrl,
 } from './remote-url';
 
 // The dangerous direction is a URL or header let through: a token sent in clear over a network,
@@ -91,5 +92,34 @@ describe('header names and values', () => {
     const found = headerValueProblem(value);
     if (problem === undefined) expect(found).toBeUndefined();
     else expect(found).toMatch(problem);
+  });
+});
+
+describe('displayUrl', () => {
+  test.each<[string, string, string]>([
+    ['an ordinary URL, unchanged', 'https://mcp.linear.app/mcp', 'https://mcp.linear.app/mcp'],
+    [
+      'a key in the query',
+      'https://server.smithery.ai/exa/mcp?api_key=3f9a8b7c6d5e&profile=dev',
+      'https://server.smithery.ai/exa/mcp?api_key=…&profile=dev',
+    ],
+    [
+      'a token, whatever its case',
+      'https://x.example/mcp?Access_Token=abc123',
+      'https://x.example/mcp?Access_Token=…',
+    ],
+    [
+      'a ${VAR} reference, kept',
+      'https://x.example/mcp?token=${X_TOKEN}',
+      'https://x.example/mcp?token=${X_TOKEN}',
+    ],
+    [
+      'a known token shape in the path',
+      `https://x.example/s/ghp_${'A1b2C3d4E5'.repeat(4)}/mcp`,
+      'https://x.example/s/[REDACTED:github]/mcp',
+    ],
+    ['text that is no URL, redacted as text', 'not a url', 'not a url'],
+  ])('%s', (_label, url, shown) => {
+    expect(displayUrl(url)).toBe(shown);
   });
 });

@@ -1,3 +1,4 @@
+import { redactSecrets } from './untrusted/redact';
 /**
  * Whether a remote server's URL and headers may be used (issue 11): the rules the host enforces
  * on config.json, `switchyard add --url` and `servers/add`, and that the popup's form checks
@@ -19,6 +20,11 @@ interface WhatwgUrl {
   readonly hostname: string;
   readonly hash: string;
   readonly origin: string;
+  readonly href: string;
+  readonly searchParams: {
+    [Symbol.iterator](): Iterator<[string, string]>;
+    set(name: string, value: string): void;
+  };
 }
 declare const URL: new (input: string) => WhatwgUrl;
 
@@ -117,4 +123,33 @@ export function originOf(url: string): string {
   } catch {
     return url;
   }
+}
+
+/** Query parameters whose value is a credential on the servers that take one in the URL. */
+const SECRET_PARAM = /key|token|secret|auth|pass|sig|session|credential|code/i;
+
+/**
+ * A remote server's URL as `servers/list`, `doctor` and import show it: the value of a query
+ * parameter named like a credential (`?api_key=`, `?token=`) becomes `…`, and a known token shape
+ * anywhere in it (a `sk-…` path segment) is redacted as untrusted text is. A `${VAR}` reference
+ * is kept: it is no secret. The consent card and config.json keep the URL exactly as written
+ * (what the user approves is what is contacted); only these displays mask it.
+ */
+export function displayUrl(url: string): string {
+  let parsed: WhatwgUrl;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return redactSecrets(url).text;
+  }
+  let masked = false;
+  for (const [name, value] of [...parsed.searchParams]) {
+    if (SECRET_PARAM.test(name) && value !== '' && !/^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/.test(value)) {
+      parsed.searchParams.set(name, '…');
+      masked = true;
+    }
+  }
+  // URLSearchParams re-encodes the whole query; only rewrite it when something was masked.
+  const shown = masked ? parsed.href.replaceAll('%E2%80%A6', '…') : url;
+  return redactSecrets(shown).text;
 }

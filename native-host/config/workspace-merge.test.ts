@@ -291,7 +291,7 @@ describe('mergeTiers', () => {
     });
 
     it('a workspace env over a remote user server keeps it remote, and needs approval', () => {
-      const { servers } = mergeTiers(
+      const { servers, warnings } = mergeTiers(
         [userRemote()],
         [ws([entry('github', { env: { LD_PRELOAD: './evil.so' } })])],
       );
@@ -302,6 +302,8 @@ describe('mergeTiers', () => {
         provenance: 'workspace',
         workspaceRoot: ROOT,
       });
+      // Not dropped in silence: the user is told the workspace's env goes nowhere.
+      expect(warnings).toEqual([expect.stringContaining('env has no meaning for a remote server')]);
     });
 
     it('a remote user server with no workspace entry stays user provenance', () => {

@@ -122,6 +122,15 @@ function overlay(
   // command replaces a remote one with a local server. Other fields overlay as they always did.
   const { remote: baseRemote, ...local } = copyOf(base);
   const remote = over.remote ?? (over.command === undefined ? baseRemote : undefined);
+  if (remote !== undefined) {
+    // A remote server runs elsewhere: these fields of the workspace entry cannot reach it.
+    const unused = (['args', 'env', 'cwd'] as const).filter((field) => over[field] !== undefined);
+    if (unused.length > 0) {
+      warnings.push(
+        `${over.file}: server "${base.name}": ${unused.join(', ')} ${unused.length === 1 ? 'has' : 'have'} no meaning for a remote server (it runs elsewhere); ignored`,
+      );
+    }
+  }
   const merged = {
     ...local,
     ...(over.command === undefined ? {} : { command: over.command }),

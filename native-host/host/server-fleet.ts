@@ -7,6 +7,7 @@ import { launchFingerprint } from '../trust/fingerprint';
 import type { McpRoot } from '../profiles/store';
 import { HostError } from '../shared/host-error';
 import type { ServerLaunch, ServerSpec } from '../shared/server-spec';
+import { displayUrl } from '../../protocol/remote-url';
 import type { LogLevel } from './core-types';
 
 /**
@@ -152,7 +153,8 @@ export class ServerFleet {
         spec.remote === null
           ? null
           : {
-              url: spec.remote.url,
+              // A credential in the query (`?api_key=`) is masked here; config.json keeps it.
+              url: displayUrl(spec.remote.url),
               // Once connected, the transport in use: an `auto` entry shows what it settled on.
               transport: runtime.remoteTransport ?? spec.remote.transport,
               headerNames: Object.keys(spec.remote.headers),

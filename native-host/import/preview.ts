@@ -3,6 +3,7 @@ import { formatCommandLine } from '../../protocol/argv';
 import { capText } from '../../protocol/untrusted/cap';
 import { sanitizeText } from '../../protocol/untrusted/sanitize';
 import type { PlanItem, PlanSource } from './plan';
+import { displayUrl } from '../../protocol/remote-url';
 import { isRemoteImport, type ImportedEntry } from './types';
 
 /**
@@ -41,7 +42,8 @@ export function commandLine(command: string, args: readonly string[]): string {
 
 function launchPreview(entry: ImportedEntry): ImportLaunch {
   if (isRemoteImport(entry)) {
-    const url = shown(entry.remote.url, MAX_COMMAND_LINE_CHARS);
+    // A credential in the query is masked in the preview; the entry is written as it was.
+    const url = shown(displayUrl(entry.remote.url), MAX_COMMAND_LINE_CHARS);
     return {
       commandLine: url,
       envKeys: [],
