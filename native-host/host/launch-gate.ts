@@ -151,6 +151,17 @@ export function consentRequest(input: ConsentInput): ConsentRequest {
             headers: Object.entries(definition.remote.headers)
               .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
               .map(([k, v]): [string, string] => [shown(k), shown(v)]),
+            ...(definition.remote.oauth === undefined
+              ? {}
+              : {
+                  oauthClient: {
+                    clientId: shown(definition.remote.oauth.clientId),
+                    clientSecret:
+                      definition.remote.oauth.clientSecret === undefined
+                        ? null
+                        : shown(definition.remote.oauth.clientSecret),
+                  },
+                }),
           },
   };
 }
