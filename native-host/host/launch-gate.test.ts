@@ -110,6 +110,43 @@ describe('consentRequest for a remote server', () => {
     ]);
   });
 
+  test.each<
+    [string, string | undefined, { clientId: string; clientSecret: string | null }, RegExp]
+  >([
+    [
+      'a confidential client: the variable, never a value',
+      '${GH_SECRET}',
+      { clientId: 'Iv1.abc', clientSecret: '${GH_SECRET}' },
+      /oauth: {7}client "Iv1\.abc", secret from \$\{GH_SECRET\}/,
+    ],
+    [
+      'a public client',
+      undefined,
+      { clientId: 'Iv1.abc', clientSecret: null },
+      /oauth: {7}client "Iv1\.abc", no secret/,
+    ],
+  ])('shows the pre-registered OAuth client: %s', (_label, secret, shown, line) => {
+    const definition = remoteDefinition({
+      remote: {
+        transport: 'streamable-http',
+        url: URL_WRITTEN,
+        headers: {},
+        oauth: {
+          clientId: 'Iv1.abc',
+          ...(secret === undefined ? {} : { clientSecret: secret }),
+          scopes: ['repo'],
+        },
+      },
+    });
+    const card = consentRequest(input(definition));
+    expect(card.remote?.oauthClient).toEqual(shown);
+    expect(formatConsent(card)).toMatch(line);
+  });
+
+  it('has no oauthClient when the host registers one itself', () => {
+    expect(consentRequest(input(remoteDefinition())).remote).not.toHaveProperty('oauthClient');
+  });
+
   it('shows an internationalized host as punycode in the origin', () => {
     const url = 'https://пример.com/mcp';
     const card = consentRequest(
