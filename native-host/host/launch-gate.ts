@@ -52,6 +52,14 @@ export function launchWarnings(input: ConsentInput): string[] {
     if (new URL(remote.url).protocol === 'http:') {
       warnings.push('Plain http: allowed only because the server is on this machine.');
     }
+    const secret = remote.oauth?.clientSecret;
+    if (root !== null && secret !== undefined) {
+      // The repository chose the variable: its value, whatever it holds, goes to the server's
+      // authorization server as the client secret.
+      warnings.push(
+        `Signs in with the value of ${secret} from this machine as its OAuth client secret: approve only if that variable holds this app's secret.`,
+      );
+    }
   } else if (root !== null) {
     const base = definition.cwd ?? root;
     const pointsInside = (value: string): boolean => {
