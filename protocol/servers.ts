@@ -33,7 +33,17 @@ export type Provenance = z.infer<typeof ProvenanceSchema>;
 export const LaunchChangeSchema = z.discriminatedUnion('field', [
   z.object({
     /** For a remote server, `executable` is its URL and `transport` how it is reached. */
-    field: z.enum(['executable', 'transport', 'args', 'cwd', 'provenance', 'workspaceRoot']),
+    field: z.enum([
+      'executable',
+      'transport',
+      'args',
+      'cwd',
+      'provenance',
+      'workspaceRoot',
+      /** A remote server's pre-registered OAuth client id, and the variable its secret is in. */
+      'oauthClientId',
+      'oauthClientSecret',
+    ]),
     before: z.string(),
     after: z.string(),
   }),
@@ -69,6 +79,12 @@ export const RemoteConsentSchema = z.object({
   origin: z.string(),
   transport: RemoteTransportSchema,
   headers: z.array(z.tuple([z.string(), z.string()])),
+  /**
+   * The OAuth client registered beforehand that signs in to it (`"oauth"` in the entry): its
+   * client id, and the `${VAR}` its secret is read from (never the secret); null for a public
+   * client. Absent when the host registers a client itself.
+   */
+  oauthClient: z.object({ clientId: z.string(), clientSecret: z.string().nullable() }).optional(),
 });
 export type RemoteConsent = z.infer<typeof RemoteConsentSchema>;
 
@@ -160,6 +176,8 @@ export const ServerSummarySchema = z.object({
       url: z.string(),
       transport: RemoteTransportSchema,
       headerNames: z.array(z.string()),
+      /** The pre-registered OAuth client's id, when the entry names one. */
+      oauthClientId: z.string().optional(),
     })
     .nullable(),
   status: ServerStateSchema,

@@ -16,6 +16,7 @@ import type { SecretStore } from '../secrets/secret-store';
 import { HOST_VERSION } from '../shared/version';
 import { AuthFlowError, signInRequired, untrustedAuthText } from './auth-errors';
 import { parseCallback } from './callback';
+import type { ClientCredentials } from './pre-registered-client';
 import { OAuthRecords, type TokensRecord } from './records';
 import { redirectCovered } from './resource';
 import type { UserAgent } from './user-agent';
@@ -46,6 +47,11 @@ export interface OAuthProviderOptions {
    * `client_id_metadata_document_supported`; dynamic registration otherwise.
    */
   readonly clientMetadataUrl?: string;
+  /**
+   * A client registered beforehand at the authorization server (the entry's `oauth`, its secret
+   * resolved): presented as is, and nothing is ever registered. Absent: dynamic registration.
+   */
+  readonly preRegistered?: ClientCredentials;
   readonly fetchFn?: FetchLike;
   readonly now?: () => number;
 }
@@ -56,6 +62,10 @@ export interface OAuthProviderOptions {
  * PKCE S256, the `resource` indicator, the RFC 9207 `iss` check, refresh, registration); this
  * class keeps its state in the secret store under `oauth:<server>:*`, each record bound to the
  * server's canonical resource, and drives the user agent when the SDK asks to redirect.
+ *
+ * With a pre-registered client (the entry's `oauth`) nothing is registered: `clientInformation`
+ * presents that client, its secret held in memory only, and the SDK authenticates at the token
+ * endpoint as the authorization server's metadata allows.
  *
  * The user agent's callback is checked here (our redirect URI, our `state`, then `iss` for an
  * error answer) and the code is exchanged at once by a nested `auth()`; the outer `auth()` then
@@ -106,7 +116,22 @@ export class SwitchyardOAuthProvider implements OAuthClientProvider {
     return this.expectedState;
   }
 
+  /** The scopes the entry asks for on every sign-in (space-separated), if it names any. */
+  get configuredScope(): string | undefined {
+    const scopes = this.options.preRegistered?.scopes ?? [];
+    return scopes.length === 0 ? undefined : scopes.join(' ');
+  }
+
   async clientInformation(): Promise<StoredOAuthClientInformation | undefined> {
+    const client = this.options.preRegistered;
+    if (client !== undefined) {
+      // No token_endpoint_auth_method: the SDK picks one from the authorization server's
+      // metadata (client_secret_basic, then _post, when there is a secret; `none` without).
+      return {
+        client_id: client.clientId,
+        ...(client.clientSecret === undefined ? {} : { client_secret: client.clientSecret }),
+      };
+    }
     const record = await this.records.read('client');
     if (record === undefined) {
       // Registering is a side effect on the authorization server: only when the user signs in.
@@ -126,6 +151,8 @@ export class SwitchyardOAuthProvider implements OAuthClientProvider {
   }
 
   async saveClientInformation(info: StoredOAuthClientInformation): Promise<void> {
+    // A pre-registered client lives in config.json, and its secret never in a record.
+    if (this.options.preRegistered !== undefined) return;
     await this.records.write('client', {
       resource: this.options.resource,
       info: {
@@ -211,7 +238,12 @@ export class SwitchyardOAuthProvider implements OAuthClientProvider {
     // A registration made for a narrower scope (RFC 7591 `scope`) may be refused a wider
     // request by the authorization server (step-up): register again for the scope asked now.
     const registered = (await this.records.read('client'))?.info.scope;
-    if (!this.reregistering && scope !== undefined && !scopeCovers(registered, scope)) {
+    if (
+      this.options.preRegistered === undefined &&
+      !this.reregistering &&
+      scope !== undefined &&
+      !scopeCovers(registered, scope)
+    ) {
       await this.records.remove('client');
       this.reregistering = true;
       try {
@@ -299,6 +331,15 @@ export class SwitchyardOAuthProvider implements OAuthClientProvider {
     const what =
       scope === 'all' ? (['client', 'tokens', 'verifier', 'discovery'] as const) : [scope];
     for (const record of what) await this.records.remove(record);
+    const client = this.options.preRegistered;
+    if (client !== undefined && scope === 'client') {
+      // The SDK discards a client the AS refused (invalid_client) and starts over to register
+      // another; a pre-registered one would only be refused again, after a second page.
+      throw new AuthFlowError(
+        'authorization-server',
+        `'${this.options.server}': the authorization server refused the OAuth client ${JSON.stringify(untrustedAuthText(client.clientId))}: check oauth.clientId in config.json and the value of its oauth.clientSecret variable (\`switchyard secret set\`).`,
+      );
+    }
   }
 
   /** The scope a step-up asked for that no sign-in has granted yet, if any. */

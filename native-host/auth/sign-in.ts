@@ -51,7 +51,8 @@ export async function probeServer(
  * Signs in to one server through the provider's user agent: probes the server for its
  * challenge, then runs the SDK's `auth()` with a fresh authorization (never just a refresh: the
  * user asked to sign in), asking for the union of what the server challenges for, what a
- * step-up still waits for and what is granted already, so signing in again never narrows.
+ * step-up still waits for, what is granted already (so signing in again never narrows) and the
+ * scopes the entry's `oauth` names.
  */
 export async function signIn(
   provider: SwitchyardOAuthProvider,
@@ -63,7 +64,12 @@ export async function signIn(
   }
   const challenge = await probeServer(serverUrl, fetchFn);
   const granted = (await provider.records.read('tokens'))?.tokens.scope;
-  const scope = computeScopeUnion(challenge.scope, await provider.pendingScope(), granted);
+  const scope = computeScopeUnion(
+    challenge.scope,
+    await provider.pendingScope(),
+    granted,
+    provider.configuredScope,
+  );
   provider.completedAuthorization = false;
   const completed = (): boolean => provider.completedAuthorization;
   await auth(provider, {

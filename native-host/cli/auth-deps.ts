@@ -31,7 +31,10 @@ export function authDeps(io: CliIo): AuthDeps {
       if (entry.remote === undefined) {
         return { error: `'${name}' is a local server; only remote servers (a "url") sign in` };
       }
-      return { url: entry.remote.url };
+      return {
+        url: entry.remote.url,
+        ...(entry.remote.oauth === undefined ? {} : { oauth: entry.remote.oauth }),
+      };
     },
   };
 }

@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process';
 import { describeAuthError } from '../auth/auth-errors';
 import { startLoopbackUserAgent } from '../auth/loopback-receiver';
 import { SwitchyardOAuthProvider } from '../auth/oauth-provider';
+import { resolveClient } from '../auth/pre-registered-client';
+import type { PreRegisteredClient } from '../shared/server-spec';
 import { canonicalResource } from '../auth/resource';
 import { signIn } from '../auth/sign-in';
 import { listSignIns, type SignInStatus } from '../auth/sign-in-status';
@@ -54,7 +56,9 @@ export function parseAuthArgs(argv: readonly string[]): AuthArgs {
 export interface AuthDeps {
   readonly store: () => Promise<SecretStore>;
   /** The `url` of a remote server's entry, or a message saying why there is none. */
-  readonly serverUrl: (name: string) => Promise<{ url: string } | { error: string }>;
+  readonly serverUrl: (
+    name: string,
+  ) => Promise<{ url: string; oauth?: PreRegisteredClient } | { error: string }>;
   /** Opens a URL in the user's browser; false when it could not (the URL is printed anyway). */
   readonly openUrl?: (url: string) => boolean;
   readonly now?: () => number;
@@ -138,12 +142,26 @@ async function signInCommand(
     },
   });
   try {
+    let preRegistered;
+    if (entry.oauth !== undefined) {
+      const resolved = await resolveClient(server, entry.oauth, {
+        env: io.env,
+        platform: io.platform,
+        store: () => Promise.resolve(store),
+      });
+      if (!resolved.ok) {
+        io.err(`switchyard auth: ${resolved.message}\n`);
+        return 1;
+      }
+      preRegistered = resolved.client;
+    }
     const provider = new SwitchyardOAuthProvider({
       server,
       serverUrl: entry.url,
       resource,
       store,
       userAgent: agent,
+      ...(preRegistered === undefined ? {} : { preRegistered }),
     });
     const status = await signIn(provider, entry.url);
     io.out(

@@ -15,6 +15,11 @@ export function formatConsent(c: ConsentRequest): string {
           `  origin:      ${remote.origin}   (your data and any token in the headers go there)`,
           `  transport:   ${remote.transport}`,
           `  headers:     ${remote.headers.length === 0 ? '(none)' : remote.headers.map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(', ')}`,
+          ...(remote.oauthClient === undefined
+            ? []
+            : [
+                `  oauth:       client ${JSON.stringify(remote.oauthClient.clientId)}, ${remote.oauthClient.clientSecret === null ? 'no secret' : `secret from ${remote.oauthClient.clientSecret}`}`,
+              ]),
         ];
   const lines = [
     `Server '${c.server}' (${origin}): ${c.summary}`,

@@ -1,5 +1,6 @@
 import type { ServerState, ServerSummary } from '../../protocol/servers';
 import { describeExit } from '../../protocol/servers';
+import { oauthRedirectText } from './oauth-redirects';
 import { profileReport } from './profile-report';
 import { installSection } from './install-doctor';
 import { table, type CliIo } from './io';
@@ -117,6 +118,8 @@ export async function doctor(io: CliIo, args: readonly string[]): Promise<number
       const shimText = shimSection(setup.specs);
       if (shimText !== '') io.out(`\n${shimText}`);
     }
+    const redirects = oauthRedirectText(servers, install.extensionIds);
+    if (redirects !== '') io.out(`\n${redirects}`);
     io.out(`\n${secrets.text}`);
     if (profiles.text !== '') io.out(`\n${profiles.text}`);
     if (reaped.length > 0) io.out(`\n${reapedText(reaped)}`);

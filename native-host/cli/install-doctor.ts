@@ -16,6 +16,8 @@ export interface InstallSection {
   readonly text: string;
   readonly problems: readonly string[];
   readonly json: unknown;
+  /** The extension ids the browsers' native-messaging manifests allow (none when not installed). */
+  readonly extensionIds: readonly string[];
 }
 
 export interface InstallSectionOptions {
@@ -34,13 +36,14 @@ export async function installSection(
     home = switchyardHome(io.env, io.platform, options.homedir ?? os.homedir());
   } catch {
     // The config section already reports an unusable home.
-    return { text: '', problems: [], json: null };
+    return { text: '', problems: [], json: null, extensionIds: [] };
   }
   if (platform === null) {
     return {
       text: `Browser install: not supported on ${io.platform}.\n`,
       problems: [],
       json: null,
+      extensionIds: [],
     };
   }
   const uid =
@@ -56,7 +59,15 @@ export async function installSection(
     uid,
     registry: options.registry ?? runReg,
   });
-  return { text: sectionText(diagnosis), problems: problemsOf(diagnosis), json: jsonOf(diagnosis) };
+  return {
+    text: sectionText(diagnosis),
+    problems: problemsOf(diagnosis),
+    json: jsonOf(diagnosis),
+    extensionIds:
+      diagnosis.state === 'installed'
+        ? [...new Set(diagnosis.registrations.flatMap((r) => r.registration.extensionIds))]
+        : [],
+  };
 }
 
 function problemsOf(diagnosis: InstallDiagnosis): string[] {

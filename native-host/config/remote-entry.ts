@@ -136,3 +136,102 @@ export const HeadersSchema = z
     const folded = Object.keys(headers).map((name) => name.toLowerCase());
     return new Set(folded).size === folded.length;
   }, 'headers names one header twice (header names ignore case)');
+
+/** Longest client id accepted (GitHub's are 20 characters, Entra's 36; a UUID-ish id fits). */
+export const MAX_CLIENT_ID_CHARS = 256;
+/** Scopes one entry may ask for, and the longest one. */
+export const MAX_SCOPES = 32;
+export const MAX_SCOPE_CHARS = 128;
+
+/** A `${VAR}` (or `${env:VAR}`) reference and nothing else: what `clientSecret` must be. */
+const SECRET_REFERENCE = /^\$\{(?:env:)?[A-Za-z_][A-Za-z0-9_]*\}$/;
+
+/** Why `clientId` cannot be used, or undefined. RFC 6749 §A.1: printable ASCII (VSCHAR). */
+export function clientIdProblem(clientId: string): string | undefined {
+  if (clientId.length === 0)
+    return 'oauth.clientId is empty: paste the client id your OAuth app shows';
+  if (clientId.length > MAX_CLIENT_ID_CHARS) {
+    return `oauth.clientId can have at most ${MAX_CLIENT_ID_CHARS} characters`;
+  }
+  if (!/^[\x20-\x7e]+$/.test(clientId) || clientId.trim() !== clientId) {
+    return 'oauth.clientId can only have printable ASCII characters, with no space at either end';
+  }
+  return undefined;
+}
+
+/**
+ * Why `clientSecret` cannot be used, or undefined. A literal secret in config.json is refused:
+ * the file is copied, synced, pasted into issues and read by every program of the user, and a
+ * workspace file is committed. The message says how to keep it in the secret store instead.
+ */
+export function clientSecretProblem(secret: string): string | undefined {
+  if (SECRET_REFERENCE.test(secret)) return undefined;
+  return (
+    'oauth.clientSecret must be a variable, e.g. "${MY_CLIENT_SECRET}", never the secret itself: ' +
+    'store the secret with `switchyard secret set MY_CLIENT_SECRET` (or export it) and write its name here'
+  );
+}
+
+/** Why one scope cannot be asked for, or undefined. RFC 6749 §3.3 scope-token (NQCHAR). */
+export function scopeProblem(scope: string): string | undefined {
+  if (scope.length === 0 || scope.length > MAX_SCOPE_CHARS) {
+    return `a scope has 1 to ${MAX_SCOPE_CHARS} characters`;
+  }
+  if (!/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope)) {
+    return 'a scope is printable ASCII without spaces, quotes or backslashes, e.g. "repo"';
+  }
+  return undefined;
+}
+
+const checked = (problem: (value: string) => string | undefined) =>
+  z.string().superRefine((value, ctx) => {
+    const found = problem(value);
+    if (found !== undefined) ctx.addIssue({ code: 'custom', message: found });
+  });
+
+/**
+ * A remote entry's `oauth`: a client registered beforehand at the authorization server, for one
+ * that offers no dynamic registration (GitHub's OAuth apps, many enterprise IdPs). The shape is
+ * Claude Code's (`clientId`, `scopes` as one space-separated string, also accepted here) with
+ * `clientSecret` a variable; other keys (Claude Code's `callbackPort`) are ignored.
+ *
+ *   "oauth": {"clientId": "Iv1.8a61f9b3a7aba766", "clientSecret": "${GITHUB_CLIENT_SECRET}", "scopes": ["repo"]}
+ */
+export const OAuthClientSchema = z
+  .object(
+    {
+      clientId: z
+        .string({ error: 'oauth.clientId must be a string' })
+        .pipe(checked(clientIdProblem)),
+      clientSecret: z
+        .string({
+          error:
+            'oauth.clientSecret must be a string naming a variable, e.g. "${MY_CLIENT_SECRET}"',
+        })
+        .pipe(checked(clientSecretProblem))
+        .optional(),
+      scopes: z
+        .union(
+          [
+            z.array(z.string({ error: 'a scope must be a string' })),
+            z.string().transform((joined) => joined.split(' ').filter((s) => s !== '')),
+          ],
+          { error: 'oauth.scopes must be a list of strings, e.g. ["repo", "read:org"]' },
+        )
+        .pipe(
+          z
+            .array(checked(scopeProblem))
+            .max(MAX_SCOPES, `oauth.scopes can name at most ${MAX_SCOPES} scopes`),
+        )
+        .optional(),
+    },
+    {
+      error:
+        'oauth must be an object, e.g. {"clientId": "…", "clientSecret": "${MY_CLIENT_SECRET}"}',
+    },
+  )
+  .transform((client) => ({
+    clientId: client.clientId,
+    ...(client.clientSecret === undefined ? {} : { clientSecret: client.clientSecret }),
+    scopes: [...new Set(client.scopes ?? [])],
+  }));

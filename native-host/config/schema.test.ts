@@ -183,6 +183,17 @@ describe('ServerEntrySchema rejects', () => {
     expect(parsed).toMatchObject({ command: '', args: [], env: {} });
   });
 
+  it('carries a pre-registered OAuth client, its secret a reference', () => {
+    const parsed = ServerEntrySchema.parse({
+      url: 'https://example.com/mcp',
+      oauth: { clientId: 'abc', clientSecret: '${S}' },
+    });
+    expect(parsed.remote?.oauth).toEqual({ clientId: 'abc', clientSecret: '${S}', scopes: [] });
+    expect(ServerEntrySchema.parse({ url: 'https://example.com/mcp' }).remote).not.toHaveProperty(
+      'oauth',
+    );
+  });
+
   it('keeps header values unexpanded and applies the shared fields', () => {
     const parsed = ServerEntrySchema.parse({
       type: 'http',
@@ -231,6 +242,12 @@ describe('ServerEntrySchema rejects', () => {
       /twice/,
     ],
     ['args on a remote entry', { url: 'https://example.com', args: ['x'] }, 'args', /no meaning/],
+    [
+      'a literal client secret',
+      { url: 'https://example.com', oauth: { clientId: 'a', clientSecret: 'hunter2' } },
+      'oauth.clientSecret',
+      /switchyard secret set/,
+    ],
     ['env on a remote entry', { url: 'https://example.com', env: { A: 'b' } }, 'env', /no meaning/],
   ])('rejects a remote entry: %s', (_label, entry, path, message) => {
     const [first] = issuesOf(entry);

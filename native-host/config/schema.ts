@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HeadersSchema, UrlSchema, readTransport } from './remote-entry';
+import { HeadersSchema, OAuthClientSchema, UrlSchema, readTransport } from './remote-entry';
 import { RESERVED_KEY, recordErrors } from './zod-errors';
 import type { RemoteEndpoint } from '../shared/server-spec';
 
@@ -193,6 +193,7 @@ const localOnly = (field: string) =>
 const RemoteEntrySchema = z.object({
   url: UrlSchema,
   headers: HeadersSchema.default({}),
+  oauth: OAuthClientSchema.optional(),
   args: localOnly('args'),
   env: localOnly('env'),
   cwd: z
@@ -303,7 +304,12 @@ export const ServerEntrySchema = TransportHintsSchema.superRefine(checkTransport
         command: '',
         args: [],
         env: {},
-        remote: { transport: reading.transport, url: remote.url, headers: remote.headers },
+        remote: {
+          transport: reading.transport,
+          url: remote.url,
+          headers: remote.headers,
+          ...(remote.oauth === undefined ? {} : { oauth: remote.oauth }),
+        },
         ...commonFields(remote),
       };
     }

@@ -54,6 +54,11 @@ export interface HostCoreOptions {
   readonly groupWatchers?: ReadonlyArray<{ close(): void | Promise<void> }>;
   /** The secret store (opened on first need), where sign-ins keep their tokens. */
   readonly secrets?: () => Promise<SecretStore>;
+  /**
+   * Where a sign-in resolves a pre-registered client's `${VAR}` secret (then the secret store);
+   * default this process's environment and platform.
+   */
+  readonly variableEnv?: { readonly env: NodeJS.ProcessEnv; readonly platform: NodeJS.Platform };
 }
 
 export interface CoreParts {

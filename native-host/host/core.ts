@@ -14,6 +14,7 @@ import type { ProfileCost } from './core-types';
 import type { LaunchTrust } from './launch-trust';
 import type { ServerFleet } from './server-fleet';
 import type { SettingsWrites } from './settings-writes';
+import { resolveClient } from '../auth/pre-registered-client';
 import { SignInFlows } from './sign-in-flows';
 import type { ToolCatalog } from './tool-catalog';
 import type { ToolGate } from './tool-gate';
@@ -80,6 +81,16 @@ export class HostCore {
           );
         }
         return url;
+      },
+      preRegisteredClient: async (server) => {
+        const client = this.fleet.spec(server).remote?.oauth;
+        if (client === undefined) return undefined;
+        const secrets = this.options.secrets;
+        return resolveClient(server, client, {
+          env: this.options.variableEnv?.env ?? process.env,
+          platform: this.options.variableEnv?.platform ?? process.platform,
+          ...(secrets ? { store: secrets } : {}),
+        });
       },
       afterChange: async (server) => {
         // A stopped or disabled server stays so; one that runs or waits starts with the tokens.

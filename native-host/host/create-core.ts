@@ -92,6 +92,7 @@ export async function createCore(
   );
   return new HostCore({
     secrets,
+    variableEnv: { env: environment.env, platform: environment.platform },
     eraVerdicts,
     servers: setup.specs,
     spawnServer: createLauncher({

@@ -110,6 +110,64 @@ describe('consentRequest for a remote server', () => {
     ]);
   });
 
+  test.each<
+    [string, string | undefined, { clientId: string; clientSecret: string | null }, RegExp]
+  >([
+    [
+      'a confidential client: the variable, never a value',
+      '${GH_SECRET}',
+      { clientId: 'Iv1.abc', clientSecret: '${GH_SECRET}' },
+      /oauth: {7}client "Iv1\.abc", secret from \$\{GH_SECRET\}/,
+    ],
+    [
+      'a public client',
+      undefined,
+      { clientId: 'Iv1.abc', clientSecret: null },
+      /oauth: {7}client "Iv1\.abc", no secret/,
+    ],
+  ])('shows the pre-registered OAuth client: %s', (_label, secret, shown, line) => {
+    const definition = remoteDefinition({
+      remote: {
+        transport: 'streamable-http',
+        url: URL_WRITTEN,
+        headers: {},
+        oauth: {
+          clientId: 'Iv1.abc',
+          ...(secret === undefined ? {} : { clientSecret: secret }),
+          scopes: ['repo'],
+        },
+      },
+    });
+    const card = consentRequest(input(definition));
+    expect(card.remote?.oauthClient).toEqual(shown);
+    expect(formatConsent(card)).toMatch(line);
+  });
+
+  it("warns that a repository's entry chose the variable its client secret is read from", () => {
+    const definition = remoteDefinition({
+      provenance: 'workspace',
+      workspaceRoot: '/home/ana/project',
+      remote: {
+        transport: 'streamable-http',
+        url: URL_WRITTEN,
+        headers: {},
+        oauth: { clientId: 'app', clientSecret: '${AWS_SECRET_ACCESS_KEY}', scopes: [] },
+      },
+    });
+    expect(consentRequest(input(definition)).warnings).toContain(
+      "Signs in with the value of ${AWS_SECRET_ACCESS_KEY} from this machine as its OAuth client secret: approve only if that variable holds this app's secret.",
+    );
+    // The user's own entry: they chose the variable themselves.
+    const own = remoteDefinition({
+      remote: { ...definition.remote, transport: 'auto', url: URL_WRITTEN, headers: {} },
+    });
+    expect(consentRequest(input(own)).warnings.join(' ')).not.toContain('client secret');
+  });
+
+  it('has no oauthClient when the host registers one itself', () => {
+    expect(consentRequest(input(remoteDefinition())).remote).not.toHaveProperty('oauthClient');
+  });
+
   it('shows an internationalized host as punycode in the origin', () => {
     const url = 'https://пример.com/mcp';
     const card = consentRequest(

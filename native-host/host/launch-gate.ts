@@ -52,6 +52,14 @@ export function launchWarnings(input: ConsentInput): string[] {
     if (new URL(remote.url).protocol === 'http:') {
       warnings.push('Plain http: allowed only because the server is on this machine.');
     }
+    const secret = remote.oauth?.clientSecret;
+    if (root !== null && secret !== undefined) {
+      // The repository chose the variable: its value, whatever it holds, goes to the server's
+      // authorization server as the client secret.
+      warnings.push(
+        `Signs in with the value of ${secret} from this machine as its OAuth client secret: approve only if that variable holds this app's secret.`,
+      );
+    }
   } else if (root !== null) {
     const base = definition.cwd ?? root;
     const pointsInside = (value: string): boolean => {
@@ -151,6 +159,17 @@ export function consentRequest(input: ConsentInput): ConsentRequest {
             headers: Object.entries(definition.remote.headers)
               .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
               .map(([k, v]): [string, string] => [shown(k), shown(v)]),
+            ...(definition.remote.oauth === undefined
+              ? {}
+              : {
+                  oauthClient: {
+                    clientId: shown(definition.remote.oauth.clientId),
+                    clientSecret:
+                      definition.remote.oauth.clientSecret === undefined
+                        ? null
+                        : shown(definition.remote.oauth.clientSecret),
+                  },
+                }),
           },
   };
 }

@@ -3,6 +3,8 @@ import { buildChildEnv } from '../config/env';
 import { missingVariablesMessage, resolveVariables } from '../config/variables';
 import type { SecretStore } from '../secrets/secret-store';
 import { SwitchyardOAuthProvider } from '../auth/oauth-provider';
+import { resolveClient } from '../auth/pre-registered-client';
+import type { RemoteEndpoint } from '../shared/server-spec';
 import { canonicalResource } from '../auth/resource';
 import { connectRemote } from './remote-launch';
 import {
@@ -51,13 +53,16 @@ export interface LaunchOptions {
  * stored (popup or `switchyard auth`), refreshed as they expire. It has no user agent, so a
  * server that needs a fresh sign-in fails as `auth-required` and nothing is registered or
  * opened behind the user's back (decision 0018). Without a usable secret store there are no
- * tokens to send: the server is reached without OAuth.
+ * tokens to send: the server is reached without OAuth. A pre-registered client (`oauth`) is
+ * resolved here, so a refresh can present its secret; a secret set nowhere fails the start by
+ * name.
  */
 async function backgroundAuthProvider(
   server: string,
-  serverUrl: string,
+  remote: RemoteEndpoint,
   options: LaunchOptions,
 ): Promise<SwitchyardOAuthProvider | undefined> {
+  const serverUrl = remote.url;
   const resource = canonicalResource(serverUrl);
   if (resource === undefined || options.secrets === undefined) return undefined;
   let store: SecretStore;
@@ -66,11 +71,22 @@ async function backgroundAuthProvider(
   } catch {
     return undefined;
   }
+  let preRegistered;
+  if (remote.oauth !== undefined) {
+    const resolved = await resolveClient(server, remote.oauth, {
+      env: options.hostEnv,
+      platform: options.platform,
+      store: () => Promise.resolve(store),
+    });
+    if (!resolved.ok) throw new LaunchError('missing-variable', resolved.message);
+    preRegistered = resolved.client;
+  }
   return new SwitchyardOAuthProvider({
     server,
     serverUrl,
     resource,
     store,
+    ...(preRegistered === undefined ? {} : { preRegistered }),
     ...(options.fetch ? { fetchFn: options.fetch } : {}),
   });
 }
@@ -93,7 +109,7 @@ export function createLauncher(options: LaunchOptions): LaunchFn {
       if (variables.missing.length > 0) {
         throw new LaunchError('missing-variable', missingVariablesMessage(launch.name, variables));
       }
-      const authProvider = await backgroundAuthProvider(launch.name, launch.remote.url, options);
+      const authProvider = await backgroundAuthProvider(launch.name, launch.remote, options);
       return connectRemote(launch.name, launch.remote, {
         lookup: variables.lookup,
         ...(authProvider ? { authProvider } : {}),

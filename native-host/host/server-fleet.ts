@@ -158,6 +158,9 @@ export class ServerFleet {
               // Once connected, the transport in use: an `auto` entry shows what it settled on.
               transport: runtime.remoteTransport ?? spec.remote.transport,
               headerNames: Object.keys(spec.remote.headers),
+              ...(spec.remote.oauth === undefined
+                ? {}
+                : { oauthClientId: spec.remote.oauth.clientId }),
             },
       status: runtime.state,
       toolCount: running ? runtime.tools.length : 0,

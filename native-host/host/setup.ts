@@ -1,3 +1,4 @@
+import { copyEndpoint } from '../shared/remote-endpoint';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -177,10 +178,13 @@ export async function toSpec(
 
 /** A remote server's spec: nothing to resolve; the definition is what the host would contact. */
 function remoteSpec(server: MergedServer, remote: RemoteEndpoint): ServerSpec {
-  const endpoint = Object.freeze({
-    transport: remote.transport,
-    url: remote.url,
-    headers: Object.freeze({ ...remote.headers }),
+  const copy = copyEndpoint(remote);
+  const endpoint: RemoteEndpoint = Object.freeze({
+    ...copy,
+    headers: Object.freeze(copy.headers),
+    ...(copy.oauth === undefined
+      ? {}
+      : { oauth: Object.freeze({ ...copy.oauth, scopes: Object.freeze(copy.oauth.scopes) }) }),
   });
   const definition: LaunchDefinition = Object.freeze({
     executable: remote.url,

@@ -8,6 +8,7 @@ import { canonicalResource } from '../auth/resource';
 import { signIn } from '../auth/sign-in';
 import { describeTokens, type SignInStatus as AuthSignInStatus } from '../auth/sign-in-status';
 import { signOut, type SignOutResult } from '../auth/sign-out';
+import type { ClientResolution } from '../auth/pre-registered-client';
 import type { UserAgent } from '../auth/user-agent';
 import type { SecretStore } from '../secrets/secret-store';
 import { HostError } from '../shared/host-error';
@@ -30,6 +31,11 @@ export interface SignInFlowsOptions {
   readonly store: () => Promise<SecretStore>;
   /** The remote URL of a configured server; throws HostError for an unknown or local one. */
   readonly remoteUrl: (server: string) => string;
+  /**
+   * The server's pre-registered OAuth client (its entry's `oauth`), its secret resolved; absent
+   * or resolving to undefined, the client registers dynamically.
+   */
+  readonly preRegisteredClient?: (server: string) => Promise<ClientResolution | undefined>;
   /** Called after tokens were stored or deleted: restart the server so it uses them. */
   readonly afterChange: (server: string) => Promise<void>;
   readonly fetch?: FetchLike;
@@ -78,12 +84,19 @@ export class SignInFlows {
         return callback.promise;
       },
     };
+    const client = await this.options.preRegisteredClient?.(server);
+    if (client?.ok === false) {
+      throw new HostError('sign-in-failed', client.message, {
+        kind: 'sign-in-required' satisfies SignInFailureKind,
+      });
+    }
     const provider = new SwitchyardOAuthProvider({
       server,
       serverUrl,
       resource,
       store: await this.openStore(),
       userAgent: agent,
+      ...(client === undefined ? {} : { preRegistered: client.client }),
       ...(this.options.fetch ? { fetchFn: this.options.fetch } : {}),
     });
     const done = signIn(provider, serverUrl, this.options.fetch);

@@ -7,7 +7,7 @@ import { updateConfigFile } from '../config/write';
 import { launchFingerprint } from '../trust/fingerprint';
 import type { LaunchApproval, TrustStore } from '../trust/trust-store';
 import { HostError } from '../shared/host-error';
-import type { ShimRead } from '../shared/server-spec';
+import type { PreRegisteredClient, ShimRead } from '../shared/server-spec';
 import { configUpdateError } from '../config/config-error-details';
 import { loadSetup, toSpec, type HostSetup, type SetupEnvironment } from './setup';
 import { isRecord } from '../../protocol/guards';
@@ -41,6 +41,8 @@ export interface NewRemoteServer {
   readonly transport?: 'http' | 'sse' | undefined;
   /** Values as the user wrote them: `${VAR}` is expanded when connecting. */
   readonly headers?: Readonly<Record<string, string>> | undefined;
+  /** A pre-registered OAuth client (an import); omitted, an existing entry's `oauth` is kept. */
+  readonly oauth?: PreRegisteredClient | undefined;
 }
 
 export interface UserServersContext extends SetupEnvironment {
@@ -59,6 +61,7 @@ export type WrittenEntry =
       readonly type?: 'http' | 'sse';
       readonly url: string;
       readonly headers?: Record<string, string>;
+      readonly oauth?: Record<string, unknown>;
     };
 
 export interface AddedServer {
@@ -270,6 +273,7 @@ export function writtenEntry(server: NewUserServer): WrittenEntry {
       ...(server.headers === undefined || Object.keys(server.headers).length === 0
         ? {}
         : { headers: { ...server.headers } }),
+      ...(server.oauth === undefined ? {} : { oauth: oauthEntry(server.oauth) }),
     };
   }
   return {
@@ -279,6 +283,15 @@ export function writtenEntry(server: NewUserServer): WrittenEntry {
       ? {}
       : { env: { ...server.env } }),
     ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
+  };
+}
+
+/** A pre-registered client as config.json spells it (no empty `scopes`). */
+function oauthEntry(client: PreRegisteredClient): Record<string, unknown> {
+  return {
+    clientId: client.clientId,
+    ...(client.clientSecret === undefined ? {} : { clientSecret: client.clientSecret }),
+    ...(client.scopes.length === 0 ? {} : { scopes: [...client.scopes] }),
   };
 }
 

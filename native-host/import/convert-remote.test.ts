@@ -148,9 +148,35 @@ describe('remote entries that convert', () => {
         type,
         url: written.remote.url,
         headers: written.remote.headers,
+        ...(written.remote.oauth === undefined ? {} : { oauth: written.remote.oauth }),
       });
       expect(loaded.remote).toEqual(written.remote);
     }
+  });
+});
+
+describe("Claude Code's pre-registered OAuth client", () => {
+  // Imported in the shape config.json reads; its secret stays in Claude Code's keychain, so the
+  // notes say how to add one, and that a fixed callback port is not how Switchyard redirects.
+  it('imports clientId and scopes, and says what is left to do', () => {
+    const result = convertOne('claude-code', {
+      type: 'http',
+      url: 'https://x.example/mcp',
+      oauth: { clientId: 'abc', callbackPort: 8080, scopes: 'repo read:org' },
+    });
+    const [converted] = result.entries;
+    expect(converted?.entry).toEqual({
+      remote: {
+        transport: 'streamable-http',
+        url: 'https://x.example/mcp',
+        headers: {},
+        oauth: { clientId: 'abc', scopes: ['repo', 'read:org'] },
+      },
+    });
+    const notes = converted?.notes.join(' ') ?? '';
+    expect(notes).toContain("'switchyard secret set NAME'");
+    expect(notes).toContain('"callbackPort" is not imported');
+    expect(notes).toContain('http://127.0.0.1/callback');
   });
 });
 
@@ -266,10 +292,10 @@ describe('remote entries that are refused, with the reason', () => {
       'it gets its headers by running a program (headersHelper)',
     ],
     [
-      'Claude Code oauth client settings',
+      'a literal client secret in oauth',
       'claude-code',
-      { type: 'http', url: 'https://x.example/mcp', oauth: { clientId: 'abc' } },
-      'oauth sets up how Claude Code signs in to the server',
+      { url: 'https://x.example/mcp', oauth: { clientId: 'abc', clientSecret: 'hunter2' } },
+      'switchyard secret set',
     ],
     [
       'Cursor static OAuth',

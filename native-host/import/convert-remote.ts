@@ -1,5 +1,5 @@
 import { ServerEntrySchema } from '../config/schema';
-import type { RemoteTransport } from '../shared/server-spec';
+import type { RemoteEndpoint, RemoteTransport } from '../shared/server-spec';
 import { isRecord } from '../../protocol/guards';
 import { cannot, droppedKeyNotes, schemaProblem, type EntryOutcome } from './convert-entry';
 import { shownKey } from './text';
@@ -23,6 +23,8 @@ export interface RemoteFields {
   readonly urlKey: string;
   readonly url: unknown;
   readonly headers?: unknown;
+  /** A pre-registered OAuth client, in config.json's (Claude Code's) shape. */
+  readonly oauth?: unknown;
   /** Fields only a local server has, as the entry sets them: refused unless empty. */
   readonly local?: { readonly args?: unknown; readonly env?: unknown; readonly cwd?: unknown };
   readonly disabled?: boolean;
@@ -91,6 +93,7 @@ export function convertRemote(
     ...(type === undefined ? {} : { type }),
     url,
     headers,
+    ...(fields.oauth === undefined || fields.oauth === null ? {} : { oauth: fields.oauth }),
     ...Object.fromEntries(local),
   });
   if (!checked.success) return cannot(schemaProblem(checked.error));
@@ -100,7 +103,36 @@ export function convertRemote(
     remote,
     ...(fields.disabled === true ? { disabled: true } : {}),
   };
-  return { ok: true, entry, notes: [...(fields.notes ?? []), ...droppedKeyNotes(raw, known)] };
+  return {
+    ok: true,
+    entry,
+    notes: [
+      ...(fields.notes ?? []),
+      ...oauthNotes(fields.oauth, remote),
+      ...droppedKeyNotes(raw, known),
+    ],
+  };
+}
+
+/**
+ * What the user still has to do for an imported OAuth client: its secret stays in the source
+ * client's keychain (Claude Code never writes it to a file), and a fixed callback port is not
+ * how Switchyard's CLI redirects.
+ */
+function oauthNotes(raw: unknown, remote: RemoteEndpoint): string[] {
+  const client = remote.oauth;
+  if (client === undefined) return [];
+  const notes = [
+    client.clientSecret === undefined
+      ? 'its OAuth client is imported without a secret: if the app has one, add "clientSecret": "${NAME}" to its "oauth" and run \'switchyard secret set NAME\''
+      : `its OAuth client secret is read from ${client.clientSecret}`,
+  ];
+  if (isRecord(raw) && raw['callbackPort'] !== undefined) {
+    notes.push(
+      '"callbackPort" is not imported: \'switchyard auth\' redirects to http://127.0.0.1/callback on a random port; register that, and https://<extension-id>.chromiumapp.org/ for the popup',
+    );
+  }
+  return notes;
 }
 
 /**

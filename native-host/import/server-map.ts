@@ -60,6 +60,8 @@ const KNOWN_KEYS = [
   'serverUrl',
   'httpUrl',
   'headers',
+  // Claude Code's pre-registered OAuth client: the shape config.json reads.
+  'oauth',
 ];
 
 /** Converts one `mcpServers`-style entry. */
@@ -99,6 +101,7 @@ function convertMcpServersEntry(
           urlKey: transport.urlKey,
           url: raw[transport.urlKey],
           headers: raw['headers'],
+          oauth: raw['oauth'],
           local: { args: raw['args'], env: raw['env'], cwd: raw['cwd'] },
           disabled: raw['disabled'] === true,
         },

@@ -27,6 +27,7 @@ export function newUserServer(name: string, entry: ImportedEntry): NewUserServer
       url: entry.remote.url,
       ...(transport === undefined ? {} : { transport }),
       headers: { ...entry.remote.headers },
+      ...(entry.remote.oauth === undefined ? {} : { oauth: entry.remote.oauth }),
     };
   }
   return {

@@ -1,6 +1,19 @@
-import type { RemoteEndpoint } from './server-spec';
+import type { PreRegisteredClient, RemoteEndpoint } from './server-spec';
 
 /** A copy of `remote` with its own headers object, so no caller reaches into another's. */
 export function copyEndpoint(remote: RemoteEndpoint): RemoteEndpoint {
-  return { transport: remote.transport, url: remote.url, headers: { ...remote.headers } };
+  return {
+    transport: remote.transport,
+    url: remote.url,
+    headers: { ...remote.headers },
+    ...(remote.oauth === undefined ? {} : { oauth: copyClient(remote.oauth) }),
+  };
+}
+
+function copyClient(client: PreRegisteredClient): PreRegisteredClient {
+  return {
+    clientId: client.clientId,
+    ...(client.clientSecret === undefined ? {} : { clientSecret: client.clientSecret }),
+    scopes: [...client.scopes],
+  };
 }

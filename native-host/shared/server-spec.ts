@@ -19,6 +19,24 @@ export interface RemoteEndpoint {
   readonly url: string;
   /** Header values unexpanded, like `env` (see env.ts). */
   readonly headers: Readonly<Record<string, string>>;
+  /**
+   * An OAuth client registered beforehand at the server's authorization server (`"oauth"` in
+   * the entry), used instead of dynamic registration. Absent: the host registers one itself.
+   */
+  readonly oauth?: PreRegisteredClient;
+}
+
+/**
+ * A pre-registered OAuth client as configured (config/remote-entry.ts checks it). The secret is
+ * never in config.json: `clientSecret` is a `${VAR}` reference, resolved at sign-in like a
+ * header value (the environment, then `switchyard secret set`).
+ */
+export interface PreRegisteredClient {
+  readonly clientId: string;
+  /** A `${VAR}` reference, unexpanded; absent for a public client. */
+  readonly clientSecret?: string;
+  /** Scopes always asked for, besides what the server challenges for. */
+  readonly scopes: readonly string[];
 }
 
 /**

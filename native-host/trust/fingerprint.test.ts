@@ -433,6 +433,79 @@ describe('remote definitions (issue 11)', () => {
     expect(diffLaunch(remote, reordered)).toEqual([]);
   });
 
+  it('leaves a remote definition without oauth fingerprinted as before pre-registered clients', () => {
+    // Every remote approval stored before `oauth` existed stays valid: no `oauth` key without one.
+    const def = remote.remote;
+    if (def === undefined) throw new Error('a remote definition');
+    const before = {
+      v: 1,
+      executable: remote.executable,
+      args: [],
+      env: [],
+      cwd: null,
+      provenance: 'user',
+      workspaceRoot: null,
+      remote: {
+        transport: def.transport,
+        url: def.url,
+        headers: Object.entries(def.headers).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+      },
+    };
+    expect(launchFingerprint(remote)).toBe(canonicalHash(before));
+  });
+
+  // Dangerous direction: a workspace swapping the OAuth client (its own app, that then holds the
+  // user's grant) or the variable its secret is read from, while the approval stands.
+  const client = { clientId: 'Iv1.abc', clientSecret: '${GH_SECRET}', scopes: ['repo'] };
+  test.each<[string, LaunchDefinition, LaunchDefinition, LaunchChange[]]>([
+    [
+      'a client added',
+      remote,
+      withRemote({ oauth: client }),
+      [
+        { field: 'oauthClientId', before: '(none)', after: 'Iv1.abc' },
+        { field: 'oauthClientSecret', before: '(none)', after: '${GH_SECRET}' },
+      ],
+    ],
+    [
+      'another client id',
+      withRemote({ oauth: client }),
+      withRemote({ oauth: { ...client, clientId: 'Iv1.evil' } }),
+      [{ field: 'oauthClientId', before: 'Iv1.abc', after: 'Iv1.evil' }],
+    ],
+    [
+      'another secret variable',
+      withRemote({ oauth: client }),
+      withRemote({ oauth: { ...client, clientSecret: '${HOME}' } }),
+      [{ field: 'oauthClientSecret', before: '${GH_SECRET}', after: '${HOME}' }],
+    ],
+    [
+      'the secret dropped (a public client)',
+      withRemote({ oauth: client }),
+      withRemote({ oauth: { clientId: 'Iv1.abc', scopes: ['repo'] } }),
+      [{ field: 'oauthClientSecret', before: '${GH_SECRET}', after: '(none)' }],
+    ],
+    [
+      'the client removed (dynamic registration)',
+      withRemote({ oauth: client }),
+      remote,
+      [
+        { field: 'oauthClientId', before: 'Iv1.abc', after: '(none)' },
+        { field: 'oauthClientSecret', before: '${GH_SECRET}', after: '(none)' },
+      ],
+    ],
+  ])('the OAuth client: %s changes the fingerprint and is named', (_label, from, to, changes) => {
+    expect(launchFingerprint(to)).not.toBe(launchFingerprint(from));
+    expect(diffLaunch(from, to)).toEqual(changes);
+  });
+
+  it('keeps the fingerprint when only the scopes change', () => {
+    const from = withRemote({ oauth: client });
+    const to = withRemote({ oauth: { ...client, scopes: ['repo', 'admin:org'] } });
+    expect(launchFingerprint(to)).toBe(launchFingerprint(from));
+    expect(diffLaunch(from, to)).toEqual([]);
+  });
+
   it('differs from a local definition with the same fields but no remote', () => {
     const local: LaunchDefinition = { ...remote, remote: undefined };
     expect(launchFingerprint(local)).not.toBe(launchFingerprint(remote));
@@ -480,6 +553,11 @@ describe('remote definitions (issue 11)', () => {
         { field: 'executable', before: 'https://a', after: 'https://b' },
       ],
       'URL, transport and headers changed - needs approval',
+    ],
+    [
+      'the OAuth client',
+      [{ field: 'oauthClientId', before: 'a', after: 'b' }],
+      'OAuth client changed - needs approval',
     ],
     [
       'one hyphenated header, named bare',

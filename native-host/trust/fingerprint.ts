@@ -55,12 +55,32 @@ export function launchFingerprint(def: LaunchDefinition): string {
             transport: def.remote.transport,
             url: def.remote.url,
             headers: sortedEnv(def.remote.headers),
+            // A pre-registered OAuth client: whose sign-in it is, and which variable holds its
+            // secret (unexpanded, like headers). Absent without `oauth`, so every remote
+            // definition approved before keeps its fingerprint. Its scopes are not here: the
+            // authorization server's own page shows what is granted.
+            ...(def.remote.oauth === undefined
+              ? {}
+              : {
+                  oauth: {
+                    clientId: def.remote.oauth.clientId,
+                    clientSecret: def.remote.oauth.clientSecret ?? null,
+                  },
+                }),
           },
         }),
   });
 }
 
-type LaunchField = 'executable' | 'args' | 'cwd' | 'provenance' | 'workspaceRoot' | 'transport';
+type LaunchField =
+  | 'executable'
+  | 'args'
+  | 'cwd'
+  | 'provenance'
+  | 'workspaceRoot'
+  | 'transport'
+  | 'oauthClientId'
+  | 'oauthClientSecret';
 
 /**
  * One difference between an approved definition and the one about to run. `before`/`after` are
@@ -77,8 +97,9 @@ export type LaunchChange =
 const NONE = '(none)';
 
 /**
- * Every difference between `before` and `after`, in the order executable, args, env (by key),
- * cwd, provenance, workspaceRoot. Empty exactly when their fingerprints are equal. Args are one
+ * Every difference between `before` and `after`, in the order executable, transport, args, env
+ * (by key), headers (by key), the OAuth client id and secret reference, cwd, provenance,
+ * workspaceRoot. Empty exactly when their fingerprints are equal. Args are one
  * change, not one per position: a shifted list would otherwise read as many edits.
  */
 export function diffLaunch(before: LaunchDefinition, after: LaunchDefinition): LaunchChange[] {
@@ -95,6 +116,16 @@ export function diffLaunch(before: LaunchDefinition, after: LaunchDefinition): L
   }
   keyedChanges(changes, 'env', before.env, after.env);
   keyedChanges(changes, 'header', before.remote?.headers ?? {}, after.remote?.headers ?? {});
+  field(
+    'oauthClientId',
+    before.remote?.oauth?.clientId ?? null,
+    after.remote?.oauth?.clientId ?? null,
+  );
+  field(
+    'oauthClientSecret',
+    before.remote?.oauth?.clientSecret ?? null,
+    after.remote?.oauth?.clientSecret ?? null,
+  );
   field('cwd', before.cwd, after.cwd);
   field('provenance', before.provenance, after.provenance);
   field('workspaceRoot', before.workspaceRoot, after.workspaceRoot);
@@ -128,6 +159,8 @@ const LABELS: Record<LaunchChange['field'], string> = {
   executable: 'command',
   transport: 'transport',
   header: 'headers',
+  oauthClientId: 'OAuth client',
+  oauthClientSecret: 'OAuth client secret',
   args: 'args',
   env: 'env',
   cwd: 'working folder',
@@ -141,6 +174,8 @@ const FIELD_ORDER: readonly LaunchChange['field'][] = [
   'args',
   'env',
   'header',
+  'oauthClientId',
+  'oauthClientSecret',
   'cwd',
   'workspaceRoot',
   'provenance',

@@ -94,6 +94,35 @@ describe('trust file format', () => {
     expect(serializeTrustFile(parsed.state)).toBe(text);
   });
 
+  it('round-trips a pre-registered OAuth client, its secret as the reference', () => {
+    const remote: LaunchDefinition = {
+      executable: 'https://mcp.example.com/mcp',
+      args: [],
+      env: {},
+      cwd: null,
+      provenance: 'user',
+      workspaceRoot: null,
+      remote: {
+        transport: 'streamable-http',
+        url: 'https://mcp.example.com/mcp',
+        headers: {},
+        oauth: { clientId: 'Iv1.abc', clientSecret: '${GH_SECRET}', scopes: ['repo'] },
+      },
+    };
+    const state = emptyTrustState();
+    state.launches.set(launchKey('user', 'gh'), {
+      scope: 'user',
+      server: 'gh',
+      fingerprint: launchFingerprint(remote),
+      definition: remote,
+      approvedAt: '2026-01-01T00:00:00.000Z',
+    });
+    const parsed = parseTrustFile(serializeTrustFile(state));
+    if (parsed.kind !== 'ok') throw new Error(`expected ok, got ${parsed.kind}`);
+    expect(parsed.dropped).toEqual([]);
+    expect(parsed.state.launches.get(launchKey('user', 'gh'))?.definition).toEqual(remote);
+  });
+
   it('drops a remote approval whose stored URL was edited by hand', () => {
     const remote: LaunchDefinition = {
       ...definition,

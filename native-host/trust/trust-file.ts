@@ -104,6 +104,14 @@ const StoredDefinitionSchema = z.object({
       transport: z.enum(['streamable-http', 'sse', 'auto']),
       url: TextSchema.min(1),
       headers: z.array(z.tuple([NameSchema, TextSchema])).max(MAX_LIST_ITEMS),
+      /** A pre-registered OAuth client: its id and secret reference (never a secret). */
+      oauth: z
+        .object({
+          clientId: TextSchema.min(1),
+          clientSecret: TextSchema.optional(),
+          scopes: z.array(TextSchema).max(MAX_LIST_ITEMS),
+        })
+        .optional(),
     })
     .optional(),
 });
@@ -275,6 +283,17 @@ function storedDefinition(definition: LaunchDefinition): z.input<typeof StoredDe
             headers: Object.entries(definition.remote.headers).sort(([a], [b]) =>
               compareKeys([a], [b]),
             ),
+            ...(definition.remote.oauth === undefined
+              ? {}
+              : {
+                  oauth: {
+                    clientId: definition.remote.oauth.clientId,
+                    ...(definition.remote.oauth.clientSecret === undefined
+                      ? {}
+                      : { clientSecret: definition.remote.oauth.clientSecret }),
+                    scopes: [...definition.remote.oauth.scopes],
+                  },
+                }),
           },
         }),
   };
@@ -302,6 +321,17 @@ function launchRecord(entry: LaunchEntry): LaunchRecord {
               transport: definition.remote.transport,
               url: definition.remote.url,
               headers: Object.fromEntries(definition.remote.headers),
+              ...(definition.remote.oauth === undefined
+                ? {}
+                : {
+                    oauth: {
+                      clientId: definition.remote.oauth.clientId,
+                      ...(definition.remote.oauth.clientSecret === undefined
+                        ? {}
+                        : { clientSecret: definition.remote.oauth.clientSecret }),
+                      scopes: definition.remote.oauth.scopes,
+                    },
+                  }),
             },
           }),
     },

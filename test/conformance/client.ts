@@ -14,6 +14,7 @@
  */
 import { rmSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
+import { z } from 'zod';
 import { requestMethods } from '../../protocol/methods';
 import { ApprovalRequestSchema } from '../../protocol/tools';
 import { followToRedirect } from '../fixtures/oauth/test-browser';
@@ -189,6 +190,38 @@ async function drive(host: HostHarness, scenario: string): Promise<void> {
   await callTool(host, exposed.name, call);
 }
 
+/**
+ * What a scenario hands the client in `MCP_CONFORMANCE_CONTEXT`: for `auth/pre-registration`, the
+ * OAuth client registered beforehand at its authorization server (which offers no registration).
+ */
+const ContextSchema = z.looseObject({
+  client_id: z.string().optional(),
+  client_secret: z.string().optional(),
+});
+
+/** The variable the adapter keeps the suite's client secret in, as a user would. */
+const SECRET_VARIABLE = 'CONFORMANCE_CLIENT_SECRET';
+
+/**
+ * The suite's server as a config.json entry, with the scenario's pre-registered client as a user
+ * writes it: the client id in the entry, the secret a `${VAR}` set in the host's environment.
+ */
+function serverEntry(
+  url: string,
+  context: string | undefined,
+): { entry: Record<string, unknown>; env: Record<string, string> } {
+  const parsed = context === undefined ? undefined : ContextSchema.parse(JSON.parse(context));
+  const entry: Record<string, unknown> = { type: 'http', url };
+  if (parsed?.client_id === undefined) return { entry, env: {} };
+  const secret = parsed.client_secret;
+  entry['oauth'] = {
+    clientId: parsed.client_id,
+    ...(secret === undefined ? {} : { clientSecret: `\${${SECRET_VARIABLE}}` }),
+  };
+  log(`using the pre-registered client ${JSON.stringify(parsed.client_id)}`);
+  return { entry, env: secret === undefined ? {} : { [SECRET_VARIABLE]: secret } };
+}
+
 async function main(): Promise<number> {
   const url = process.argv[2];
   const scenario = process.env['MCP_CONFORMANCE_SCENARIO'] ?? '';
@@ -197,8 +230,9 @@ async function main(): Promise<number> {
     return 2;
   }
   log(`scenario '${scenario}', server ${url}`);
-  const home = makeHome({ mcpServers: { [SERVER_NAME]: { type: 'http', url } } });
-  const host = new HostHarness(home, { env: { SWITCHYARD_SECRET_STORE: 'file' } });
+  const { entry, env } = serverEntry(url, process.env['MCP_CONFORMANCE_CONTEXT']);
+  const home = makeHome({ mcpServers: { [SERVER_NAME]: entry } });
+  const host = new HostHarness(home, { env: { SWITCHYARD_SECRET_STORE: 'file', ...env } });
   // The adapter plays the user at the approval card itself (callTool), rather than the harness.
   host.autoApprove = false;
   // The suite kills a client that overruns its timeout: take the host down with it.

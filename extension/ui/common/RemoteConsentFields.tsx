@@ -6,7 +6,8 @@ import { VisibleText } from './VisibleText';
 /**
  * What a remote server's consent card shows in place of a program (issue 11): the address the
  * host would contact, its origin in large type (where the arguments of every allowed call, and
- * any token in the headers, would go), the transport, and each header with its value as written.
+ * any token in the headers, would go), the transport, each header with its value as written, and
+ * the pre-registered OAuth client that signs in, if the entry names one.
  */
 export function RemoteConsentFields({ remote }: { readonly remote: RemoteConsent }) {
   return (
@@ -32,6 +33,27 @@ export function RemoteConsentFields({ remote }: { readonly remote: RemoteConsent
       <dd>
         <ValuesAsWritten pairs={remote.headers} empty="(none)" filledIn="when connecting" />
       </dd>
+
+      {remote.oauthClient === undefined ? null : (
+        <>
+          <dt>Signs in as OAuth client</dt>
+          <dd>
+            <code className="sy-code-box sy-selectable">
+              <VisibleText text={remote.oauthClient.clientId} edgeSpaces />
+            </code>
+            {remote.oauthClient.clientSecret === null ? (
+              ' (no secret)'
+            ) : (
+              <>
+                {' with the secret in '}
+                <code>
+                  <VisibleText text={remote.oauthClient.clientSecret} />
+                </code>
+              </>
+            )}
+          </dd>
+        </>
+      )}
     </>
   );
 }

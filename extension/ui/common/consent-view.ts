@@ -53,6 +53,8 @@ const FIELD_LABELS = {
   cwd: 'Working folder',
   provenance: 'Comes from',
   workspaceRoot: 'Workspace folder',
+  oauthClientId: 'OAuth client id',
+  oauthClientSecret: 'OAuth client secret from',
 } as const;
 
 const NOT_SET = '(not set)';

@@ -1,3 +1,4 @@
+import { browser } from 'wxt/browser';
 import { useId, useMemo, useState } from 'react';
 import type { ServerSummary } from '../../../protocol/servers';
 import { Button } from '../common/Button';
@@ -248,6 +249,21 @@ function LaunchFacts({ launch }: { readonly launch: LaunchView }) {
             <dt>Headers</dt>
             <dd>
               <VisibleText text={launch.headerNames.join(', ')} />
+            </dd>
+          </>
+        )}
+        {launch.oauthClientId !== undefined && (
+          <>
+            <dt>OAuth client</dt>
+            <dd>
+              <code>
+                <VisibleText text={launch.oauthClientId} edgeSpaces />
+              </code>
+            </dd>
+            {/* The browser's redirect for this extension: what the OAuth app must list. */}
+            <dt>Redirect URI</dt>
+            <dd>
+              <code className="sy-selectable">{browser.identity.getRedirectURL()}</code>
             </dd>
           </>
         )}

@@ -290,6 +290,28 @@ describe('rows', () => {
     });
   });
 
+  it("names a remote server's pre-registered OAuth client", () => {
+    const row = serverRow(
+      summary(
+        { state: 'stopped' },
+        {
+          command: '',
+          args: [],
+          resolvedCommand: null,
+          envKeys: [],
+          cwd: null,
+          remote: {
+            url: 'https://mcp.example.com/mcp',
+            transport: 'streamable-http',
+            headerNames: [],
+            oauthClientId: 'Iv1.abc',
+          },
+        },
+      ),
+    );
+    expect(row.launch).toMatchObject({ kind: 'remote', oauthClientId: 'Iv1.abc' });
+  });
+
   it('shows the handshake time only while running', () => {
     expect(serverRow(fixture('everything')).handshake).toBe('handshake 537 ms');
     expect(serverRow(fixture('filesystem')).handshake).toBeNull();

@@ -46,6 +46,8 @@ export type LaunchView =
       readonly transport: string;
       /** The headers the host sends, by name (the host never reports their values). */
       readonly headerNames: readonly string[];
+      /** The pre-registered OAuth client that signs in (the entry's `oauth`), if any. */
+      readonly oauthClientId?: string;
     };
 
 export interface ServerRowView {
@@ -214,6 +216,7 @@ export function launchView(server: ServerSummary): LaunchView {
       origin: originOf(remote.url),
       transport: TRANSPORT_TEXT[remote.transport],
       headerNames: remote.headerNames,
+      ...(remote.oauthClientId === undefined ? {} : { oauthClientId: remote.oauthClientId }),
     };
   }
   return {

@@ -1,0 +1,51 @@
+import { expandEnvValue } from '../config/env';
+import {
+  missingVariablesMessage,
+  resolveVariables,
+  type VariableSources,
+} from '../config/variables';
+import type { PreRegisteredClient } from '../shared/server-spec';
+
+/**
+ * A pre-registered OAuth client ready to present: the entry's `oauth` with its `${VAR}` secret
+ * resolved. Held only in memory, for one provider; never written to the store or a log.
+ */
+export interface ClientCredentials {
+  readonly clientId: string;
+  /** The secret's value; absent for a public client. */
+  readonly clientSecret?: string;
+  /** Scopes always asked for (RFC 6749 §3.3 tokens, checked at load). */
+  readonly scopes: readonly string[];
+}
+
+export type ClientResolution =
+  | { readonly ok: true; readonly client: ClientCredentials }
+  /** A variable is set nowhere (or the store failed): `message` names it and how to set it. */
+  | { readonly ok: false; readonly message: string };
+
+/**
+ * Resolves `client.clientSecret` the way header values are (config/variables.ts): the host's
+ * environment, then `switchyard secret set NAME`. A missing variable is an error naming it, never
+ * an empty secret (the authorization server would answer `invalid_client`, which names nothing).
+ */
+export async function resolveClient(
+  server: string,
+  client: PreRegisteredClient,
+  sources: VariableSources,
+): Promise<ClientResolution> {
+  const base = { clientId: client.clientId, scopes: [...client.scopes] };
+  const reference = client.clientSecret;
+  if (reference === undefined) return { ok: true, client: base };
+  const variables = await resolveVariables([reference], sources);
+  if (variables.missing.length > 0) {
+    return { ok: false, message: missingVariablesMessage(server, variables) };
+  }
+  const secret = expandEnvValue(reference, variables.lookup).value;
+  if (secret === '') {
+    return {
+      ok: false,
+      message: `'${server}': ${reference} (its OAuth client secret) is set but empty; set it with \`switchyard secret set\`.`,
+    };
+  }
+  return { ok: true, client: { ...base, clientSecret: secret } };
+}
