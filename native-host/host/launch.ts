@@ -81,7 +81,7 @@ async function backgroundAuthProvider(
     if (!resolved.ok) throw new LaunchError('missing-variable', resolved.message);
     preRegistered = resolved.client;
   }
-  return new SwitchyardOAuthProvider({
+  const provider = new SwitchyardOAuthProvider({
     server,
     serverUrl,
     resource,
@@ -89,6 +89,18 @@ async function backgroundAuthProvider(
     ...(preRegistered === undefined ? {} : { preRegistered }),
     ...(options.fetch ? { fetchFn: options.fetch } : {}),
   });
+  // An entry that sends its own `Authorization` (an API key) chose static auth: its 401 is a
+  // wrong key, reported with the server's answer, not a sign-in to offer. Unless the user signed
+  // in anyway (then the token wins over the header, as the SDK does).
+  const staticAuth = Object.keys(remote.headers).some((h) => h.toLowerCase() === 'authorization');
+  if (
+    staticAuth &&
+    remote.oauth === undefined &&
+    (await provider.records.read('tokens')) === undefined
+  ) {
+    return undefined;
+  }
+  return provider;
 }
 
 /** Something that follows the process groups of this host's servers. */

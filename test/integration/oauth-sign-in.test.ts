@@ -24,7 +24,15 @@ describe('OAuth sign-in through the host', () => {
     fixture = await startOAuthFixture({ consent: 'auto' });
     // The 0600 file store under the test's home: no keyring on a CI machine.
     process.env['SWITCHYARD_SECRET_STORE'] = 'file';
-    host = await HostHarness.start({ linear: { type: 'http', url: fixture.mcpUrl } });
+    host = await HostHarness.start({
+      linear: { type: 'http', url: fixture.mcpUrl },
+      // An API key in the entry: static auth, so a refusal is a wrong key, not a sign-in.
+      keyed: {
+        type: 'http',
+        url: fixture.mcpUrl,
+        headers: { Authorization: 'Bearer not-a-token-the-server-knows' },
+      },
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -58,6 +66,16 @@ describe('OAuth sign-in through the host', () => {
     // Nothing registered behind the user's back: the background provider never starts a flow.
     expect(fixture.counters.as.registrations).toBe(0);
     expect(await host.call('auth/status', { server: 'linear' })).toEqual({ status: null });
+  });
+
+  it('a server with its own Authorization header is not offered a sign-in: its key was refused', async () => {
+    const { servers } = await host.call<{ servers: Array<{ name: string; status: Status }> }>(
+      'servers/list',
+    );
+    const keyed = servers.find((s) => s.name === 'keyed')?.status;
+    expect(keyed).toMatchObject({ state: 'failed', reason: 'handshake-failed' });
+    expect(keyed?.message).toContain('401');
+    expect(fixture.counters.as.registrations).toBe(0);
   });
 
   it('refuses a redirect that is not a browser web auth flow', async () => {
