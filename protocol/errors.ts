@@ -23,6 +23,11 @@ export const ErrorReasonSchema = z.enum([
   'server-exited',
   /** The server did not answer within the per-call timeout. */
   'timeout',
+  /**
+   * The server does not offer what was asked (no `resources`, `prompts` or `completions`
+   * capability, or no resource subscriptions): nothing was sent to it.
+   */
+  'not-supported',
   /** The caller cancelled the request. */
   'cancelled',
   /** The server answered with a JSON-RPC error (its message is sanitized untrusted text). */

@@ -11,6 +11,7 @@ export * from './limits';
 export * from './methods';
 export * from './profiles';
 export * from './servers';
+export * from './resources';
 export * from './tools';
 export * from './untrusted/block';
 export * from './match-pattern';

@@ -12,6 +12,7 @@ import {
   ImportWrittenSchema,
 } from './import';
 import { authMethods } from './auth';
+import { resourceMethods, resourceNotifications } from './resources';
 import { nestedDeeperThan } from './guards';
 import { RequestIdSchema } from './jsonrpc';
 import { MAX_TOOL_ARGUMENTS_DEPTH } from './limits';
@@ -43,6 +44,7 @@ const ServerResultSchema = z.object({ server: ServerSummarySchema });
 
 export const requestMethods = {
   ...authMethods,
+  ...resourceMethods,
   'host/hello': {
     params: z.object({
       protocolVersion: z.number().int(),
@@ -281,6 +283,7 @@ export type ResultOf<M extends RequestMethod> = z.infer<(typeof requestMethods)[
 
 /** Notifications the host sends to the extension. */
 export const hostNotifications = {
+  ...resourceNotifications,
   'notifications/servers/changed': z.object({
     server: ServerSummarySchema,
     /** The server is no longer configured (config.json changed): drop its row. */

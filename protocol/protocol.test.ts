@@ -143,6 +143,7 @@ const CODES_OF_REASON: Readonly<Record<ErrorReason, readonly number[]>> = {
   'unknown-server': [JsonRpcErrorCode.HostError],
   'unknown-tool': [JsonRpcErrorCode.HostError],
   'server-unavailable': [JsonRpcErrorCode.HostError],
+  'not-supported': [JsonRpcErrorCode.HostError],
   'server-exited': [JsonRpcErrorCode.HostError],
   timeout: [JsonRpcErrorCode.HostError],
   cancelled: [JsonRpcErrorCode.HostError],

@@ -30,6 +30,9 @@ export class HostNotifications {
     'notifications/tools/changed': new Set(),
     'notifications/progress': new Set(),
     'notifications/log': new Set(),
+    'notifications/resources/changed': new Set(),
+    'notifications/resources/updated': new Set(),
+    'notifications/prompts/changed': new Set(),
   };
 
   constructor(

@@ -49,6 +49,15 @@ export const PAGE_HOST_METHODS = [
   'activity/list',
   'auth/status',
   'auth/signOut',
+  // The user's own context (issue 12): browsing, reading and filling in need no approval.
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'prompts/list',
+  'prompts/get',
+  'completion/complete',
 ] as const satisfies readonly RequestMethod[];
 export type PageHostMethod = (typeof PAGE_HOST_METHODS)[number];
 

@@ -67,6 +67,9 @@ export async function hostCommand(io: CliIo, args: readonly string[]): Promise<n
           onLog: (level, message, server) => {
             emit.log(level, message, server);
           },
+          onServerNotice: (notice) => {
+            emit.serverNotice(notice);
+          },
         },
       }),
     liveConfig: (core, emitLog) => {

@@ -19,6 +19,8 @@ import { ServerFleet } from './server-fleet';
 import { SettingsWrites, type PolicyWriter } from './settings-writes';
 import { ToolCatalog } from './tool-catalog';
 import { ToolGate } from './tool-gate';
+import { ServerContext } from './server-context';
+import { safeText } from '../../protocol/untrusted/gate';
 
 /**
  * Builds the host core's parts from its options and wires their events together: the one place
@@ -70,6 +72,7 @@ export interface CoreParts {
   readonly settings: SettingsWrites;
   readonly reload: ConfigApply;
   readonly profiles: ProfileStore;
+  readonly context: ServerContext;
 }
 
 /** `summarize` reports a server as the facade does (its state with its listing's cost). */
@@ -104,6 +107,13 @@ export function assembleCore(
         events.onToolsChanged?.(r.name);
       },
       onLog: (level, message, server) => events.onLog?.(level, message, server),
+      onFeatureNotice: (r, notice) => {
+        events.onServerNotice?.(
+          notice.kind === 'resource-updated'
+            ? { kind: notice.kind, server: r.name, uri: safeText(notice.uri) }
+            : { kind: notice.kind, server: r.name },
+        );
+      },
     },
   });
   const reserved = options.reservedToolNames ?? new Set(BUILTIN_TOOL_NAMES);
@@ -125,5 +135,6 @@ export function assembleCore(
     options.toolPolicy,
   );
   const calls = new CallPipeline({ fleet, catalog: tools, gate, profiles, audit, wrapResult });
-  return { gate, fleet, catalog: tools, launch, calls, settings, reload, profiles };
+  const context = new ServerContext({ fleet, profiles });
+  return { gate, fleet, catalog: tools, launch, calls, settings, reload, profiles, context };
 }

@@ -20,4 +20,11 @@ export interface HostCoreEvents {
   onServerRemoved?(summary: ServerSummary): void;
   onToolsChanged?(server: string): void;
   onLog?(level: LogLevel, message: string, server?: string): void;
+  /** A running server's resources or prompts changed, or a subscribed resource was updated. */
+  onServerNotice?(notice: ServerNotice): void;
 }
+
+/** What a server announced about its context (issue 12); `uri` has been through the gate. */
+export type ServerNotice =
+  | { readonly kind: 'resources-changed' | 'prompts-changed'; readonly server: string }
+  | { readonly kind: 'resource-updated'; readonly server: string; readonly uri: string };

@@ -18,9 +18,10 @@ import { resolveClient } from '../auth/pre-registered-client';
 import { SignInFlows } from './sign-in-flows';
 import type { ToolCatalog } from './tool-catalog';
 import type { ToolGate } from './tool-gate';
+import type { ServerContext } from './server-context';
 
 export type { HostCoreOptions } from './core-parts';
-export type { HostCoreEvents, LogLevel, ProfileCost } from './core-types';
+export type { HostCoreEvents, LogLevel, ProfileCost, ServerNotice } from './core-types';
 
 /**
  * The host's core, shared by the native-messaging host and the CLI, as one facade over its parts:
@@ -39,6 +40,7 @@ export class HostCore {
   private readonly reload: ConfigApply;
   private readonly gate: ToolGate;
   private readonly profileStore: ProfileStore;
+  private readonly serverContext: ServerContext;
   private signInFlows: SignInFlows | undefined;
 
   constructor(private readonly options: HostCoreOptions) {
@@ -51,6 +53,7 @@ export class HostCore {
       settings: this.settings,
       reload: this.reload,
       profiles: this.profileStore,
+      context: this.serverContext,
     } = assembleCore(options, (r) => this.summarize(r)));
   }
 
@@ -61,6 +64,11 @@ export class HostCore {
    */
   get trustStore(): TrustStore {
     return this.options.trust;
+  }
+
+  /** Resources, prompts and completions of the servers (issue 12). */
+  get context(): ServerContext {
+    return this.serverContext;
   }
 
   /** Sign-ins to remote servers from the browser (`auth/*`). */

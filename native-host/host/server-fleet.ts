@@ -3,6 +3,7 @@ import type { RestartPolicy } from '../mcp/restart-policy';
 import { ServerRuntime } from '../mcp/server-runtime';
 import type { EraVerdicts } from '../mcp/era-verdicts';
 import { type LaunchFn, type NegotiationMemory } from '../mcp/runtime-types';
+import type { FeatureNotice } from '../mcp/runtime-client';
 import { launchFingerprint } from '../trust/fingerprint';
 import type { McpRoot } from '../profiles/store';
 import { HostError } from '../shared/host-error';
@@ -23,6 +24,8 @@ export interface FleetEvents {
   /** A current runtime's server reported `notifications/tools/list_changed` and was re-listed. */
   onToolsChanged(runtime: ServerRuntime): void;
   onLog(level: LogLevel, message: string, server: string): void;
+  /** A current runtime's server announced a change to its resources or prompts. */
+  onFeatureNotice?(runtime: ServerRuntime, notice: FeatureNotice): void;
 }
 
 export interface FleetOptions {
@@ -191,6 +194,9 @@ export class ServerFleet {
         },
         onLog: (level, message) => {
           events.onLog(level, message, spec.name);
+        },
+        onFeatureNotice: (r, notice) => {
+          if (current(r)) events.onFeatureNotice?.(r, notice);
         },
       },
     });

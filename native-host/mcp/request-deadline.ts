@@ -4,6 +4,7 @@ import type {
   ProgressCallback,
   Transport,
 } from '@modelcontextprotocol/client';
+import type { z } from 'zod';
 import type { CallToolResult } from '../../protocol/tools';
 import { RawCallToolResultSchema, normalizeCallResult } from './call-result';
 import { untrustedMessage } from './runtime-errors';
@@ -129,14 +130,36 @@ export async function callToolWithDeadline(
   options: CallOptions,
   failure: (error: unknown, timedOut: boolean) => Error,
 ): Promise<CallToolResult> {
+  const raw = await requestWithDeadline(
+    client,
+    { method: 'tools/call', params },
+    RawCallToolResultSchema,
+    timeoutMs,
+    options,
+    failure,
+  );
+  return normalizeCallResult(raw);
+}
+
+/**
+ * Any one request to a server under the host's own timer (as `callToolWithDeadline`, whose
+ * rules it has): progress extends the wait, aborting cancels it at the server.
+ */
+export async function requestWithDeadline<T extends Record<string, unknown>>(
+  client: Client,
+  request: { readonly method: string; readonly params: Record<string, unknown> },
+  schema: z.ZodType<T>,
+  timeoutMs: number,
+  options: CallOptions,
+  failure: (error: unknown, timedOut: boolean) => Error,
+): Promise<T> {
   const deadline = new RequestDeadline(timeoutMs, timeoutMs * 10, options.signal);
   try {
-    const raw = await client.request({ method: 'tools/call', params }, RawCallToolResultSchema, {
+    return await client.request({ method: request.method, params: { ...request.params } }, schema, {
       signal: deadline.signal,
       timeout: SDK_TIMEOUT_DISABLED_MS,
       onprogress: relayProgress(deadline, options.onprogress),
     });
-    return normalizeCallResult(raw);
   } catch (error) {
     throw failure(error, deadline.timedOut);
   } finally {

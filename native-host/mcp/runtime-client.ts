@@ -31,7 +31,17 @@ export interface RuntimeClientHooks {
   readonly onError: (error: Error) => void;
   /** `notifications/tools/list_changed` arrived. */
   readonly onToolListChanged: () => void;
+  /**
+   * A server's other announcements (issue 12): its resource or prompt list changed, or a resource
+   * the host subscribed to was updated (`uri` is the server's, not yet gated).
+   */
+  readonly onFeatureNotice: (notice: FeatureNotice) => void;
 }
+
+/** A server's announcement about its resources or prompts. */
+export type FeatureNotice =
+  | { readonly kind: 'resources-changed' | 'prompts-changed' }
+  | { readonly kind: 'resource-updated'; readonly uri: string };
 
 /**
  * The SDK client for one connection to a server, not yet connected: declares the `roots`
@@ -56,6 +66,15 @@ export function createRuntimeClient(hooks: RuntimeClientHooks): Client {
   client.setNotificationHandler('notifications/tools/list_changed', () => {
     hooks.onToolListChanged();
   });
+  client.setNotificationHandler('notifications/resources/list_changed', () => {
+    hooks.onFeatureNotice({ kind: 'resources-changed' });
+  });
+  client.setNotificationHandler('notifications/prompts/list_changed', () => {
+    hooks.onFeatureNotice({ kind: 'prompts-changed' });
+  });
+  client.setNotificationHandler('notifications/resources/updated', (notification) => {
+    hooks.onFeatureNotice({ kind: 'resource-updated', uri: notification.params.uri });
+  });
   if (roots !== undefined) {
     // The folders come from the user's profiles, asked for afresh on every request.
     client.setRequestHandler('roots/list', () => ({
@@ -67,8 +86,8 @@ export function createRuntimeClient(hooks: RuntimeClientHooks): Client {
 
 /**
  * On a 2026-07-28 connection a server sends change notifications only on a
- * `subscriptions/listen` stream: opens one for `tools/list_changed` when the server advertises
- * it. Resolves with a warning when the server refused or did not acknowledge in `timeoutMs`, and
+ * `subscriptions/listen` stream: opens one for the tool, prompt and resource list changes the
+ * server advertises. Resolves with a warning when the server refused or did not acknowledge in `timeoutMs`, and
  * with undefined otherwise (also on a 2025-era connection, where they arrive unasked). The
  * stream ends with the connection.
  */
@@ -77,11 +96,17 @@ export async function listenForToolChanges(
   timeoutMs: number,
 ): Promise<string | undefined> {
   if (client.getProtocolEra() !== 'modern') return undefined;
-  if (client.getServerCapabilities()?.tools?.listChanged !== true) return undefined;
+  const capabilities = client.getServerCapabilities();
+  const filter = {
+    ...(capabilities?.tools?.listChanged === true ? { toolsListChanged: true } : {}),
+    ...(capabilities?.prompts?.listChanged === true ? { promptsListChanged: true } : {}),
+    ...(capabilities?.resources?.listChanged === true ? { resourcesListChanged: true } : {}),
+  };
+  if (Object.keys(filter).length === 0) return undefined;
   try {
-    await client.listen({ toolsListChanged: true }, { timeout: timeoutMs });
+    await client.listen(filter, { timeout: timeoutMs });
     return undefined;
   } catch (error) {
-    return `could not subscribe to tool list changes: ${messageOf(error)}`;
+    return `could not subscribe to list changes: ${messageOf(error)}`;
   }
 }

@@ -1,9 +1,10 @@
-import type { Client } from '@modelcontextprotocol/client';
+import type { Client, ServerCapabilities } from '@modelcontextprotocol/client';
+import type { z } from 'zod';
 import type { ConsentRequest, ExitInfo, ServerState } from '../../protocol/servers';
 import type { CallToolResult } from '../../protocol/tools';
 import { closeConnection, type Connection } from './connection';
 import { negotiate, probeTimeoutMs } from './negotiation';
-import { callToolWithDeadline } from './request-deadline';
+import { callToolWithDeadline, requestWithDeadline } from './request-deadline';
 import { restartDecision, type RestartPolicy, DEFAULT_RESTART_POLICY } from './restart-policy';
 import {
   callFailure,
@@ -14,7 +15,7 @@ import {
   untrustedServerInfo,
   untrustedMessage,
 } from './runtime-errors';
-import { createRuntimeClient, type RootsSource } from './runtime-client';
+import { createRuntimeClient, type FeatureNotice, type RootsSource } from './runtime-client';
 import type { CallOptions, LaunchFn, NegotiationMemory, ServerProcess } from './runtime-types';
 import type { ServerLaunch } from '../shared/server-spec';
 import type { ToolDefinition } from '../shared/tool-definition';
@@ -25,6 +26,8 @@ import { messageOf } from '../../protocol/guards';
 export interface ServerRuntimeEvents {
   onStateChange(runtime: ServerRuntime): void;
   onToolsChanged(runtime: ServerRuntime): void;
+  /** The server announced a change to its resources or prompts (issue 12). */
+  onFeatureNotice?(runtime: ServerRuntime, notice: FeatureNotice): void;
   onLog(level: 'info' | 'warning' | 'error', message: string): void;
 }
 
@@ -206,6 +209,52 @@ export class ServerRuntime {
     );
   }
 
+  /** What the running server offers (its `initialize` or `server/discover` answer), if running. */
+  get capabilities(): ServerCapabilities | undefined {
+    if (this.stateValue.state !== 'running') return undefined;
+    return this.connection?.client.getServerCapabilities();
+  }
+
+  /** The protocol era of the running connection (`modern`: 2026-07-28), if running. */
+  get era(): 'modern' | 'legacy' | undefined {
+    if (this.stateValue.state !== 'running') return undefined;
+    return this.connection?.client.getProtocolEra() === 'modern' ? 'modern' : 'legacy';
+  }
+
+  /**
+   * Sends one request other than `tools/call` (resources, prompts, completions: issue 12) under
+   * the per-call timeout, with the same failures as a call. The answer is validated by `schema`
+   * only; its strings are still the server's.
+   */
+  async request<T extends Record<string, unknown>>(
+    method: string,
+    params: Record<string, unknown>,
+    schema: z.ZodType<T>,
+    options: CallOptions = {},
+  ): Promise<T> {
+    const connection = this.connection;
+    if (!connection || this.stateValue.state !== 'running') {
+      throw unavailableError(this.name, this.stateValue.state);
+    }
+    const timeout = this.options.launch.toolTimeoutMs;
+    return requestWithDeadline(
+      connection.client,
+      { method, params },
+      schema,
+      timeout,
+      options,
+      (error, timedOut) =>
+        callFailure(error, {
+          server: this.name,
+          cancelled: options.signal?.aborted === true,
+          timedOut,
+          timeoutMs: timeout,
+          process: connection.process,
+          disconnected: this.connection !== connection,
+        }),
+    );
+  }
+
   /** Tells a running server its roots changed (`notifications/roots/list_changed`). */
   rootsChanged(): void {
     const connection = this.connection;
@@ -314,6 +363,9 @@ export class ServerRuntime {
       onToolListChanged: () => {
         const connection = this.connection;
         if (connection?.client === client) this.toolList.listChanged(connection);
+      },
+      onFeatureNotice: (notice) => {
+        if (this.connection?.client === client) this.options.events.onFeatureNotice?.(this, notice);
       },
     });
     return client;

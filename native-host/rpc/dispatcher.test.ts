@@ -51,6 +51,14 @@ function handlers(overrides: Partial<Handlers> = {}): Handlers {
       Promise.reject(new HostError('sign-in-failed', 'no flow', { kind: 'invalid-callback' })),
     'auth/status': () => Promise.resolve({ status: null }),
     'auth/signOut': () => Promise.resolve({ revocation: 'nothing', deleted: 0 }),
+    'resources/list': () => Promise.resolve({ resources: [], problems: [] }),
+    'resources/templates/list': () => Promise.resolve({ resourceTemplates: [], problems: [] }),
+    'resources/read': ({ server }) => Promise.resolve({ server, contents: [] }),
+    'resources/subscribe': () => Promise.resolve({ subscribed: false }),
+    'resources/unsubscribe': () => Promise.resolve({ unsubscribed: false }),
+    'prompts/list': () => Promise.resolve({ prompts: [], problems: [] }),
+    'prompts/get': ({ server }) => Promise.resolve({ server, messages: [] }),
+    'completion/complete': () => Promise.resolve({ values: [] }),
   };
   return { ...base, ...overrides };
 }

@@ -130,6 +130,21 @@ export function createHandlers({
       return await core.forgetLaunch(server, workspace);
     },
     'activity/list': (params) => core.activity(params ?? {}),
+    'resources/list': (params) => core.context.listResources(params ?? {}),
+    'resources/templates/list': (params) => core.context.listTemplates(params ?? {}),
+    'resources/read': ({ server, uri, profile }, context) =>
+      core.context.read(server, uri, profile, { signal: context.signal }),
+    'resources/subscribe': async ({ server, uri, profile }) => ({
+      subscribed: await core.context.subscribe(server, uri, profile),
+    }),
+    'resources/unsubscribe': async ({ server, uri }) => ({
+      unsubscribed: await core.context.unsubscribe(server, uri),
+    }),
+    'prompts/list': (params) => core.context.listPrompts(params ?? {}),
+    'prompts/get': ({ server, name, arguments: args, profile }, context) =>
+      core.context.getPrompt(server, name, args, profile, { signal: context.signal }),
+    'completion/complete': ({ server, ref, argument, context: filled, profile }) =>
+      core.context.complete(server, ref, argument, filled, profile),
     ...importHandlers({ home, live }),
   };
 }

@@ -6,7 +6,7 @@ import {
 } from '../../protocol/limits';
 import { NativeMessagingChannel } from '../transport/native-messaging-channel';
 import { safeText } from '../../protocol/untrusted/gate';
-import type { HostCore, LogLevel } from '../host/core';
+import type { HostCore, LogLevel, ServerNotice } from '../host/core';
 import { Dispatcher } from './dispatcher';
 import { createHandlers } from './handlers';
 import type { LiveConfig } from '../host/live-config';
@@ -46,6 +46,7 @@ export interface CoreEventSink {
   serverChanged(summary: ServerSummary): void;
   serverRemoved(summary: ServerSummary): void;
   toolsChanged(server: string): void;
+  serverNotice(notice: ServerNotice): void;
   log(level: LogLevel, message: string, server?: string): void;
 }
 
@@ -95,6 +96,19 @@ async function serve(options: RunHostOptions): Promise<number> {
     },
     toolsChanged: (server) => {
       notify({ jsonrpc: '2.0', method: 'notifications/tools/changed', params: { server } });
+    },
+    serverNotice: (notice) => {
+      const method =
+        notice.kind === 'resources-changed'
+          ? 'notifications/resources/changed'
+          : notice.kind === 'prompts-changed'
+            ? 'notifications/prompts/changed'
+            : 'notifications/resources/updated';
+      const params =
+        notice.kind === 'resource-updated'
+          ? { server: notice.server, uri: notice.uri }
+          : { server: notice.server };
+      notify({ jsonrpc: '2.0', method, params });
     },
     log: (level, message, server) => {
       const clean = safeText(message);

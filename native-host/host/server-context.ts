@@ -1,0 +1,262 @@
+import type {
+  CompletionRef,
+  ListingProblem,
+  Prompt,
+  PromptMessage,
+  Resource,
+  ResourceContents,
+  ResourceTemplate,
+} from '../../protocol/resources';
+import type { ContentBlock } from '../../protocol/tools';
+import type { ServerRuntime } from '../mcp/server-runtime';
+import {
+  EmptyResultSchema,
+  RawCompleteResultSchema,
+  RawPromptResultSchema,
+  RawPromptsPageSchema,
+  RawReadResultSchema,
+  RawResourcesPageSchema,
+  RawTemplatesPageSchema,
+  collectPages,
+  completionValues,
+  parsePrompt,
+  parseResource,
+  parseTemplate,
+  promptMessages,
+  readContents,
+  type Paged,
+} from '../mcp/server-features';
+import type { CallOptions } from '../mcp/runtime-types';
+import type { ProfileStore } from '../profiles/store';
+import { HostError } from '../shared/host-error';
+import { safeText } from '../../protocol/untrusted/gate';
+import { messageOf } from '../../protocol/guards';
+import { gateCallResult } from './result-gate';
+import type { ServerFleet } from './server-fleet';
+
+/**
+ * A server's context for the user (issue 12): its resources, resource templates and prompts, and
+ * completions for their arguments, under the active profile (design D10: a server the profile
+ * hides has none of these on that site). Listings are asked for when the user browses, never
+ * cached: a picker is opened far less often than a model turn, and a cache would need the same
+ * invalidation as `list_changed` gives for nothing.
+ *
+ * What a read or a prompt returns goes through the result gate like a tool result (sanitized,
+ * redacted, fitted into one frame; design D9). It is not wrapped here: the extension wraps what
+ * it attaches to a message, at the point it becomes model input.
+ */
+
+export interface ServerContextOptions {
+  readonly fleet: ServerFleet;
+  readonly profiles: ProfileStore;
+}
+
+type Scope = { server?: string; profile?: string };
+
+function unsupported(server: string, what: string): HostError {
+  return new HostError('not-supported', `Server '${server}' does not offer ${what}.`, { server });
+}
+
+export class ServerContext {
+  constructor(private readonly options: ServerContextOptions) {}
+
+  async listResources(
+    scope: Scope,
+  ): Promise<{ resources: Resource[]; problems: ListingProblem[] }> {
+    const { items, problems } = await this.everyServer(scope, 'resources', (runtime) =>
+      collectPages(async (cursor) => {
+        const page = await runtime.request(
+          'resources/list',
+          cursor === undefined ? {} : { cursor },
+          RawResourcesPageSchema,
+        );
+        return { items: page.resources ?? [], ...cursorOf(page.nextCursor) };
+      }, parseResource),
+    );
+    return { resources: items, problems };
+  }
+
+  async listTemplates(
+    scope: Scope,
+  ): Promise<{ resourceTemplates: ResourceTemplate[]; problems: ListingProblem[] }> {
+    const { items, problems } = await this.everyServer(scope, 'resources', (runtime) =>
+      collectPages(async (cursor) => {
+        const page = await runtime.request(
+          'resources/templates/list',
+          cursor === undefined ? {} : { cursor },
+          RawTemplatesPageSchema,
+        );
+        return { items: page.resourceTemplates ?? [], ...cursorOf(page.nextCursor) };
+      }, parseTemplate),
+    );
+    return { resourceTemplates: items, problems };
+  }
+
+  async listPrompts(scope: Scope): Promise<{ prompts: Prompt[]; problems: ListingProblem[] }> {
+    const { items, problems } = await this.everyServer(scope, 'prompts', (runtime) =>
+      collectPages(async (cursor) => {
+        const page = await runtime.request(
+          'prompts/list',
+          cursor === undefined ? {} : { cursor },
+          RawPromptsPageSchema,
+        );
+        return { items: page.prompts ?? [], ...cursorOf(page.nextCursor) };
+      }, parsePrompt),
+    );
+    return { prompts: items, problems };
+  }
+
+  async read(
+    server: string,
+    uri: string,
+    profile?: string,
+    options: CallOptions = {},
+  ): Promise<{ server: string; contents: ResourceContents[] }> {
+    const runtime = this.visible(server, profile);
+    this.require(runtime, 'resources', 'resources');
+    const raw = await runtime.request('resources/read', { uri }, RawReadResultSchema, options);
+    const gated = gateCallResult({ content: readContents(raw, uri) });
+    return { server, contents: gated.content.map((block) => contentsOf(block, uri)) };
+  }
+
+  async subscribe(server: string, uri: string, profile?: string): Promise<boolean> {
+    const runtime = this.visible(server, profile);
+    // On 2026-07-28 a subscription is a `subscriptions/listen` stream of its own, not built yet.
+    if (runtime.capabilities?.resources?.subscribe !== true || runtime.era === 'modern') {
+      return false;
+    }
+    await runtime.request('resources/subscribe', { uri }, EmptyResultSchema);
+    return true;
+  }
+
+  async unsubscribe(server: string, uri: string): Promise<boolean> {
+    const runtime = this.options.fleet.runtime(server);
+    if (runtime.capabilities?.resources?.subscribe !== true || runtime.era === 'modern') {
+      return false;
+    }
+    await runtime.request('resources/unsubscribe', { uri }, EmptyResultSchema);
+    return true;
+  }
+
+  async getPrompt(
+    server: string,
+    name: string,
+    args: Record<string, string> | undefined,
+    profile?: string,
+    options: CallOptions = {},
+  ): Promise<{ server: string; description?: string; messages: PromptMessage[] }> {
+    const runtime = this.visible(server, profile);
+    this.require(runtime, 'prompts', 'prompts');
+    const raw = await runtime.request(
+      'prompts/get',
+      { name, ...(args === undefined ? {} : { arguments: args }) },
+      RawPromptResultSchema,
+      options,
+    );
+    const messages = promptMessages(raw);
+    // One gate pass over every message's content, so the whole prompt fits one frame.
+    const gated = gateCallResult({ content: messages.map((m) => m.content) }).content;
+    const description =
+      typeof raw.description === 'string'
+        ? safeText(raw.description, { maxChars: 2_000 })
+        : undefined;
+    return {
+      server,
+      ...(description === undefined ? {} : { description }),
+      messages: messages.map((message, index) => ({
+        role: message.role,
+        content: gated[index] ?? message.content,
+      })),
+    };
+  }
+
+  async complete(
+    server: string,
+    ref: CompletionRef,
+    argument: { name: string; value: string },
+    context: { arguments: Record<string, string> } | undefined,
+    profile?: string,
+  ): Promise<{ values: string[]; total?: number; hasMore?: boolean }> {
+    const runtime = this.visible(server, profile);
+    // A server with no `completions` capability simply has none to offer: not an error.
+    if (runtime.capabilities?.completions === undefined) return { values: [] };
+    const raw = await runtime.request(
+      'completion/complete',
+      { ref, argument, ...(context === undefined ? {} : { context }) },
+      RawCompleteResultSchema,
+    );
+    return completionValues(raw);
+  }
+
+  /** The runtime of a server the profile shows; a hidden one does not exist on this site. */
+  private visible(server: string, profileId: string | undefined): ServerRuntime {
+    const { fleet, profiles } = this.options;
+    const profile = profiles.get(profileId);
+    const spec = fleet.findSpec(server);
+    if (spec === undefined || !profiles.enables(profile, spec)) {
+      throw new HostError('unknown-server', `No server named '${server}' is available here.`, {
+        server,
+      });
+    }
+    return fleet.runtime(server);
+  }
+
+  private require(runtime: ServerRuntime, capability: 'resources' | 'prompts', what: string): void {
+    if (runtime.state.state !== 'running') return; // request() says why it cannot be reached
+    if (runtime.capabilities?.[capability] === undefined) throw unsupported(runtime.name, what);
+  }
+
+  /**
+   * One listing over the servers in scope: the named one (its failure is the request's), or every
+   * running server the profile shows that offers the capability, in parallel, a failing one
+   * reported in `problems` while the others are listed.
+   */
+  private async everyServer<T>(
+    scope: Scope,
+    capability: 'resources' | 'prompts',
+    list: (runtime: ServerRuntime) => Promise<Paged<T>>,
+  ): Promise<{ items: (T & { server: string })[]; problems: ListingProblem[] }> {
+    const { fleet, profiles } = this.options;
+    const profile = profiles.get(scope.profile);
+    let runtimes: ServerRuntime[];
+    if (scope.server !== undefined) {
+      const runtime = this.visible(scope.server, scope.profile);
+      this.require(runtime, capability, capability);
+      runtimes = [runtime];
+    } else {
+      runtimes = fleet
+        .allRuntimes()
+        .filter((r) => profiles.enables(profile, fleet.spec(r.name)))
+        .filter((r) => r.capabilities?.[capability] !== undefined);
+    }
+    const problems: ListingProblem[] = [];
+    const listed = await Promise.all(
+      runtimes.map(async (runtime) => {
+        try {
+          const paged = await list(runtime);
+          const notes: string[] = [];
+          if (paged.truncated) notes.push('the listing was cut short (too many entries)');
+          if (paged.skipped > 0) notes.push(`${paged.skipped} malformed entries were skipped`);
+          if (notes.length > 0) problems.push({ server: runtime.name, message: notes.join('; ') });
+          return paged.items.map((item) => ({ ...item, server: runtime.name }));
+        } catch (error) {
+          if (scope.server !== undefined) throw error;
+          problems.push({ server: runtime.name, message: messageOf(error) });
+          return [];
+        }
+      }),
+    );
+    return { items: listed.flat(), problems };
+  }
+}
+
+function cursorOf(cursor: string | undefined): { nextCursor?: string } {
+  return cursor === undefined ? {} : { nextCursor: cursor };
+}
+
+/** A gated block back as resource contents (a note that replaced a blob stays text). */
+function contentsOf(block: ContentBlock, uri: string): ResourceContents {
+  if (block.type === 'resource') return block.resource;
+  if (block.type === 'text') return { uri, text: block.text };
+  return { uri, text: '[Switchyard: omitted content the host cannot relay]' };
+}
