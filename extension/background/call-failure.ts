@@ -39,6 +39,7 @@ export function outcomeOfFailure(
       case 'unknown-tool':
       case 'unknown-profile':
       case 'server-unavailable':
+      case 'not-supported':
         return { status: 'error', content: `Not run (${error.reason}): ${error.message}` };
       case 'result-too-large':
         return {
