@@ -50,7 +50,10 @@ export const ErrorReasonSchema = z.enum([
    * Also `import/apply` quoting a digest that is not what the client's file holds now.
    */
   'fingerprint-mismatch',
-  /** `trust/approve` named a server that is not waiting for approval. */
+  /**
+   * `trust/approve` named a server that is not waiting for approval; `elicitation/respond` a card
+   * that is no longer open.
+   */
   'not-pending',
   /** `servers/add` named a server config.json already has (send `replace` to replace it). */
   'already-exists',

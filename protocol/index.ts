@@ -2,6 +2,7 @@ export * from './activity';
 export * from './auth';
 export * from './argv';
 export * from './builtin-tools';
+export * from './elicitation';
 export * from './errors';
 export * from './guards';
 export * from './identity';

@@ -13,6 +13,7 @@ import {
 } from './import';
 import { authMethods } from './auth';
 import { resourceMethods, resourceNotifications } from './resources';
+import { elicitationMethods, elicitationNotifications } from './elicitation';
 import { nestedDeeperThan } from './guards';
 import { RequestIdSchema } from './jsonrpc';
 import { MAX_TOOL_ARGUMENTS_DEPTH } from './limits';
@@ -45,6 +46,7 @@ const ServerResultSchema = z.object({ server: ServerSummarySchema });
 export const requestMethods = {
   ...authMethods,
   ...resourceMethods,
+  ...elicitationMethods,
   'host/hello': {
     params: z.object({
       protocolVersion: z.number().int(),
@@ -284,6 +286,7 @@ export type ResultOf<M extends RequestMethod> = z.infer<(typeof requestMethods)[
 /** Notifications the host sends to the extension. */
 export const hostNotifications = {
   ...resourceNotifications,
+  ...elicitationNotifications,
   'notifications/servers/changed': z.object({
     server: ServerSummarySchema,
     /** The server is no longer configured (config.json changed): drop its row. */

@@ -33,6 +33,8 @@ export class HostNotifications {
     'notifications/resources/changed': new Set(),
     'notifications/resources/updated': new Set(),
     'notifications/prompts/changed': new Set(),
+    'notifications/elicitation/requested': new Set(),
+    'notifications/elicitation/settled': new Set(),
   };
 
   constructor(

@@ -58,6 +58,10 @@ export const PAGE_HOST_METHODS = [
   'prompts/list',
   'prompts/get',
   'completion/complete',
+  // A server's question to the user (issue 12): the side panel shows the card and sends the
+  // user's answer; the host checks it against the form again.
+  'elicitation/pending',
+  'elicitation/respond',
 ] as const satisfies readonly RequestMethod[];
 export type PageHostMethod = (typeof PAGE_HOST_METHODS)[number];
 

@@ -70,6 +70,12 @@ export async function hostCommand(io: CliIo, args: readonly string[]): Promise<n
           onServerNotice: (notice) => {
             emit.serverNotice(notice);
           },
+          onElicitationRequested: (request) => {
+            emit.elicitationRequested(request);
+          },
+          onElicitationSettled: (id, action, by) => {
+            emit.elicitationSettled(id, action, by);
+          },
         },
       }),
     liveConfig: (core, emitLog) => {

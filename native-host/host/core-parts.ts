@@ -20,6 +20,7 @@ import { SettingsWrites, type PolicyWriter } from './settings-writes';
 import { ToolCatalog } from './tool-catalog';
 import { ToolGate } from './tool-gate';
 import { ServerContext } from './server-context';
+import { ElicitationDesk } from './elicitations';
 import { safeText } from '../../protocol/untrusted/gate';
 
 /**
@@ -73,6 +74,7 @@ export interface CoreParts {
   readonly reload: ConfigApply;
   readonly profiles: ProfileStore;
   readonly context: ServerContext;
+  readonly elicitations: ElicitationDesk;
 }
 
 /** `summarize` reports a server as the facade does (its state with its listing's cost). */
@@ -83,6 +85,13 @@ export function assembleCore(
   const events = options.events ?? {};
   const profiles = options.profiles ?? new ProfileStore();
   const { trust, audit, savePolicy, saveProfiles, wrapResult } = options;
+  const elicitations = new ElicitationDesk({
+    ...(events.onElicitationRequested === undefined
+      ? {}
+      : { announce: events.onElicitationRequested.bind(events) }),
+    settled: (id, action, by) => events.onElicitationSettled?.(id, action, by),
+    log: (level, message, server) => events.onLog?.(level, message, server),
+  });
   const gate = new ToolGate({
     trust,
     rules: options.toolPolicy,
@@ -107,6 +116,11 @@ export function assembleCore(
         events.onToolsChanged?.(r.name);
       },
       onLog: (level, message, server) => events.onLog?.(level, message, server),
+      onElicitation: (r, params, signal) => elicitations.ask(r.name, params, signal),
+      // A question asked during a call that has ended answers nothing any more.
+      onRequestsIdle: (r) => {
+        elicitations.cancelFor(r.name);
+      },
       onFeatureNotice: (r, notice) => {
         events.onServerNotice?.(
           notice.kind === 'resource-updated'
@@ -136,5 +150,8 @@ export function assembleCore(
   );
   const calls = new CallPipeline({ fleet, catalog: tools, gate, profiles, audit, wrapResult });
   const context = new ServerContext({ fleet, profiles });
-  return { gate, fleet, catalog: tools, launch, calls, settings, reload, profiles, context };
+  return {
+    ...{ gate, fleet, catalog: tools, launch, calls, settings, reload, profiles, context },
+    elicitations,
+  };
 }

@@ -19,6 +19,7 @@ import { SignInFlows } from './sign-in-flows';
 import type { ToolCatalog } from './tool-catalog';
 import type { ToolGate } from './tool-gate';
 import type { ServerContext } from './server-context';
+import type { ElicitationDesk } from './elicitations';
 
 export type { HostCoreOptions } from './core-parts';
 export type { HostCoreEvents, LogLevel, ProfileCost, ServerNotice } from './core-types';
@@ -41,6 +42,7 @@ export class HostCore {
   private readonly gate: ToolGate;
   private readonly profileStore: ProfileStore;
   private readonly serverContext: ServerContext;
+  private readonly elicitationDesk: ElicitationDesk;
   private signInFlows: SignInFlows | undefined;
 
   constructor(private readonly options: HostCoreOptions) {
@@ -54,6 +56,7 @@ export class HostCore {
       reload: this.reload,
       profiles: this.profileStore,
       context: this.serverContext,
+      elicitations: this.elicitationDesk,
     } = assembleCore(options, (r) => this.summarize(r)));
   }
 
@@ -69,6 +72,11 @@ export class HostCore {
   /** Resources, prompts and completions of the servers (issue 12). */
   get context(): ServerContext {
     return this.serverContext;
+  }
+
+  /** The questions servers are waiting on the user for (issue 12). */
+  get elicitations(): ElicitationDesk {
+    return this.elicitationDesk;
   }
 
   /** Sign-ins to remote servers from the browser (`auth/*`). */
@@ -240,6 +248,7 @@ export class HostCore {
   /** Stops every server at once (each kills its process group) and waits for all of them. */
   async shutdown(): Promise<void> {
     this.gate.denyAll();
+    this.elicitationDesk.cancelAll();
     await this.fleet.close();
     for (const watcher of this.options.groupWatchers ?? []) await watcher.close();
     await Promise.all([

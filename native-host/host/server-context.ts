@@ -65,7 +65,7 @@ export class ServerContext {
   ): Promise<{ resources: Resource[]; problems: ListingProblem[] }> {
     const { items, problems } = await this.everyServer(scope, 'resources', (runtime) =>
       collectPages(async (cursor) => {
-        const page = await runtime.request(
+        const page = await runtime.requests.request(
           'resources/list',
           cursor === undefined ? {} : { cursor },
           RawResourcesPageSchema,
@@ -81,7 +81,7 @@ export class ServerContext {
   ): Promise<{ resourceTemplates: ResourceTemplate[]; problems: ListingProblem[] }> {
     const { items, problems } = await this.everyServer(scope, 'resources', (runtime) =>
       collectPages(async (cursor) => {
-        const page = await runtime.request(
+        const page = await runtime.requests.request(
           'resources/templates/list',
           cursor === undefined ? {} : { cursor },
           RawTemplatesPageSchema,
@@ -95,7 +95,7 @@ export class ServerContext {
   async listPrompts(scope: Scope): Promise<{ prompts: Prompt[]; problems: ListingProblem[] }> {
     const { items, problems } = await this.everyServer(scope, 'prompts', (runtime) =>
       collectPages(async (cursor) => {
-        const page = await runtime.request(
+        const page = await runtime.requests.request(
           'prompts/list',
           cursor === undefined ? {} : { cursor },
           RawPromptsPageSchema,
@@ -114,7 +114,12 @@ export class ServerContext {
   ): Promise<{ server: string; contents: ResourceContents[] }> {
     const runtime = this.visible(server, profile);
     this.require(runtime, 'resources', 'resources');
-    const raw = await runtime.request('resources/read', { uri }, RawReadResultSchema, options);
+    const raw = await runtime.requests.request(
+      'resources/read',
+      { uri },
+      RawReadResultSchema,
+      options,
+    );
     const gated = gateCallResult({ content: readContents(raw, uri) });
     return { server, contents: gated.content.map((block) => contentsOf(block, uri)) };
   }
@@ -122,19 +127,25 @@ export class ServerContext {
   async subscribe(server: string, uri: string, profile?: string): Promise<boolean> {
     const runtime = this.visible(server, profile);
     // On 2026-07-28 a subscription is a `subscriptions/listen` stream of its own, not built yet.
-    if (runtime.capabilities?.resources?.subscribe !== true || runtime.era === 'modern') {
+    if (
+      runtime.requests.capabilities?.resources?.subscribe !== true ||
+      runtime.requests.era === 'modern'
+    ) {
       return false;
     }
-    await runtime.request('resources/subscribe', { uri }, EmptyResultSchema);
+    await runtime.requests.request('resources/subscribe', { uri }, EmptyResultSchema);
     return true;
   }
 
   async unsubscribe(server: string, uri: string): Promise<boolean> {
     const runtime = this.options.fleet.runtime(server);
-    if (runtime.capabilities?.resources?.subscribe !== true || runtime.era === 'modern') {
+    if (
+      runtime.requests.capabilities?.resources?.subscribe !== true ||
+      runtime.requests.era === 'modern'
+    ) {
       return false;
     }
-    await runtime.request('resources/unsubscribe', { uri }, EmptyResultSchema);
+    await runtime.requests.request('resources/unsubscribe', { uri }, EmptyResultSchema);
     return true;
   }
 
@@ -147,7 +158,7 @@ export class ServerContext {
   ): Promise<{ server: string; description?: string; messages: PromptMessage[] }> {
     const runtime = this.visible(server, profile);
     this.require(runtime, 'prompts', 'prompts');
-    const raw = await runtime.request(
+    const raw = await runtime.requests.request(
       'prompts/get',
       { name, ...(args === undefined ? {} : { arguments: args }) },
       RawPromptResultSchema,
@@ -179,8 +190,8 @@ export class ServerContext {
   ): Promise<{ values: string[]; total?: number; hasMore?: boolean }> {
     const runtime = this.visible(server, profile);
     // A server with no `completions` capability simply has none to offer: not an error.
-    if (runtime.capabilities?.completions === undefined) return { values: [] };
-    const raw = await runtime.request(
+    if (runtime.requests.capabilities?.completions === undefined) return { values: [] };
+    const raw = await runtime.requests.request(
       'completion/complete',
       { ref, argument, ...(context === undefined ? {} : { context }) },
       RawCompleteResultSchema,
@@ -203,7 +214,8 @@ export class ServerContext {
 
   private require(runtime: ServerRuntime, capability: 'resources' | 'prompts', what: string): void {
     if (runtime.state.state !== 'running') return; // request() says why it cannot be reached
-    if (runtime.capabilities?.[capability] === undefined) throw unsupported(runtime.name, what);
+    if (runtime.requests.capabilities?.[capability] === undefined)
+      throw unsupported(runtime.name, what);
   }
 
   /**
@@ -227,7 +239,7 @@ export class ServerContext {
       runtimes = fleet
         .allRuntimes()
         .filter((r) => profiles.enables(profile, fleet.spec(r.name)))
-        .filter((r) => r.capabilities?.[capability] !== undefined);
+        .filter((r) => r.requests.capabilities?.[capability] !== undefined);
     }
     const problems: ListingProblem[] = [];
     const listed = await Promise.all(

@@ -3,7 +3,7 @@ import type { RestartPolicy } from '../mcp/restart-policy';
 import { ServerRuntime } from '../mcp/server-runtime';
 import type { EraVerdicts } from '../mcp/era-verdicts';
 import { type LaunchFn, type NegotiationMemory } from '../mcp/runtime-types';
-import type { FeatureNotice } from '../mcp/runtime-client';
+import type { ElicitationAnswer, FeatureNotice } from '../mcp/runtime-client';
 import { launchFingerprint } from '../trust/fingerprint';
 import type { McpRoot } from '../profiles/store';
 import { HostError } from '../shared/host-error';
@@ -26,6 +26,14 @@ export interface FleetEvents {
   onLog(level: LogLevel, message: string, server: string): void;
   /** A current runtime's server announced a change to its resources or prompts. */
   onFeatureNotice?(runtime: ServerRuntime, notice: FeatureNotice): void;
+  /** A runtime's server has no request in flight any more. */
+  onRequestsIdle?(runtime: ServerRuntime): void;
+  /** A runtime's server asks the user something (issue 12). */
+  onElicitation?(
+    runtime: ServerRuntime,
+    params: unknown,
+    signal: AbortSignal,
+  ): Promise<ElicitationAnswer>;
 }
 
 export interface FleetOptions {
@@ -198,6 +206,14 @@ export class ServerFleet {
         onFeatureNotice: (r, notice) => {
           if (current(r)) events.onFeatureNotice?.(r, notice);
         },
+        onRequestsIdle: (r) => events.onRequestsIdle?.(r),
+        ...(events.onElicitation === undefined
+          ? {}
+          : {
+              onElicitation: (r: ServerRuntime, params: unknown, signal: AbortSignal) =>
+                events.onElicitation?.(r, params, signal) ??
+                Promise.resolve({ action: 'decline' as const }),
+            }),
       },
     });
   }

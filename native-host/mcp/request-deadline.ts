@@ -5,8 +5,6 @@ import type {
   Transport,
 } from '@modelcontextprotocol/client';
 import type { z } from 'zod';
-import type { CallToolResult } from '../../protocol/tools';
-import { RawCallToolResultSchema, normalizeCallResult } from './call-result';
 import { untrustedMessage } from './runtime-errors';
 import type { CallOptions } from './runtime-types';
 
@@ -34,6 +32,8 @@ export class RequestDeadline {
     private readonly timeoutMs: number,
     private readonly maxTotalMs: number,
     private readonly caller?: AbortSignal,
+    /** While true, a timer that runs out starts again instead of ending the request. */
+    private readonly holdWhile?: () => boolean,
   ) {
     this.timer = this.arm(timeoutMs);
     if (caller?.aborted) this.forward();
@@ -63,6 +63,10 @@ export class RequestDeadline {
 
   private arm(ms: number): NodeJS.Timeout {
     const timer = setTimeout(() => {
+      if (this.holdWhile?.() === true) {
+        this.timer = this.arm(this.timeoutMs);
+        return;
+      }
       this.expired = true;
       this.controller.abort(new Error('timeout'));
     }, ms);
@@ -116,34 +120,12 @@ export async function connectWithDeadline(
 }
 
 /**
- * Sends one `tools/call` under the host's own timer, not the SDK's: a server can answer with error
- * code -32001 itself, and that must not read as a timeout. The wait is `timeoutMs`, restarted by
- * each progress notification, never more than ten times that in all. Aborting (the caller's
- * signal or the timer) also sends the server `notifications/cancelled`, so it can stop the work.
- * Resolves with the normalized result; rejects with what `failure` makes of the error, told
- * whether the host's timer ended the call.
- */
-export async function callToolWithDeadline(
-  client: Client,
-  params: { readonly name: string; readonly arguments?: Record<string, unknown> },
-  timeoutMs: number,
-  options: CallOptions,
-  failure: (error: unknown, timedOut: boolean) => Error,
-): Promise<CallToolResult> {
-  const raw = await requestWithDeadline(
-    client,
-    { method: 'tools/call', params },
-    RawCallToolResultSchema,
-    timeoutMs,
-    options,
-    failure,
-  );
-  return normalizeCallResult(raw);
-}
-
-/**
- * Any one request to a server under the host's own timer (as `callToolWithDeadline`, whose
- * rules it has): progress extends the wait, aborting cancels it at the server.
+ * Sends one request to a server under the host's own timer, not the SDK's: a server can answer
+ * with error code -32001 itself, and that must not read as a timeout. The wait is `timeoutMs`,
+ * restarted by each progress notification, never more than ten times that in all, and held while
+ * `options.holdWhile` says so. Aborting (the caller's signal or the timer) also sends the server
+ * `notifications/cancelled`, so it can stop the work. Rejects with what `failure` makes of the
+ * error, told whether the host's timer ended the request.
  */
 export async function requestWithDeadline<T extends Record<string, unknown>>(
   client: Client,
@@ -153,7 +135,12 @@ export async function requestWithDeadline<T extends Record<string, unknown>>(
   options: CallOptions,
   failure: (error: unknown, timedOut: boolean) => Error,
 ): Promise<T> {
-  const deadline = new RequestDeadline(timeoutMs, timeoutMs * 10, options.signal);
+  const deadline = new RequestDeadline(
+    timeoutMs,
+    timeoutMs * 10,
+    options.signal,
+    options.holdWhile,
+  );
   try {
     return await client.request({ method: request.method, params: { ...request.params } }, schema, {
       signal: deadline.signal,

@@ -36,7 +36,20 @@ export interface RuntimeClientHooks {
    * the host subscribed to was updated (`uri` is the server's, not yet gated).
    */
   readonly onFeatureNotice: (notice: FeatureNotice) => void;
+  /**
+   * The server asks the user something (`elicitation/create`, issue 12); absent: the client
+   * declares no `elicitation` capability. `signal` fires when the server cancels its request.
+   */
+  readonly onElicitation?: (params: unknown, signal: AbortSignal) => Promise<ElicitationAnswer>;
 }
+
+/** What goes back to a server's `elicitation/create`. */
+export type ElicitationAnswer =
+  | {
+      readonly action: 'accept';
+      readonly content?: Readonly<Record<string, string | number | boolean | string[]>>;
+    }
+  | { readonly action: 'decline' | 'cancel' };
 
 /** A server's announcement about its resources or prompts. */
 export type FeatureNotice =
@@ -56,8 +69,14 @@ export type FeatureNotice =
  */
 export function createRuntimeClient(hooks: RuntimeClientHooks): Client {
   const roots = hooks.roots;
+  const ask = hooks.onElicitation;
   const client = new Client(hooks.clientInfo, {
-    capabilities: roots === undefined ? {} : { roots: { listChanged: true } },
+    capabilities: {
+      ...(roots === undefined ? {} : { roots: { listChanged: true } }),
+      // Sampling is not offered: deprecated by 2026-07-28, and a stranger's server would spend
+      // the user's model budget with prompts of its own (docs/security.md).
+      ...(ask === undefined ? {} : { elicitation: { form: {}, url: {} } }),
+    },
     jsonSchemaValidator: NO_OUTPUT_SCHEMA_VALIDATION,
     versionNegotiation: { mode: 'auto', probe: { timeoutMs: hooks.probeTimeoutMs } },
   });
@@ -75,6 +94,14 @@ export function createRuntimeClient(hooks: RuntimeClientHooks): Client {
   client.setNotificationHandler('notifications/resources/updated', (notification) => {
     hooks.onFeatureNotice({ kind: 'resource-updated', uri: notification.params.uri });
   });
+  if (ask !== undefined) {
+    client.setRequestHandler('elicitation/create', async (request, ctx) => {
+      const answer = await ask(request.params, ctx.mcpReq.signal);
+      return answer.action === 'accept' && answer.content !== undefined
+        ? { action: 'accept', content: { ...answer.content } }
+        : { action: answer.action };
+    });
+  }
   if (roots !== undefined) {
     // The folders come from the user's profiles, asked for afresh on every request.
     client.setRequestHandler('roots/list', () => ({

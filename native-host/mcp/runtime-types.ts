@@ -68,6 +68,8 @@ export class LaunchError extends Error {
 export interface CallOptions {
   readonly signal?: AbortSignal;
   readonly onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** While true, the host's timer does not end the request (the server waits on the user). */
+  readonly holdWhile?: () => boolean;
 }
 
 /**

@@ -1,33 +1,37 @@
-import type { Client, ServerCapabilities } from '@modelcontextprotocol/client';
-import type { z } from 'zod';
+import type { Client } from '@modelcontextprotocol/client';
 import type { ConsentRequest, ExitInfo, ServerState } from '../../protocol/servers';
-import type { CallToolResult } from '../../protocol/tools';
 import { closeConnection, type Connection } from './connection';
 import { negotiate, probeTimeoutMs } from './negotiation';
-import { callToolWithDeadline, requestWithDeadline } from './request-deadline';
+import { ConnectionRequests } from './runtime-requests';
 import { restartDecision, type RestartPolicy, DEFAULT_RESTART_POLICY } from './restart-policy';
 import {
-  callFailure,
   crashMessage,
   handshakeFailureMessage,
   launchFailure,
-  unavailableError,
   untrustedServerInfo,
   untrustedMessage,
 } from './runtime-errors';
-import { createRuntimeClient, type FeatureNotice, type RootsSource } from './runtime-client';
+import {
+  createRuntimeClient,
+  type ElicitationAnswer as Answer,
+  type FeatureNotice,
+  type RootsSource,
+} from './runtime-client';
 import type { CallOptions, LaunchFn, NegotiationMemory, ServerProcess } from './runtime-types';
 import type { ServerLaunch } from '../shared/server-spec';
 import type { ToolDefinition } from '../shared/tool-definition';
 import { ServerToolList, type RejectedTool } from './tool-list';
 import { scheduleUnref, type ScheduleFn } from './schedule';
-import { messageOf } from '../../protocol/guards';
 
 export interface ServerRuntimeEvents {
   onStateChange(runtime: ServerRuntime): void;
   onToolsChanged(runtime: ServerRuntime): void;
   /** The server announced a change to its resources or prompts (issue 12). */
   onFeatureNotice?(runtime: ServerRuntime, notice: FeatureNotice): void;
+  /** The server asks the user something (issue 12); absent: no `elicitation` capability. */
+  onElicitation?(runtime: ServerRuntime, ask: unknown, signal: AbortSignal): Promise<Answer>;
+  /** The server's last request in flight settled (its open questions are moot). */
+  onRequestsIdle?(runtime: ServerRuntime): void;
   onLog(level: 'info' | 'warning' | 'error', message: string): void;
 }
 
@@ -54,9 +58,8 @@ export interface ServerRuntimeOptions {
  *
  * The MCP protocol is the SDK's; the process layer is ours (design D1). Every transition is
  * reported through `onStateChange`, so the UI and the agent see the same state. Its seams are in
- * runtime-types.ts, its messages in runtime-errors.ts, the per-request timer in
- * request-deadline.ts, the SDK client's set-up in runtime-client.ts, the revision's negotiation in
- * negotiation.ts and the tool listing in tool-list.ts.
+ * runtime-types.ts, its messages in runtime-errors.ts, its requests in runtime-requests.ts, the
+ * SDK client's set-up in runtime-client.ts, negotiation in negotiation.ts, tools in tool-list.ts.
  */
 
 export class ServerRuntime {
@@ -78,12 +81,22 @@ export class ServerRuntime {
   private starting: Promise<void> | undefined;
   /** How many times stop() ran: a start() waiting for another one knows whether a stop came after it. */
   private stops = 0;
+  /** Requests on the current connection (runtime-requests.ts). */
+  readonly requests: ConnectionRequests;
 
   constructor(options: ServerRuntimeOptions) {
     this.options = options;
     this.name = options.launch.name;
     this.policy = options.restartPolicy ?? DEFAULT_RESTART_POLICY;
     this.now = options.now ?? Date.now;
+    this.requests = new ConnectionRequests({
+      name: this.name,
+      timeoutMs: options.launch.toolTimeoutMs,
+      connection: () => this.connection,
+      state: () => this.stateValue.state,
+      onLog: options.events.onLog.bind(options.events),
+      onIdle: () => options.events.onRequestsIdle?.(this),
+    });
     this.toolList = new ServerToolList({
       timeoutMs: options.launch.handshakeTimeoutMs,
       isCurrent: (connection) => this.connection === connection,
@@ -186,87 +199,13 @@ export class ServerRuntime {
   }
 
   /** Calls one tool by its raw name. Throws HostError with a protocol reason on every failure. */
-  async callTool(
-    tool: string,
-    args: Record<string, unknown> | undefined,
-    options: CallOptions = {},
-  ): Promise<CallToolResult> {
-    const connection = this.connection;
-    if (!connection || this.stateValue.state !== 'running') {
-      throw unavailableError(this.name, this.stateValue.state);
-    }
-    const timeout = this.options.launch.toolTimeoutMs;
-    const params = { name: tool, ...(args ? { arguments: args } : {}) };
-    return callToolWithDeadline(connection.client, params, timeout, options, (error, timedOut) =>
-      callFailure(error, {
-        server: this.name,
-        cancelled: options.signal?.aborted === true,
-        timedOut,
-        timeoutMs: timeout,
-        process: connection.process,
-        disconnected: this.connection !== connection,
-      }),
-    );
-  }
-
-  /** What the running server offers (its `initialize` or `server/discover` answer), if running. */
-  get capabilities(): ServerCapabilities | undefined {
-    if (this.stateValue.state !== 'running') return undefined;
-    return this.connection?.client.getServerCapabilities();
-  }
-
-  /** The protocol era of the running connection (`modern`: 2026-07-28), if running. */
-  get era(): 'modern' | 'legacy' | undefined {
-    if (this.stateValue.state !== 'running') return undefined;
-    return this.connection?.client.getProtocolEra() === 'modern' ? 'modern' : 'legacy';
-  }
-
-  /**
-   * Sends one request other than `tools/call` (resources, prompts, completions: issue 12) under
-   * the per-call timeout, with the same failures as a call. The answer is validated by `schema`
-   * only; its strings are still the server's.
-   */
-  async request<T extends Record<string, unknown>>(
-    method: string,
-    params: Record<string, unknown>,
-    schema: z.ZodType<T>,
-    options: CallOptions = {},
-  ): Promise<T> {
-    const connection = this.connection;
-    if (!connection || this.stateValue.state !== 'running') {
-      throw unavailableError(this.name, this.stateValue.state);
-    }
-    const timeout = this.options.launch.toolTimeoutMs;
-    return requestWithDeadline(
-      connection.client,
-      { method, params },
-      schema,
-      timeout,
-      options,
-      (error, timedOut) =>
-        callFailure(error, {
-          server: this.name,
-          cancelled: options.signal?.aborted === true,
-          timedOut,
-          timeoutMs: timeout,
-          process: connection.process,
-          disconnected: this.connection !== connection,
-        }),
-    );
+  callTool(tool: string, args: Record<string, unknown> | undefined, options: CallOptions = {}) {
+    return this.requests.callTool(tool, args, options);
   }
 
   /** Tells a running server its roots changed (`notifications/roots/list_changed`). */
   rootsChanged(): void {
-    const connection = this.connection;
-    if (connection === undefined || this.options.roots === undefined) return;
-    // Roots are deprecated by the 2026-07-28 revision (SEP-2577) but still part of 2025-11-25,
-    // which every server speaks today (design D3); a 2026 server asks for them per request.
-    if (connection.client.getProtocolEra() === 'modern') return;
-    // eslint-disable-next-line @typescript-eslint/no-deprecated
-    connection.client.sendRootsListChanged().catch((error: unknown) => {
-      const message = messageOf(error);
-      this.options.events.onLog('warning', `could not announce new roots: ${message}`);
-    });
+    if (this.options.roots !== undefined) this.requests.rootsChanged();
   }
 
   /** Pids of this server's live processes (running or mid-handshake), for a last-resort kill. */
@@ -348,6 +287,7 @@ export class ServerRuntime {
 
   /** A client for a new connection, its events tied to the connection current when they fire. */
   private createClient(): Client {
+    const ask = this.options.events.onElicitation?.bind(this.options.events);
     const client = createRuntimeClient({
       clientInfo: this.options.clientInfo,
       roots: this.options.roots,
@@ -367,6 +307,10 @@ export class ServerRuntime {
       onFeatureNotice: (notice) => {
         if (this.connection?.client === client) this.options.events.onFeatureNotice?.(this, notice);
       },
+      ...(ask && {
+        onElicitation: (params: unknown, signal: AbortSignal) =>
+          this.requests.whileAsking(() => ask(this, params, signal)),
+      }),
     });
     return client;
   }

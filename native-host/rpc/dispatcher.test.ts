@@ -59,6 +59,8 @@ function handlers(overrides: Partial<Handlers> = {}): Handlers {
     'prompts/list': () => Promise.resolve({ prompts: [], problems: [] }),
     'prompts/get': ({ server }) => Promise.resolve({ server, messages: [] }),
     'completion/complete': () => Promise.resolve({ values: [] }),
+    'elicitation/pending': () => Promise.resolve({ requests: [] }),
+    'elicitation/respond': () => Promise.resolve({ settled: true }),
   };
   return { ...base, ...overrides };
 }

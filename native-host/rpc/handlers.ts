@@ -143,6 +143,11 @@ export function createHandlers({
     'prompts/list': (params) => core.context.listPrompts(params ?? {}),
     'prompts/get': ({ server, name, arguments: args, profile }, context) =>
       core.context.getPrompt(server, name, args, profile, { signal: context.signal }),
+    'elicitation/pending': () => Promise.resolve({ requests: core.elicitations.pending() }),
+    'elicitation/respond': ({ id, action, content, unanswered }) => {
+      core.elicitations.respond(id, action, content, unanswered);
+      return Promise.resolve({ settled: true as const });
+    },
     'completion/complete': ({ server, ref, argument, context: filled, profile }) =>
       core.context.complete(server, ref, argument, filled, profile),
     ...importHandlers({ home, live }),

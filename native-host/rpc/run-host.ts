@@ -1,5 +1,10 @@
 import type { Readable, Writable } from 'node:stream';
 import type { ServerSummary } from '../../protocol/servers';
+import type {
+  ElicitationAction,
+  ElicitationRequest,
+  ElicitationSettledBy,
+} from '../../protocol/elicitation';
 import {
   MAX_BROWSER_TO_HOST_FRAME_BYTES,
   MAX_HOST_TO_BROWSER_FRAME_BYTES,
@@ -47,6 +52,8 @@ export interface CoreEventSink {
   serverRemoved(summary: ServerSummary): void;
   toolsChanged(server: string): void;
   serverNotice(notice: ServerNotice): void;
+  elicitationRequested(request: ElicitationRequest): void;
+  elicitationSettled(id: string, action: ElicitationAction, by: ElicitationSettledBy): void;
   log(level: LogLevel, message: string, server?: string): void;
 }
 
@@ -96,6 +103,20 @@ async function serve(options: RunHostOptions): Promise<number> {
     },
     toolsChanged: (server) => {
       notify({ jsonrpc: '2.0', method: 'notifications/tools/changed', params: { server } });
+    },
+    elicitationRequested: (request) => {
+      notify({
+        jsonrpc: '2.0',
+        method: 'notifications/elicitation/requested',
+        params: { request },
+      });
+    },
+    elicitationSettled: (id, action, by) => {
+      notify({
+        jsonrpc: '2.0',
+        method: 'notifications/elicitation/settled',
+        params: { id, action, by },
+      });
     },
     serverNotice: (notice) => {
       const method =

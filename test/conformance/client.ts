@@ -9,13 +9,15 @@
  * spawned with the extension's origin, length-prefixed JSON frames on its stdin and stdout
  * (test/integration/host-harness.ts), the launch approved from its consent card, then
  * `tools/list` and the one `tools/call` the scenario expects (plans.ts), approved from its
- * approval card as a user would. Exits 0 when the host did all that, 1 with the reason on stderr
+ * approval card as a user would, and any question the server asks meanwhile answered from its
+ * card as a user would (accepted as it opened). Exits 0 when the host did all that, 1 with the reason on stderr
  * otherwise; the suite's own checks decide whether the host spoke MCP correctly.
  */
 import { rmSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { z } from 'zod';
-import { requestMethods } from '../../protocol/methods';
+import { initialValues } from '../../protocol/elicitation';
+import { hostNotifications, requestMethods } from '../../protocol/methods';
 import { ApprovalRequestSchema } from '../../protocol/tools';
 import { followToRedirect } from '../fixtures/oauth/test-browser';
 import { HostHarness, killLeftoverHosts, makeHome, unwrap } from '../integration/host-harness';
@@ -124,10 +126,47 @@ async function untilRunning(
   throw new Error(`the server was not running after ${CLIENT_DEADLINE_MS} ms`);
 }
 
+/**
+ * Answers every question a server asks during `during` as a user at the side panel's card would
+ * who reads it and presses Accept: the form as it opens, its defaults pre-filled
+ * (`initialValues`, what the side panel shows), sent through `elicitation/respond`.
+ */
+async function answeringQuestions<T>(host: HostHarness, during: Promise<T>): Promise<T> {
+  let seen = host.notifications.length;
+  const answer = async (): Promise<void> => {
+    const fresh = host.notifications.slice(seen);
+    seen = host.notifications.length;
+    for (const note of fresh) {
+      if (note.method !== 'notifications/elicitation/requested') continue;
+      const { request } = hostNotifications['notifications/elicitation/requested'].parse(
+        note.params,
+      );
+      log(`'${request.server}' asks: ${request.message}`);
+      const content = request.mode === 'form' ? initialValues(request.fields) : undefined;
+      log(`accepting the card as it opened: ${JSON.stringify(content ?? {})}`);
+      await resultOf(host, 'elicitation/respond', {
+        id: request.id,
+        action: 'accept',
+        ...(content === undefined ? {} : { content }),
+      });
+    }
+  };
+  const timer = setInterval(() => {
+    answer().catch((error: unknown) => {
+      log(`could not answer a card: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }, POLL_INTERVAL_MS);
+  try {
+    return await during;
+  } finally {
+    clearInterval(timer);
+  }
+}
+
 /** One call of the planned tool, allowed once from its approval card when the policy asks. */
 async function callOnce(host: HostHarness, exposedName: string, plan: ToolCallPlan) {
   const params = { name: exposedName, arguments: plan.arguments };
-  const reply = await host.request('tools/call', params);
+  const reply = await answeringQuestions(host, host.request('tools/call', params));
   if (reply.error?.data?.reason !== 'approval-required') return reply;
   const card = ApprovalRequestSchema.parse(reply.error.data['approval']);
   // What a user checks before clicking "Allow once": the exact call the model asked for.
@@ -135,10 +174,13 @@ async function callOnce(host: HostHarness, exposedName: string, plan: ToolCallPl
     throw new Error(`the approval card shows other arguments: ${JSON.stringify(card.arguments)}`);
   }
   log(`allowing ${exposedName} once from its approval card`);
-  return host.request('tools/call', {
-    ...params,
-    approval: { requestId: card.requestId, nonce: card.nonce },
-  });
+  return answeringQuestions(
+    host,
+    host.request('tools/call', {
+      ...params,
+      approval: { requestId: card.requestId, nonce: card.nonce },
+    }),
+  );
 }
 
 /** Calls the planned tool; a step-up (a scope not granted) signs in again and calls again. */

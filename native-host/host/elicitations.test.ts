@@ -1,0 +1,85 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ElicitationRequest } from '../../protocol/elicitation';
+import { ElicitationDesk } from './elicitations';
+
+const FORM = {
+  message: 'Name?',
+  requestedSchema: {
+    type: 'object',
+    properties: { name: { type: 'string' }, n: { type: 'integer', default: 3 } },
+    required: ['name'],
+  },
+};
+
+function desk(options: { announce?: boolean } = {}) {
+  const shown: ElicitationRequest[] = [];
+  const settled: Array<[string, string, string]> = [];
+  const logs: string[] = [];
+  const d = new ElicitationDesk({
+    ...(options.announce === false ? {} : { announce: (r) => shown.push(r) }),
+    settled: (id, action, by) => settled.push([id, action, by]),
+    log: (_, message) => logs.push(message),
+    timeoutMs: 1_000,
+  });
+  return { d, shown, settled, logs };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('ElicitationDesk', () => {
+  it('declines at once, saying why, when nobody can be asked (the command line)', async () => {
+    const { d, logs } = desk({ announce: false });
+    await expect(d.ask('s', FORM, new AbortController().signal)).resolves.toEqual({
+      action: 'decline',
+    });
+    expect(logs.join()).toMatch(/no browser to ask/);
+    expect(d.pending()).toEqual([]);
+  });
+
+  it('refuses a request it cannot show, and shows nothing', async () => {
+    const { d, shown } = desk();
+    await expect(d.ask('s', { message: 'x' }, new AbortController().signal)).rejects.toThrow(
+      /cannot show this request/,
+    );
+    expect(shown).toEqual([]);
+  });
+
+  it('accepts a checked answer with the defaults filled in', async () => {
+    const { d, shown, settled } = desk();
+    const answer = d.ask('s', FORM, new AbortController().signal);
+    const card = shown[0];
+    expect(card?.mode).toBe('form');
+    expect(() => {
+      d.respond(card?.id ?? '', 'accept', {});
+    }).toThrow(/'name' is required/);
+    expect(d.pending()).toHaveLength(1);
+    d.respond(card?.id ?? '', 'accept', { name: 'Ada' });
+    await expect(answer).resolves.toEqual({ action: 'accept', content: { name: 'Ada', n: 3 } });
+    expect(settled).toEqual([[card?.id, 'accept', 'user']]);
+    expect(() => {
+      d.respond(card?.id ?? '', 'accept', { name: 'Ada' });
+    }).toThrow(/no longer waiting/);
+  });
+
+  it('cancels when the server gives up, when the clock runs out, and for a server whose calls ended', async () => {
+    vi.useFakeTimers();
+    const { d, settled } = desk();
+    const server = new AbortController();
+    const byServer = d.ask('s', FORM, server.signal);
+    server.abort();
+    await expect(byServer).resolves.toEqual({ action: 'cancel' });
+    const byClock = d.ask('s', FORM, new AbortController().signal);
+    vi.advanceTimersByTime(1_000);
+    await expect(byClock).resolves.toEqual({ action: 'cancel' });
+    const ended = d.ask('t', FORM, new AbortController().signal);
+    const other = d.ask('u', FORM, new AbortController().signal);
+    d.cancelFor('t');
+    await expect(ended).resolves.toEqual({ action: 'cancel' });
+    expect(d.pending().map((r) => r.server)).toEqual(['u']);
+    d.cancelAll();
+    await expect(other).resolves.toEqual({ action: 'cancel' });
+    expect(settled.map(([, , by]) => by)).toEqual(['server', 'timeout', 'server', 'host']);
+  });
+});
