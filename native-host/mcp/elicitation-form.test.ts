@@ -66,7 +66,8 @@ describe('readElicitation', () => {
     });
     expect(read.ok).toBe(true);
     if (!read.ok) return;
-    expect(read.ask.message).not.toMatch(/[\u202e\u001b]/);
+    expect(read.ask.message).not.toContain('\u202e');
+    expect(read.ask.message).not.toContain('\u001b');
     expect(read.ask.mode === 'form' ? read.ask.fields[0]?.title : '').not.toContain('\u200b');
   });
 
