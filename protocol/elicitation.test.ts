@@ -90,15 +90,15 @@ describe('checkAnswer', () => {
     else expect(check).toEqual({ ok: false, issues: [{ field: field.name, message: problem }] });
   });
 
-  it('requires a required field, and an empty text counts as missing only when optional', () => {
+  it('requires a required field, and an empty text counts as missing', () => {
     expect(checkAnswer([text({ required: true })], {})).toEqual({
       ok: false,
       issues: [{ field: 't', message: 'is required' }],
     });
     expect(checkAnswer([text()], { t: '' })).toEqual({ ok: true, content: {} });
     expect(checkAnswer([text({ required: true })], { t: '' })).toEqual({
-      ok: true,
-      content: { t: '' },
+      ok: false,
+      issues: [{ field: 't', message: 'is required' }],
     });
   });
 

@@ -225,8 +225,8 @@ function fieldProblem(field: ElicitationField, value: ElicitationValue): string 
 /**
  * Checks a form's values against its fields: every required field present (a default counts),
  * every value of its field's type and within its bounds, nothing the form did not ask for. An
- * omitted optional field with a default gets the default (SEP-1034). An empty text in an optional
- * field counts as omitted.
+ * omitted optional field with a default gets the default (SEP-1034). An empty text counts as
+ * omitted (a form cannot tell an empty input from an untouched one).
  */
 export function checkAnswer(
   fields: readonly ElicitationField[],
@@ -242,7 +242,7 @@ export function checkAnswer(
   }
   for (const field of fields) {
     let value = Object.hasOwn(values, field.name) ? values[field.name] : undefined;
-    if (value === '' && !field.required) value = undefined;
+    if (value === '') value = undefined;
     value ??= field.default;
     if (value === undefined) {
       if (field.required) issues.push({ field: field.name, message: 'is required' });

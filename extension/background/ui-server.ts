@@ -70,6 +70,12 @@ export class UiServer {
     return this.ports.size;
   }
 
+  /** How many open pages are at `path` of the extension (`/sidepanel.html`). */
+  pagesAt(path: string): number {
+    const url = `${this.options.extensionOrigin}${path}`;
+    return [...this.ports].filter((port) => port.sender?.url?.split(/[?#]/)[0] === url).length;
+  }
+
   /** Takes a newly connected port; false (and the port closed) when it is not one of ours. */
   accept(port: WorkerPort): boolean {
     const { extensionId, extensionOrigin } = this.options;

@@ -23,6 +23,9 @@ import { UiServer, type WorkerPort } from './ui-server';
  * session, and the page server that relays it all to the side panel, popup and options page.
  */
 
+/** The side panel's page (Chromium's side panel, Firefox's sidebar). */
+const SIDE_PANEL_PATH = '/sidepanel.html';
+
 export interface WorkerDeps {
   readonly host: HostClient;
   readonly storage: KeyValueStorage;
@@ -165,6 +168,21 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   });
   host.on('notifications/tools/changed', ({ server }) => {
     toolsChanged(server);
+  });
+  // A server's question (issue 12) is the user's to answer in the side panel: with none open it
+  // is declined at once, saying why, never left waiting or answered for them.
+  host.on('notifications/elicitation/requested', ({ request }) => {
+    if (ui.pagesAt(SIDE_PANEL_PATH) > 0) {
+      broadcast({ type: 'elicitation', id: request.id });
+      return;
+    }
+    const decline = { id: request.id, action: 'decline', unanswered: 'no-page' } as const;
+    host.request('elicitation/respond', decline).catch((error: unknown) => {
+      console.warn('[switchyard] could not decline a question', error);
+    });
+  });
+  host.on('notifications/elicitation/settled', ({ id }) => {
+    broadcast({ type: 'elicitation', id });
   });
   broadcast(settingsEvent(settings));
 

@@ -187,6 +187,8 @@ export type PageEvent =
       readonly method: 'notifications/servers/changed' | 'notifications/tools/changed';
       readonly server: string;
     }
+  /** A server's question was asked or ended (issue 12): the side panel re-reads the open ones. */
+  | { readonly type: 'elicitation'; readonly id: string }
   | { readonly type: 'context'; readonly context: ContextMeter | null }
   | { readonly type: 'profile'; readonly profile: ActiveProfileView | null }
   | {

@@ -14,13 +14,14 @@ import type { LogLevel } from './core-types';
 /**
  * The questions servers are waiting on (issue 12): each `elicitation/create` becomes a card the
  * extension shows, and stays pending until the user answers it, the server gives up (its request
- * is cancelled), or `timeoutMs` passes (then it is cancelled). Nothing is answered for the user:
+ * is cancelled), or `timeoutMs` passes (9 minutes; then it is cancelled). Nothing is answered for the user:
  * with no extension to ask (the CLI) it is declined at once, and the extension itself declines
  * with `unanswered: 'no-page'` when no side panel is open. An accepted form is checked against its
  * fields again here, whatever the page checked.
  */
 
-export const ELICITATION_TIMEOUT_MS = 10 * 60_000;
+/** Under the extension's own 10-minute net for a `tools/call`, so the host, not the net, ends it. */
+export const ELICITATION_TIMEOUT_MS = 9 * 60_000;
 
 export interface ElicitationDeskOptions {
   /** Shows a new card (`notifications/elicitation/requested`); absent: nobody can be asked. */

@@ -10,11 +10,15 @@ import { ContextMeterBar } from './ContextMeterBar';
 import { ProfileChip } from './ProfileChip';
 import { providerProblem } from './provider-status';
 import { ProviderNotice } from './ProviderNotice';
+import { QuestionSection } from './QuestionSection';
 import { SiteAccess } from './SiteAccess';
 import { Transcript } from './Transcript';
 import { useSession } from './use-session';
 
-/** The side panel: chat, approvals, launch consents, context meter and the active profile. */
+/**
+ * The side panel: chat, servers' questions, approvals, launch consents, context meter and the
+ * active profile.
+ */
 export function SidePanel() {
   const { state, actions } = useSession();
   const messages = state.conversation?.messages ?? [];
@@ -66,6 +70,7 @@ export function SidePanel() {
           ? ''
           : `${waiting} tool call${waiting === 1 ? '' : 's'} waiting for your approval`}
       </p>
+      <QuestionSection connection={state.connection.state} />
       {waiting === 0 ? null : (
         <section className="sy-approvals" aria-label="Tool calls waiting for your approval">
           {state.approvals.map((pending) => (

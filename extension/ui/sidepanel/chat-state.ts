@@ -224,7 +224,8 @@ function applyPageEvent(state: ChatState, event: PageEvent): ChatState {
     case 'settings':
       return { ...state, provider: event.provider, autopilot: event.autopilot };
     case 'host':
-      // Server and tool changes: the consent section re-reads them from the host.
+    case 'elicitation':
+      // Server and tool changes, and servers' questions: their sections re-read the host.
       return state;
   }
 }
