@@ -172,6 +172,54 @@ const answerOrders: ToolCallAnswer = (port, request) => {
 };
 
 describe('startWorker', () => {
+  test("a server's question goes to an open side panel, and is declined, saying why, with none", async () => {
+    const { open, native } = await boot(await configuredStorage(), []);
+    const port = native.port;
+    port.onRequest = (request) => {
+      if (request.method === 'elicitation/respond') port.respond(request.id, { settled: true });
+    };
+    const card = {
+      id: 'q1',
+      server: 'github',
+      message: 'Which repository?',
+      expiresAt: 0,
+      mode: 'form',
+      fields: [],
+    };
+    // Only the popup is open: nobody to ask in the side panel.
+    const popup = open(POPUP);
+    port.deliver({
+      jsonrpc: '2.0',
+      method: 'notifications/elicitation/requested',
+      params: { request: card },
+    });
+    await flush();
+    expect(port.lastRequest('elicitation/respond').params).toEqual({
+      id: 'q1',
+      action: 'decline',
+      unanswered: 'no-page',
+    });
+    expect(popup.events().some((e) => e.type === 'elicitation')).toBe(false);
+
+    const panel = open(PANEL);
+    port.deliver({
+      jsonrpc: '2.0',
+      method: 'notifications/elicitation/requested',
+      params: { request: { ...card, id: 'q2' } },
+    });
+    port.deliver({
+      jsonrpc: '2.0',
+      method: 'notifications/elicitation/settled',
+      params: { id: 'q2', action: 'accept', by: 'user' },
+    });
+    await flush();
+    expect(panel.events().filter((e) => e.type === 'elicitation')).toEqual([
+      { type: 'elicitation', id: 'q2' },
+      { type: 'elicitation', id: 'q2' },
+    ]);
+    // Nothing was answered for the user while the panel is open.
+    expect(port.requests().filter((r) => r.method === 'elicitation/respond')).toHaveLength(1);
+  });
   test('a page that opens gets the conversation, the connection and the context meter', async () => {
     const { open } = await boot(await configuredStorage(), []);
     const panel = open(PANEL);

@@ -1,4 +1,9 @@
-import { Client, type jsonSchemaValidator } from '@modelcontextprotocol/client';
+import {
+  Client,
+  ProtocolError,
+  ProtocolErrorCode,
+  type jsonSchemaValidator,
+} from '@modelcontextprotocol/client';
 import { messageOf } from '../../protocol/guards';
 
 /**
@@ -94,6 +99,17 @@ export function createRuntimeClient(hooks: RuntimeClientHooks): Client {
   client.setNotificationHandler('notifications/resources/updated', (notification) => {
     hooks.onFeatureNotice({ kind: 'resource-updated', uri: notification.params.uri });
   });
+  // Sampling is deprecated by 2026-07-28 and not offered: a server that asks anyway is told so in
+  // words, not with a bare "Method not found".
+  client.fallbackRequestHandler = (request) =>
+    Promise.reject(
+      new ProtocolError(
+        ProtocolErrorCode.MethodNotFound,
+        request.method === 'sampling/createMessage'
+          ? "Switchyard does not offer sampling: a server cannot use the user's model. Ask the user through elicitation, or do the work in the tool."
+          : `Switchyard does not handle '${request.method.slice(0, 64)}'.`,
+      ),
+    );
   if (ask !== undefined) {
     client.setRequestHandler('elicitation/create', async (request, ctx) => {
       const answer = await ask(request.params, ctx.mcpReq.signal);

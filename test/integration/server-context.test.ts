@@ -267,6 +267,20 @@ describe('server context through the host', () => {
     expect(contents[0] && 'text' in contents[0] ? contents[0].text : '').toContain('Ada');
   });
 
+  it('tells a server that asks for sampling that Switchyard does not offer it, in words', async () => {
+    const { tools } = await host.call<{ tools: Array<{ name: string; tool: string }> }>(
+      'tools/list',
+      { server: 'scripted' },
+    );
+    const sample = tools.find((t) => t.tool === 'sample');
+    const answer = (await callApproved(host, sample?.name ?? '', {})) as {
+      content: Array<{ text: string }>;
+    };
+    const said = answer.content.map((c) => c.text).join('\n');
+    expect(said).toContain('error -32601');
+    expect(said).toContain('Switchyard does not offer sampling');
+  });
+
   it('hides a server the active profile hides: its context does not exist on that site', async () => {
     const { resources } = await result(host, 'resources/list', { profile: 'scripted-only' });
     expect(new Set(resources.map((r) => r.server))).toEqual(new Set(['scripted']));
