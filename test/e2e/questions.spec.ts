@@ -89,7 +89,9 @@ describe('a server asks the user', () => {
     await card.getByLabel('String with email format').fill('ada@example.com');
     await card.getByLabel('Integer').fill('7');
     await card.getByRole('button', { name: 'Accept' }).click();
-    await conversationLog(panel).getByText(/The tool said:/).waitFor();
+    await conversationLog(panel)
+      .getByText(/The tool said:/)
+      .waitFor();
     await questionCard(panel).waitFor({ state: 'detached' });
     const result = lastToolResult();
     expect(result).toContain('- Name: Ada Lovelace');
@@ -101,7 +103,9 @@ describe('a server asks the user', () => {
     await newChat(panel);
     const card = await askViaTool('Ask me again.');
     await card.getByRole('button', { name: 'Decline' }).click();
-    await conversationLog(panel).getByText(/The tool said:/).waitFor();
+    await conversationLog(panel)
+      .getByText(/The tool said:/)
+      .waitFor();
     expect(lastToolResult()).toContain('User declined to provide the requested information');
   });
 
