@@ -1,6 +1,6 @@
 import type { AgentEvent, RunSummary } from '../messaging/agent-events';
 import type { ApprovalDecision, ApprovalPrompt, PendingApproval } from '../messaging/approvals';
-import type { ChatMessage, Conversation } from '../messaging/conversation';
+import type { Attachment, ChatMessage, Conversation } from '../messaging/conversation';
 import { DEFAULT_MAX_TOOL_ROUNDS, runAgent } from './agent-loop';
 import { newConversation } from './pairing';
 import type { ModelProvider } from './providers/provider';
@@ -93,13 +93,17 @@ export class AgentSession {
    * Adds the user's message and runs the agent until it answers, fails, or is stopped. Resolves
    * with the run's summary; throws RunInProgressError if a run is already going.
    */
-  async send(text: string): Promise<RunSummary> {
+  async send(text: string, attachments: readonly Attachment[] = []): Promise<RunSummary> {
     if (this.run !== undefined) throw new RunInProgressError();
     const runId = this.newId();
     const controller = new AbortController();
     const conversationId = this.conversationState.id;
     const isCurrent = (): boolean => this.run?.id === runId;
-    this.update([...this.conversationState.messages, { role: 'user', content: text }]);
+    const message: ChatMessage =
+      attachments.length === 0
+        ? { role: 'user', content: text }
+        : { role: 'user', content: text, attachments: [...attachments] };
+    this.update([...this.conversationState.messages, message]);
     let finished: (summary: RunSummary) => void = () => undefined;
     const done = new Promise<RunSummary>((resolve) => {
       finished = resolve;

@@ -2,6 +2,7 @@ import { estimateTokens, estimateToolTokens } from '../../protocol/token-estimat
 import type { ContextMeter } from '../messaging/ui-protocol';
 import type { ChatMessage } from '../messaging/conversation';
 import type { ToolSpec } from './tool-outcome';
+import { userModelText } from './attachments';
 
 /**
  * What one model turn costs, by part (design D11), from the same estimate the host uses for tool
@@ -12,7 +13,8 @@ import type { ToolSpec } from './tool-outcome';
 function messageText(message: ChatMessage): string {
   switch (message.role) {
     case 'user':
-      return message.content;
+      // Attachments count: they are sent on every turn after.
+      return userModelText(message);
     case 'assistant':
       return message.content
         .map((part) =>

@@ -9,6 +9,7 @@ import {
 import { viewOfProviderSettings } from '../messaging/provider';
 import { RunInProgressError, type AgentSession } from './agent-session';
 import type { HostClient } from './host-client';
+import { readAttachments } from './attachments';
 import { NO_PROVIDER_MESSAGE } from './providers/settings-provider';
 import type { SettingsStore } from './stores/settings-store';
 import type { PageHandlers } from './ui-server';
@@ -76,18 +77,26 @@ export function createPageHandlers(deps: PageHandlerDeps): PageHandlers {
         profile: deps.profile(),
       };
     },
-    'chat/send': ({ text }) => {
+    'chat/send': async ({ text, attachments }) => {
       if (settings.provider === null) {
-        return Promise.reject(new PageRequestRefused(NO_PROVIDER_MESSAGE, 'no-provider'));
+        throw new PageRequestRefused(NO_PROVIDER_MESSAGE, 'no-provider');
       }
-      if (session.running) return Promise.reject(new RunInProgressError());
-      const done = session.send(text);
+      const running = (): boolean => session.running;
+      if (running()) throw new RunInProgressError();
+      // Read before the run starts: a resource that cannot be read fails the send, loudly.
+      const read =
+        attachments === undefined || attachments.length === 0
+          ? []
+          : await readAttachments(host, attachments, deps.profile()?.id);
+      // Another send may have started while the resources were read.
+      if (running()) throw new RunInProgressError();
+      const done = session.send(text, read);
       const runId = session.runId;
       // The run reports its end as events; a failure to start is the only thing to answer here.
       done.catch((error: unknown) => {
         console.error('[switchyard] the agent run failed', error);
       });
-      return runId === undefined ? done.then(() => ({ runId: '' })) : Promise.resolve({ runId });
+      return runId === undefined ? done.then(() => ({ runId: '' })) : { runId };
     },
     'chat/stop': async () => {
       await session.stop();

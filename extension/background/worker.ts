@@ -181,6 +181,9 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
       console.warn('[switchyard] could not decline a question', error);
     });
   });
+  host.on('notifications/resources/changed', ({ server }) => {
+    broadcast({ type: 'host', method: 'notifications/resources/changed', server });
+  });
   host.on('notifications/elicitation/settled', ({ id }) => {
     broadcast({ type: 'elicitation', id });
   });

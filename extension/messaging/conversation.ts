@@ -41,7 +41,30 @@ export const ToolResultPartSchema = z.object({
 });
 export type ToolResultPart = z.infer<typeof ToolResultPartSchema>;
 
-export const UserMessageSchema = z.object({ role: z.literal('user'), content: z.string() });
+/** A resource the user picked to send with a message (issue 12): which one, as the picker named it. */
+export const AttachmentRefSchema = z.object({
+  server: z.string().min(1).max(256),
+  uri: z.string().min(1).max(8192),
+  name: z.string().max(1024),
+});
+export type AttachmentRef = z.infer<typeof AttachmentRefSchema>;
+
+/** An attached resource as sent: `content` is what the model reads (wrapped as untrusted data). */
+export const AttachmentSchema = AttachmentRefSchema.extend({
+  mimeType: z.string().optional(),
+  kind: z.enum(['text', 'binary']),
+  /** Characters of text plus bytes of binary content read. */
+  bytes: z.number().int().nonnegative(),
+  content: z.string(),
+});
+export type Attachment = z.infer<typeof AttachmentSchema>;
+
+export const UserMessageSchema = z.object({
+  role: z.literal('user'),
+  content: z.string(),
+  /** Resources the user attached (absent in conversations stored before issue 12). */
+  attachments: z.array(AttachmentSchema).max(16).optional(),
+});
 export const AssistantMessageSchema = z.object({
   role: z.literal('assistant'),
   content: z.array(z.discriminatedUnion('type', [TextPartSchema, ToolCallPartSchema])),

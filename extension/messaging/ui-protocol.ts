@@ -4,7 +4,7 @@ import type { RequestMethod } from '../../protocol/methods';
 import type { AgentEvent } from './agent-events';
 import type { PendingApproval } from './approvals';
 import type { ConnectionState } from './connection';
-import type { Conversation } from './conversation';
+import { AttachmentRefSchema, type Conversation } from './conversation';
 import { ProviderSettingsInputSchema, type ProviderSettingsView } from './provider';
 
 /**
@@ -129,7 +129,13 @@ const EmptySchema = z.object({}).strict();
 /** Every request a page can make: params schema (checked by the worker) and result type. */
 export const pageRequests = {
   'session/snapshot': { params: EmptySchema },
-  'chat/send': { params: z.object({ text: z.string().trim().min(1).max(MAX_CHAT_MESSAGE_CHARS) }) },
+  'chat/send': {
+    params: z.object({
+      text: z.string().trim().min(1).max(MAX_CHAT_MESSAGE_CHARS),
+      /** Resources to attach: the worker reads them through the host (issue 12). */
+      attachments: z.array(AttachmentRefSchema).max(8).optional(),
+    }),
+  },
   'chat/stop': { params: EmptySchema },
   'chat/new': { params: EmptySchema },
   'approval/resolve': {
@@ -184,7 +190,10 @@ export type PageEvent =
   /** A host notification the pages care about; they re-read what changed. */
   | {
       readonly type: 'host';
-      readonly method: 'notifications/servers/changed' | 'notifications/tools/changed';
+      readonly method:
+        | 'notifications/servers/changed'
+        | 'notifications/tools/changed'
+        | 'notifications/resources/changed';
       readonly server: string;
     }
   /** A server's question was asked or ended (issue 12): the side panel re-reads the open ones. */

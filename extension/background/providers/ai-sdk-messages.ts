@@ -2,6 +2,7 @@ import { jsonSchema, tool, type JSONSchema7, type ModelMessage, type ToolSet } f
 import { z } from 'zod';
 import type { ChatMessage, ToolResultPart } from '../../messaging/conversation';
 import type { ProviderTool } from './provider';
+import { userModelText } from '../attachments';
 import { isRecord } from '../../../protocol/guards';
 
 /**
@@ -13,7 +14,7 @@ export function toModelMessages(messages: readonly ChatMessage[]): ModelMessage[
   return messages.map((message): ModelMessage => {
     switch (message.role) {
       case 'user':
-        return { role: 'user', content: message.content };
+        return { role: 'user', content: userModelText(message) };
       case 'assistant':
         return {
           role: 'assistant',

@@ -91,6 +91,7 @@ export function SidePanel() {
           busy={busy}
           running={state.running}
           hasProvider={providerProblem(state.provider) === null}
+          profile={state.profile?.id}
           onSend={actions.send}
           onStop={actions.stop}
         />

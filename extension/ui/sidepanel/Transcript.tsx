@@ -2,6 +2,7 @@ import { useLayoutEffect, useRef } from 'react';
 import { Button } from '../common/Button';
 import { Notice } from '../common/Notice';
 import type { ChatState } from './chat-state';
+import { VisibleText } from '../common/VisibleText';
 import { SafeMarkdown } from './SafeMarkdown';
 import { ToolRow } from './ToolRow';
 import { transcriptItems, type TranscriptItem } from './transcript';
@@ -28,6 +29,18 @@ function Item({
         <div className="sy-msg sy-msg--user">
           <p className="sy-sr-only">You:</p>
           <p className="sy-msg__text">{item.text}</p>
+          {item.attachments.length === 0 ? null : (
+            <ul className="sy-chips sy-chips--sent" aria-label="Attached">
+              {item.attachments.map((attachment, index) => (
+                <li key={index} className="sy-chip">
+                  <span className="sy-chip__label">
+                    <VisibleText text={attachment.name} />
+                    <span className="sy-chip__server"> · {attachment.server}</span>
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
         </div>
       );
     case 'assistant':

@@ -18,7 +18,13 @@ export type ToolRowStatus =
   | 'interrupted';
 
 export type TranscriptItem =
-  | { readonly kind: 'user'; readonly key: string; readonly text: string }
+  | {
+      readonly kind: 'user';
+      readonly key: string;
+      readonly text: string;
+      /** What the user attached: names and servers, never the content. */
+      readonly attachments: readonly { readonly server: string; readonly name: string }[];
+    }
   | {
       readonly kind: 'assistant';
       readonly key: string;
@@ -83,7 +89,14 @@ function messageItems(
 ): TranscriptItem[] {
   switch (message.role) {
     case 'user':
-      return [{ kind: 'user', key: `m${index}`, text: message.content }];
+      return [
+        {
+          kind: 'user',
+          key: `m${index}`,
+          text: message.content,
+          attachments: (message.attachments ?? []).map(({ server, name }) => ({ server, name })),
+        },
+      ];
     case 'tool':
       // Drawn with the calls they answer.
       return [];

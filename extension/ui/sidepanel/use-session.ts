@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useReducer } from 'react';
 import type { ApprovalDecision } from '../../messaging/approvals';
+import type { AttachmentRef } from '../../messaging/conversation';
 import { errorMessage } from '../common/errors';
 import { pageClient } from '../common/page-client';
 import { chatReducer, initialChatState, type ChatState } from './chat-state';
@@ -7,7 +8,7 @@ import { chatReducer, initialChatState, type ChatState } from './chat-state';
 /** What the panel can ask the worker to do; each reports failures as inline notices. */
 export interface SessionActions {
   /** Resolves true when the worker accepted the message. */
-  readonly send: (text: string) => Promise<boolean>;
+  readonly send: (text: string, attachments: readonly AttachmentRef[]) => Promise<boolean>;
   readonly stop: () => void;
   readonly newChat: () => void;
   readonly resolveApproval: (approvalId: string, decision: ApprovalDecision) => Promise<void>;
@@ -48,10 +49,13 @@ export function useSession(): { readonly state: ChatState; readonly actions: Ses
 
   const actions = useMemo<SessionActions>(
     () => ({
-      send: async (text) => {
+      send: async (text, attachments) => {
         dispatch({ type: 'send-requested' });
         try {
-          await client.request('chat/send', { text });
+          await client.request('chat/send', {
+            text,
+            ...(attachments.length === 0 ? {} : { attachments: [...attachments] }),
+          });
           dispatch({ type: 'send-settled' });
           return true;
         } catch (error) {

@@ -1,0 +1,86 @@
+import type { ResourceContents } from '../../protocol/resources';
+import type { Attachment, AttachmentRef, ChatMessage } from '../messaging/conversation';
+import type { HostClient } from './host-client';
+import { capText, wrapUntrusted, type RandomBytes } from './untrusted-text';
+
+/**
+ * Resources the user attached to a message (issue 12): read through the host (`resources/read`,
+ * gated and capped there like a tool result), and wrapped here as untrusted data at the point
+ * they become model input. Reading one is the user's own act: no approval. A binary resource is
+ * described to the model with its type and size, not sent.
+ */
+
+/** Most characters of one attachment's text the model is sent; the rest is cut with a marker. */
+export const MAX_ATTACHMENT_CHARS = 100_000;
+
+function describeBytes(bytes: number): string {
+  return bytes >= 1024 ? `${Math.round(bytes / 1024)} KB` : `${bytes} bytes`;
+}
+
+function base64Bytes(blob: string): number {
+  return Math.floor((blob.length * 3) / 4);
+}
+
+/** One attachment from what `resources/read` returned. */
+export function attachmentOf(
+  ref: AttachmentRef,
+  contents: readonly ResourceContents[],
+  random?: RandomBytes,
+): Attachment {
+  const texts: string[] = [];
+  let binaryBytes = 0;
+  const binaries: string[] = [];
+  for (const entry of contents) {
+    if ('text' in entry) texts.push(entry.text);
+    else {
+      const bytes = base64Bytes(entry.blob);
+      binaryBytes += bytes;
+      binaries.push(
+        `[binary resource ${entry.uri} (${entry.mimeType ?? 'unknown type'}, ${describeBytes(bytes)}) not shown to the model]`,
+      );
+    }
+  }
+  const text = capText(texts.join('\n\n'), MAX_ATTACHMENT_CHARS);
+  const payload = [
+    `[resource ${ref.uri} from ${ref.server}, attached by the user]`,
+    text,
+    ...binaries,
+  ]
+    .filter((part) => part !== '')
+    .join('\n');
+  const mimeType = contents[0]?.mimeType;
+  return {
+    server: ref.server,
+    uri: ref.uri,
+    name: ref.name,
+    ...(mimeType === undefined ? {} : { mimeType }),
+    kind: texts.length === 0 && binaries.length > 0 ? 'binary' : 'text',
+    bytes: texts.reduce((sum, t) => sum + t.length, 0) + binaryBytes,
+    content: wrapUntrusted(payload, { server: ref.server, tool: 'resource' }, random),
+  };
+}
+
+/** Reads each attached resource through the host, under the active profile. */
+export async function readAttachments(
+  host: Pick<HostClient, 'request'>,
+  refs: readonly AttachmentRef[],
+  profile: string | undefined,
+): Promise<Attachment[]> {
+  return Promise.all(
+    refs.map(async (ref) => {
+      const { contents } = await host.request('resources/read', {
+        server: ref.server,
+        uri: ref.uri,
+        ...(profile === undefined ? {} : { profile }),
+      });
+      return attachmentOf(ref, contents);
+    }),
+  );
+}
+
+/** What the model reads of a user message: the text, then each attachment's wrapped content. */
+export function userModelText(message: Extract<ChatMessage, { role: 'user' }>): string {
+  const attachments = message.attachments ?? [];
+  if (attachments.length === 0) return message.content;
+  return [message.content, ...attachments.map((a) => a.content)].join('\n\n');
+}
