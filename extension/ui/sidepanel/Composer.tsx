@@ -5,6 +5,8 @@ import { Button } from '../common/Button';
 import { VisibleText } from '../common/VisibleText';
 import { composerKeyAction, sendCheck } from './composer';
 import { ContextPicker } from './ContextPicker';
+import { PromptPicker } from './PromptPicker';
+import type { PromptUse } from './prompt-use';
 import { startsMention } from './context-picker';
 
 export interface ComposerProps {
@@ -25,13 +27,19 @@ export const MAX_ATTACHMENTS = 8;
 /**
  * The message box: Enter sends, Shift+Enter adds a line; Stop while a reply runs. "Add context"
  * (or `@` at the start of a word) opens the resources of the site's servers; each picked one is a
- * chip on the next message until it is sent or removed.
+ * chip on the next message until it is sent or removed. `/` in an empty box opens the servers'
+ * prompts; a chosen one's text lands in the box, to be read and edited before sending.
  */
 export function Composer({ busy, running, hasProvider, profile, onSend, onStop }: ComposerProps) {
   const [text, setText] = useState('');
   const [attachments, setAttachments] = useState<readonly AttachmentRef[]>([]);
-  /** Open, and where the `@` that opened it is (null: opened by the button). */
-  const [picker, setPicker] = useState<{ readonly at: number | null } | null>(null);
+  /**
+   * The open picker: resources (where the `@` that opened it is; null: opened by the button), or
+   * prompts (opened by `/` in an empty box).
+   */
+  const [picker, setPicker] = useState<
+    { readonly kind: 'context'; readonly at: number | null } | { readonly kind: 'prompt' } | null
+  >(null);
   const box = useRef<HTMLTextAreaElement>(null);
   const check = sendCheck({ text, busy, hasProvider });
   const send = (): void => {
@@ -48,7 +56,7 @@ export function Composer({ busy, running, hasProvider, profile, onSend, onStop }
     box.current?.focus();
   };
   const pick = (resource: Resource): void => {
-    const at = picker?.at ?? null;
+    const at = picker?.kind === 'context' ? picker.at : null;
     // The `@` that opened the picker stands for the resource now: take it out of the text.
     if (at !== null && text[at] === '@') setText(text.slice(0, at) + text.slice(at + 1));
     setAttachments((previous) =>
@@ -62,87 +70,112 @@ export function Composer({ busy, running, hasProvider, profile, onSend, onStop }
     );
     close();
   };
+  const applyPrompt = (use: PromptUse): void => {
+    // The `/` that opened the picker is replaced by the prompt's text, for the user to edit.
+    setText(use.text);
+    setAttachments((previous) => {
+      const next = [...previous];
+      for (const attachment of use.attachments) {
+        if (next.length >= MAX_ATTACHMENTS) break;
+        if (!next.some((a) => a.server === attachment.server && a.uri === attachment.uri)) {
+          next.push(attachment);
+        }
+      }
+      return next;
+    });
+    close();
+  };
+  // The pickers sit outside the form: the prompt picker has a form of its own, and forms do not nest.
   return (
-    <form
-      className="sy-composer"
-      onSubmit={(event) => {
-        event.preventDefault();
-        send();
-      }}
-    >
-      {picker === null ? null : <ContextPicker profile={profile} onPick={pick} onClose={close} />}
-      {attachments.length === 0 ? null : (
-        <ul className="sy-chips" aria-label="Attached to the next message">
-          {attachments.map((attachment) => (
-            <li key={`${attachment.server}\u0000${attachment.uri}`} className="sy-chip">
-              <span className="sy-chip__label">
-                <VisibleText text={attachment.name} />
-                <span className="sy-chip__server"> · {attachment.server}</span>
-              </span>
-              <button
-                type="button"
-                className="sy-chip__remove"
-                aria-label={`Remove ${attachment.name}`}
-                onClick={() => {
-                  setAttachments((previous) => previous.filter((a) => a !== attachment));
-                }}
-              >
-                ×
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-      <textarea
-        ref={box}
-        aria-label="Message"
-        placeholder="Ask about this page, or use your tools… (@ to attach a resource)"
-        rows={3}
-        value={text}
-        onChange={(event) => {
-          const next = event.currentTarget.value;
-          const caret = event.currentTarget.selectionStart;
-          if (next.length === text.length + 1 && startsMention(next, caret)) {
-            setPicker({ at: caret - 1 });
-          }
-          setText(next);
+    <>
+      {picker?.kind === 'context' ? (
+        <ContextPicker profile={profile} onPick={pick} onClose={close} />
+      ) : null}
+      {picker?.kind === 'prompt' ? (
+        <PromptPicker profile={profile} onUse={applyPrompt} onClose={close} />
+      ) : null}
+      <form
+        className="sy-composer"
+        onSubmit={(event) => {
+          event.preventDefault();
+          send();
         }}
-        onKeyDown={(event) => {
-          const action = composerKeyAction({
-            key: event.key,
-            shiftKey: event.shiftKey,
-            isComposing: event.nativeEvent.isComposing,
-          });
-          if (action === 'send') {
-            event.preventDefault();
-            send();
-          }
-        }}
-      />
-      <div className="sy-composer__row">
-        <Button
-          size="small"
-          variant="quiet"
-          aria-expanded={picker !== null}
-          onClick={() => {
-            if (picker === null) setPicker({ at: null });
-            else close();
+      >
+        {attachments.length === 0 ? null : (
+          <ul className="sy-chips" aria-label="Attached to the next message">
+            {attachments.map((attachment) => (
+              <li key={`${attachment.server}\u0000${attachment.uri}`} className="sy-chip">
+                <span className="sy-chip__label">
+                  <VisibleText text={attachment.name} />
+                  <span className="sy-chip__server"> · {attachment.server}</span>
+                </span>
+                <button
+                  type="button"
+                  className="sy-chip__remove"
+                  aria-label={`Remove ${attachment.name}`}
+                  onClick={() => {
+                    setAttachments((previous) => previous.filter((a) => a !== attachment));
+                  }}
+                >
+                  ×
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+        <textarea
+          ref={box}
+          aria-label="Message"
+          placeholder="Ask about this page, or use your tools… (@ attaches a resource, / a prompt)"
+          rows={3}
+          value={text}
+          onChange={(event) => {
+            const next = event.currentTarget.value;
+            const caret = event.currentTarget.selectionStart;
+            if (next.length === text.length + 1 && startsMention(next, caret)) {
+              setPicker({ kind: 'context', at: caret - 1 });
+            } else if (text === '' && next === '/') {
+              setPicker({ kind: 'prompt' });
+            }
+            setText(next);
           }}
-        >
-          Add context
-        </Button>
-        <span className="sy-hint" aria-live="polite">
-          {check.ok ? 'Enter to send, Shift+Enter for a new line' : (check.reason ?? '')}
-        </span>
-        {running ? (
-          <Button variant="danger" onClick={onStop}>
-            Stop
+          onKeyDown={(event) => {
+            const action = composerKeyAction({
+              key: event.key,
+              shiftKey: event.shiftKey,
+              isComposing: event.nativeEvent.isComposing,
+            });
+            if (action === 'send') {
+              event.preventDefault();
+              send();
+            }
+          }}
+        />
+        <div className="sy-composer__row">
+          <Button
+            size="small"
+            variant="quiet"
+            aria-expanded={picker?.kind === 'context'}
+            onClick={() => {
+              if (picker?.kind === 'context') close();
+              else setPicker({ kind: 'context', at: null });
+            }}
+          >
+            Add context
           </Button>
-        ) : null}
-        <Button type="submit" variant="primary" disabled={!check.ok}>
-          Send
-        </Button>
-      </div>
-    </form>
+          <span className="sy-hint" aria-live="polite">
+            {check.ok ? 'Enter to send, Shift+Enter for a new line' : (check.reason ?? '')}
+          </span>
+          {running ? (
+            <Button variant="danger" onClick={onStop}>
+              Stop
+            </Button>
+          ) : null}
+          <Button type="submit" variant="primary" disabled={!check.ok}>
+            Send
+          </Button>
+        </div>
+      </form>
+    </>
   );
 }

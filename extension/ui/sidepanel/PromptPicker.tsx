@@ -1,0 +1,391 @@
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import type { ListingProblem, Prompt, PromptMessage } from '../../../protocol/resources';
+import { Button } from '../common/Button';
+import { errorMessage } from '../common/errors';
+import { pageClient } from '../common/page-client';
+import { UntrustedText } from '../common/UntrustedText';
+import { useAsyncAction } from '../common/use-async-action';
+import { VisibleText } from '../common/VisibleText';
+import {
+  filledArguments,
+  filterPrompts,
+  missingArguments,
+  promptUse,
+  type PromptUse,
+} from './prompt-use';
+
+export interface PromptPickerProps {
+  /** The active profile: only its servers' prompts exist here. */
+  readonly profile: string | undefined;
+  /** The prompt's messages, after the user saw them, go into the composer. */
+  readonly onUse: (use: PromptUse) => void;
+  readonly onClose: () => void;
+}
+
+type Step =
+  | { readonly kind: 'choose' }
+  | { readonly kind: 'fill'; readonly prompt: Prompt }
+  | {
+      readonly kind: 'preview';
+      readonly prompt: Prompt;
+      readonly messages: readonly PromptMessage[];
+    };
+
+/**
+ * `/` in the composer (issue 12): the prompts of the site's servers, then a small form for the
+ * chosen one's arguments (with the server's completions), then its messages as the server wrote
+ * them, marked as that server's, before anything goes into the message box.
+ */
+export function PromptPicker({ profile, onUse, onClose }: PromptPickerProps) {
+  const headingId = useId();
+  const [step, setStep] = useState<Step>({ kind: 'choose' });
+  return (
+    <section
+      className="sy-card sy-picker"
+      aria-labelledby={headingId}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') {
+          event.preventDefault();
+          onClose();
+        }
+      }}
+    >
+      <div className="sy-picker__head">
+        <h2 className="sy-card__title" id={headingId}>
+          {step.kind === 'choose' ? 'Use a prompt' : `/${step.prompt.server}:${step.prompt.name}`}
+        </h2>
+        <Button size="small" variant="quiet" onClick={onClose}>
+          Close
+        </Button>
+      </div>
+      {step.kind === 'choose' ? (
+        <ChoosePrompt
+          profile={profile}
+          onChoose={(prompt) => {
+            setStep({ kind: 'fill', prompt });
+          }}
+        />
+      ) : step.kind === 'fill' ? (
+        <FillPrompt
+          prompt={step.prompt}
+          profile={profile}
+          onPreview={(messages) => {
+            setStep({ kind: 'preview', prompt: step.prompt, messages });
+          }}
+        />
+      ) : (
+        <PreviewPrompt
+          prompt={step.prompt}
+          messages={step.messages}
+          onUse={onUse}
+          onBack={() => {
+            setStep({ kind: 'fill', prompt: step.prompt });
+          }}
+        />
+      )}
+    </section>
+  );
+}
+
+function ChoosePrompt({
+  profile,
+  onChoose,
+}: {
+  readonly profile: string | undefined;
+  readonly onChoose: (prompt: Prompt) => void;
+}) {
+  const listId = useId();
+  const search = useRef<HTMLInputElement>(null);
+  const [query, setQuery] = useState('');
+  const [prompts, setPrompts] = useState<readonly Prompt[] | null>(null);
+  const [problems, setProblems] = useState<readonly ListingProblem[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [active, setActive] = useState(0);
+
+  useEffect(() => {
+    search.current?.focus();
+  }, []);
+
+  useEffect(() => {
+    const client = pageClient();
+    let live = true;
+    const load = (): void => {
+      client.host('prompts/list', profile === undefined ? {} : { profile }).then(
+        (result) => {
+          if (!live) return;
+          setPrompts(result.prompts);
+          setProblems(result.problems);
+          setError(null);
+        },
+        (reason: unknown) => {
+          if (live) setError(errorMessage(reason));
+        },
+      );
+    };
+    load();
+    // A server that starts or stops while the picker is open shows up, or goes.
+    const off = client.onEvent((event) => {
+      if (event.type === 'host' && event.method === 'notifications/servers/changed') load();
+    });
+    return () => {
+      live = false;
+      off();
+    };
+  }, [profile]);
+
+  const shown = useMemo(() => filterPrompts(prompts ?? [], query), [prompts, query]);
+  return (
+    <>
+      <input
+        ref={search}
+        type="search"
+        className="sy-picker__search"
+        aria-label="Search prompts"
+        aria-controls={listId}
+        placeholder="server:prompt"
+        value={query}
+        onChange={(event) => {
+          setQuery(event.target.value);
+          setActive(0);
+        }}
+        onKeyDown={(event) => {
+          if (event.key === 'ArrowDown') {
+            event.preventDefault();
+            setActive((n) => Math.min(n + 1, Math.max(0, shown.length - 1)));
+          } else if (event.key === 'ArrowUp') {
+            event.preventDefault();
+            setActive((n) => Math.max(0, n - 1));
+          } else if (event.key === 'Enter') {
+            event.preventDefault();
+            const chosen = shown[active];
+            if (chosen !== undefined) onChoose(chosen);
+          }
+        }}
+      />
+      {error === null ? null : <p className="sy-error-text">Could not list prompts: {error}</p>}
+      {prompts === null && error === null ? <p role="status">Listing prompts…</p> : null}
+      {prompts !== null && shown.length === 0 ? (
+        <p className="sy-field-note" role="status">
+          {prompts.length === 0 ? 'No server on this site offers prompts.' : 'No prompt matches.'}
+        </p>
+      ) : null}
+      <ul className="sy-picker__list" id={listId} aria-label="Prompts">
+        {shown.map((prompt, index) => (
+          <li key={`${prompt.server}\u0000${prompt.name}`}>
+            <button
+              type="button"
+              className={`sy-picker__item${index === active ? ' sy-picker__item--active' : ''}`}
+              onClick={() => {
+                onChoose(prompt);
+              }}
+            >
+              <span className="sy-picker__name">
+                /<VisibleText text={`${prompt.server}:${prompt.name}`} />
+              </span>
+              {prompt.description === undefined ? null : (
+                <span className="sy-picker__detail">
+                  <VisibleText text={prompt.description} />
+                </span>
+              )}
+            </button>
+          </li>
+        ))}
+      </ul>
+      {problems.map((problem) => (
+        <p key={problem.server} className="sy-field-note">
+          {problem.server}: {problem.message}
+        </p>
+      ))}
+    </>
+  );
+}
+
+function FillPrompt({
+  prompt,
+  profile,
+  onPreview,
+}: {
+  readonly prompt: Prompt;
+  readonly profile: string | undefined;
+  readonly onPreview: (messages: readonly PromptMessage[]) => void;
+}) {
+  const [values, setValues] = useState<Readonly<Record<string, string>>>({});
+  const [suggestions, setSuggestions] = useState<Readonly<Record<string, readonly string[]>>>({});
+  const [missing, setMissing] = useState<readonly string[]>([]);
+  const { busy, error, run } = useAsyncAction();
+  const first = useRef<HTMLInputElement>(null);
+  const base = useId();
+
+  useEffect(() => {
+    first.current?.focus();
+  }, []);
+
+  const complete = (name: string, value: string, others: Record<string, string>): void => {
+    pageClient()
+      .host('completion/complete', {
+        server: prompt.server,
+        ref: { type: 'ref/prompt', name: prompt.name },
+        argument: { name, value },
+        context: { arguments: filledArguments(others) },
+        ...(profile === undefined ? {} : { profile }),
+      })
+      .then(
+        (result) => {
+          setSuggestions((previous) => ({ ...previous, [name]: result.values }));
+        },
+        () => undefined, // No completions is not an error worth showing.
+      );
+  };
+  const preview = (): void => {
+    const gaps = missingArguments(prompt, values);
+    setMissing(gaps);
+    if (gaps.length > 0) return;
+    run(
+      () =>
+        pageClient().host('prompts/get', {
+          server: prompt.server,
+          name: prompt.name,
+          arguments: filledArguments(values),
+          ...(profile === undefined ? {} : { profile }),
+        }),
+      (result) => {
+        onPreview(result.messages);
+      },
+    );
+  };
+
+  return (
+    <form
+      className="sy-question__form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        preview();
+      }}
+    >
+      {prompt.description === undefined ? null : <UntrustedText text={prompt.description} />}
+      {prompt.arguments.length === 0 ? (
+        <p className="sy-field-note">This prompt takes no arguments.</p>
+      ) : null}
+      {prompt.arguments.map((argument, index) => {
+        const id = `${base}-${index}`;
+        const listId = `${id}-options`;
+        const options = suggestions[argument.name] ?? [];
+        return (
+          <div key={argument.name} className="sy-question__field">
+            <label htmlFor={id}>
+              <VisibleText text={argument.title ?? argument.name} />
+              {argument.required === true ? (
+                <span className="sy-question__required"> (required)</span>
+              ) : null}
+            </label>
+            <input
+              ref={index === 0 ? first : undefined}
+              id={id}
+              type="text"
+              list={listId}
+              value={values[argument.name] ?? ''}
+              aria-invalid={missing.includes(argument.name)}
+              onFocus={() => {
+                complete(argument.name, values[argument.name] ?? '', values);
+              }}
+              onChange={(event) => {
+                const next = { ...values, [argument.name]: event.target.value };
+                setValues(next);
+                complete(argument.name, event.target.value, next);
+              }}
+            />
+            <datalist id={listId}>
+              {options.map((option) => (
+                <option key={option} value={option} />
+              ))}
+            </datalist>
+            <p className="sy-field-note">
+              {argument.description === undefined ? null : (
+                <VisibleText text={argument.description} />
+              )}
+              {missing.includes(argument.name) ? (
+                <span className="sy-error-text" role="alert">
+                  {' '}
+                  Required.
+                </span>
+              ) : null}
+            </p>
+          </div>
+        );
+      })}
+      {error === null ? null : (
+        <p className="sy-error-text" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="sy-card__actions">
+        <Button type="submit" variant="primary" disabled={busy}>
+          Preview
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function PreviewPrompt({
+  prompt,
+  messages,
+  onUse,
+  onBack,
+}: {
+  readonly prompt: Prompt;
+  readonly messages: readonly PromptMessage[];
+  readonly onUse: (use: PromptUse) => void;
+  readonly onBack: () => void;
+}) {
+  const use = promptUse(prompt.server, messages);
+  return (
+    <>
+      <p className="sy-field-note">
+        Written by <code>{prompt.server}</code>: read it before you use it. It goes into your
+        message box, where you can change it.
+      </p>
+      <ol className="sy-prompt-preview" aria-label={`Messages from ${prompt.server}`}>
+        {messages.map((message, index) => (
+          <li key={index} className="sy-prompt-preview__message">
+            <p className="sy-tool__heading">
+              From {prompt.server} · {message.role}
+            </p>
+            {message.content.type === 'text' ? (
+              <UntrustedText text={message.content.text} />
+            ) : message.content.type === 'resource' || message.content.type === 'resource_link' ? (
+              <p>
+                Attaches{' '}
+                <code>
+                  <VisibleText
+                    text={
+                      message.content.type === 'resource'
+                        ? message.content.resource.uri
+                        : message.content.uri
+                    }
+                  />
+                </code>
+              </p>
+            ) : (
+              <p className="sy-field-note">
+                An {message.content.type} block, not used in the message.
+              </p>
+            )}
+          </li>
+        ))}
+      </ol>
+      <div className="sy-card__actions">
+        <Button
+          variant="primary"
+          disabled={use.text === '' && use.attachments.length === 0}
+          onClick={() => {
+            onUse(use);
+          }}
+        >
+          Use in message
+        </Button>
+        <Button onClick={onBack}>Back</Button>
+      </div>
+    </>
+  );
+}
