@@ -10,26 +10,23 @@ export const MAX_SHOWN = 200;
  * title, URI, description and server), by server then name, at most MAX_SHOWN.
  */
 export function filterResources(resources: readonly Resource[], query: string): Resource[] {
+  return resources
+    .filter((r) => matchesEvery([r.name, r.title, r.uri, r.description, r.server], query))
+    .sort((a, b) => a.server.localeCompare(b.server) || a.name.localeCompare(b.name))
+    .slice(0, MAX_SHOWN);
+}
+
+/** Whether every word of `query` is in one of `parts`, case-insensitively (the pickers' search). */
+export function matchesEvery(parts: readonly (string | undefined)[], query: string): boolean {
   const words = query
     .toLowerCase()
     .split(/\s+/)
     .filter((w) => w !== '');
-  const matches = resources.filter((resource) => {
-    const haystack = [
-      resource.name,
-      resource.title,
-      resource.uri,
-      resource.description,
-      resource.server,
-    ]
-      .filter((part) => part !== undefined)
-      .join('\n')
-      .toLowerCase();
-    return words.every((word) => haystack.includes(word));
-  });
-  return matches
-    .sort((a, b) => a.server.localeCompare(b.server) || a.name.localeCompare(b.name))
-    .slice(0, MAX_SHOWN);
+  const haystack = parts
+    .filter((part) => part !== undefined)
+    .join('\n')
+    .toLowerCase();
+  return words.every((word) => haystack.includes(word));
 }
 
 function size(bytes: number): string {

@@ -1,5 +1,6 @@
 import type { Prompt, PromptMessage } from '../../../protocol/resources';
 import type { AttachmentRef } from '../../messaging/conversation';
+import { matchesEvery } from './context-picker';
 
 /**
  * What a server's prompt (issue 12) becomes in the composer: its text, for the user to read and
@@ -47,18 +48,8 @@ export function promptUse(server: string, messages: readonly PromptMessage[]): P
 
 /** The prompts matching `query` (every word, against server, name, title, description). */
 export function filterPrompts(prompts: readonly Prompt[], query: string): Prompt[] {
-  const words = query
-    .toLowerCase()
-    .split(/\s+/)
-    .filter((w) => w !== '');
   return prompts
-    .filter((prompt) => {
-      const haystack = [`${prompt.server}:${prompt.name}`, prompt.title, prompt.description]
-        .filter((part) => part !== undefined)
-        .join('\n')
-        .toLowerCase();
-      return words.every((word) => haystack.includes(word));
-    })
+    .filter((p) => matchesEvery([`${p.server}:${p.name}`, p.title, p.description], query))
     .sort((a, b) => a.server.localeCompare(b.server) || a.name.localeCompare(b.name));
 }
 
