@@ -87,6 +87,27 @@ describe('attaching a resource to a message', () => {
     expect(model.requests.at(-1)?.lastUserText).toBe('Hello');
   });
 
+  it('takes the screenshots for the docs: default width and 360 px, light and dark', async () => {
+    await clickButton(panel, 'Add context');
+    await panel.getByRole('list', { name: 'Resources' }).getByText('Knowledge Graph').waitFor();
+    for (const [width, suffix] of [
+      [420, ''],
+      [360, '-narrow'],
+    ] as const) {
+      await panel.setViewportSize({ width, height: 860 });
+      for (const scheme of ['light', 'dark'] as const) {
+        await panel.emulateMedia({ colorScheme: scheme });
+        await screenshot(
+          panel,
+          `sidepanel-add-context${suffix}${scheme === 'dark' ? '-dark' : ''}`,
+        );
+      }
+    }
+    await panel.setViewportSize({ width: 420, height: 860 });
+    await panel.emulateMedia({ colorScheme: 'light' });
+    await clickButton(panel, 'Close');
+  });
+
   it('closes the picker with Escape and gives the message box its focus back', async () => {
     await clickButton(panel, 'Add context');
     await panel.getByRole('searchbox', { name: 'Search resources' }).waitFor();
