@@ -4,7 +4,13 @@ import { unwrapUntrusted } from '../../protocol/untrusted/block';
 import { startScriptedModel } from './support/scripted-model';
 import { useSwitchyard } from './support/session';
 import { conversationLog, newChat } from './support/side-panel';
-import { clickButton, openSidePanel, screenshot, useScriptedModel } from './support/ui';
+import {
+  clickButton,
+  openSidePanel,
+  screenshot,
+  screenshotSidePanelModes,
+  useScriptedModel,
+} from './support/ui';
 
 // Journey (issue 12): the user attaches a server's resource to a message, with `@` in the
 // composer or the "Add context" button, and the model receives it as untrusted data naming the
@@ -90,21 +96,7 @@ describe('attaching a resource to a message', () => {
   it('takes the screenshots for the docs: default width and 360 px, light and dark', async () => {
     await clickButton(panel, 'Add context');
     await panel.getByRole('list', { name: 'Resources' }).getByText('Knowledge Graph').waitFor();
-    for (const [width, suffix] of [
-      [420, ''],
-      [360, '-narrow'],
-    ] as const) {
-      await panel.setViewportSize({ width, height: 860 });
-      for (const scheme of ['light', 'dark'] as const) {
-        await panel.emulateMedia({ colorScheme: scheme });
-        await screenshot(
-          panel,
-          `sidepanel-add-context${suffix}${scheme === 'dark' ? '-dark' : ''}`,
-        );
-      }
-    }
-    await panel.setViewportSize({ width: 420, height: 860 });
-    await panel.emulateMedia({ colorScheme: 'light' });
+    await screenshotSidePanelModes(panel, 'sidepanel-add-context');
     await clickButton(panel, 'Close');
   });
 

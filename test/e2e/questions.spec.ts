@@ -5,7 +5,13 @@ import { EVERYTHING_SERVER } from '../integration/host-harness';
 import { startScriptedModel } from './support/scripted-model';
 import { useSwitchyard } from './support/session';
 import { approvalCard, conversationLog, newChat, sendMessage } from './support/side-panel';
-import { openSidePanel, screenshot, useScriptedModel, waitForTools } from './support/ui';
+import {
+  openSidePanel,
+  screenshot,
+  screenshotSidePanelModes,
+  useScriptedModel,
+  waitForTools,
+} from './support/ui';
 
 // Journey (issue 12): a server asks the user something in the middle of a tool call. The real
 // server-everything sends `elicitation/create` with a form of every field type MCP has; the side
@@ -112,17 +118,7 @@ describe('a server asks the user', () => {
   it('takes the screenshots for the docs: default width and 360 px, light and dark', async () => {
     await newChat(panel);
     await askViaTool('One more time.');
-    for (const [width, suffix] of [
-      [420, ''],
-      [360, '-narrow'],
-    ] as const) {
-      await panel.setViewportSize({ width, height: 860 });
-      for (const scheme of ['light', 'dark'] as const) {
-        await panel.emulateMedia({ colorScheme: scheme });
-        await screenshot(panel, `sidepanel-question${suffix}${scheme === 'dark' ? '-dark' : ''}`);
-      }
-    }
-    await panel.emulateMedia({ colorScheme: 'light' });
+    await screenshotSidePanelModes(panel, 'sidepanel-question');
     await questionCard(panel).getByRole('button', { name: 'Cancel' }).click();
     await questionCard(panel).waitFor({ state: 'detached' });
   });

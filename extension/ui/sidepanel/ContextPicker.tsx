@@ -1,10 +1,10 @@
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import type { ListingProblem, Resource } from '../../../protocol/resources';
+import { useId } from 'react';
+import type { Resource } from '../../../protocol/resources';
 import { Button } from '../common/Button';
-import { errorMessage } from '../common/errors';
 import { pageClient } from '../common/page-client';
 import { VisibleText } from '../common/VisibleText';
 import { filterResources, resourceDetail } from './context-picker';
+import { SearchList } from './SearchList';
 
 export interface ContextPickerProps {
   /** The active profile: only its servers' resources exist here. */
@@ -20,50 +20,6 @@ export interface ContextPickerProps {
  */
 export function ContextPicker({ profile, onPick, onClose }: ContextPickerProps) {
   const headingId = useId();
-  const listId = useId();
-  const search = useRef<HTMLInputElement>(null);
-  const [query, setQuery] = useState('');
-  const [resources, setResources] = useState<readonly Resource[] | null>(null);
-  const [problems, setProblems] = useState<readonly ListingProblem[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const [active, setActive] = useState(0);
-
-  useEffect(() => {
-    search.current?.focus();
-  }, []);
-
-  useEffect(() => {
-    const client = pageClient();
-    let live = true;
-    const load = (): void => {
-      client.host('resources/list', profile === undefined ? {} : { profile }).then(
-        (result) => {
-          if (!live) return;
-          setResources(result.resources);
-          setProblems(result.problems);
-          setError(null);
-        },
-        (reason: unknown) => {
-          if (live) setError(errorMessage(reason));
-        },
-      );
-    };
-    load();
-    // A server that starts, stops or changes its resources while the picker is open shows up.
-    const off = client.onEvent((event) => {
-      if (event.type === 'host' && event.method !== 'notifications/tools/changed') load();
-    });
-    return () => {
-      live = false;
-      off();
-    };
-  }, [profile]);
-
-  const shown = useMemo(() => filterResources(resources ?? [], query), [resources, query]);
-  const pick = (resource: Resource | undefined): void => {
-    if (resource !== undefined) onPick(resource);
-  };
-
   return (
     <section
       className="sy-card sy-picker"
@@ -83,65 +39,36 @@ export function ContextPicker({ profile, onPick, onClose }: ContextPickerProps) 
           Close
         </Button>
       </div>
-      <input
-        ref={search}
-        type="search"
-        className="sy-picker__search"
-        aria-label="Search resources"
-        aria-controls={listId}
+      <SearchList<Resource>
+        noun="resources"
+        listLabel="Resources"
         placeholder="Search by name or address"
-        value={query}
-        onChange={(event) => {
-          setQuery(event.target.value);
-          setActive(0);
+        listKey={profile}
+        list={async () => {
+          const result = await pageClient().host(
+            'resources/list',
+            profile === undefined ? {} : { profile },
+          );
+          return { items: result.resources, problems: result.problems };
         }}
-        onKeyDown={(event) => {
-          if (event.key === 'ArrowDown') {
-            event.preventDefault();
-            setActive((n) => Math.min(n + 1, Math.max(0, shown.length - 1)));
-          } else if (event.key === 'ArrowUp') {
-            event.preventDefault();
-            setActive((n) => Math.max(0, n - 1));
-          } else if (event.key === 'Enter') {
-            event.preventDefault();
-            pick(shown[active]);
-          }
-        }}
+        // A server that starts, stops or changes its resources while the picker is open shows up.
+        relistOn={(event) =>
+          event.type === 'host' && event.method !== 'notifications/tools/changed'
+        }
+        filter={filterResources}
+        keyOf={(resource) => `${resource.server}\u0000${resource.uri}`}
+        render={(resource) => (
+          <>
+            <span className="sy-picker__name">
+              <VisibleText text={resource.title ?? resource.name} />
+            </span>
+            <span className="sy-picker__detail">
+              <VisibleText text={resourceDetail(resource)} />
+            </span>
+          </>
+        )}
+        onChoose={onPick}
       />
-      {error === null ? null : <p className="sy-error-text">Could not list resources: {error}</p>}
-      {resources === null && error === null ? <p role="status">Listing resources…</p> : null}
-      {resources !== null && shown.length === 0 ? (
-        <p className="sy-field-note" role="status">
-          {resources.length === 0
-            ? 'No server on this site offers resources.'
-            : 'No resource matches.'}
-        </p>
-      ) : null}
-      <ul className="sy-picker__list" id={listId} aria-label="Resources">
-        {shown.map((resource, index) => (
-          <li key={`${resource.server}\u0000${resource.uri}`}>
-            <button
-              type="button"
-              className={`sy-picker__item${index === active ? ' sy-picker__item--active' : ''}`}
-              onClick={() => {
-                pick(resource);
-              }}
-            >
-              <span className="sy-picker__name">
-                <VisibleText text={resource.title ?? resource.name} />
-              </span>
-              <span className="sy-picker__detail">
-                <VisibleText text={resourceDetail(resource)} />
-              </span>
-            </button>
-          </li>
-        ))}
-      </ul>
-      {problems.map((problem) => (
-        <p key={problem.server} className="sy-field-note">
-          {problem.server}: {problem.message}
-        </p>
-      ))}
     </section>
   );
 }

@@ -1,7 +1,6 @@
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import type { ListingProblem, Prompt, PromptMessage } from '../../../protocol/resources';
+import { useEffect, useId, useRef, useState } from 'react';
+import type { Prompt, PromptMessage } from '../../../protocol/resources';
 import { Button } from '../common/Button';
-import { errorMessage } from '../common/errors';
 import { pageClient } from '../common/page-client';
 import { UntrustedText } from '../common/UntrustedText';
 import { useAsyncAction } from '../common/use-async-action';
@@ -13,6 +12,7 @@ import {
   promptUse,
   type PromptUse,
 } from './prompt-use';
+import { SearchList } from './SearchList';
 
 export interface PromptPickerProps {
   /** The active profile: only its servers' prompts exist here. */
@@ -94,109 +94,39 @@ function ChoosePrompt({
   readonly profile: string | undefined;
   readonly onChoose: (prompt: Prompt) => void;
 }) {
-  const listId = useId();
-  const search = useRef<HTMLInputElement>(null);
-  const [query, setQuery] = useState('');
-  const [prompts, setPrompts] = useState<readonly Prompt[] | null>(null);
-  const [problems, setProblems] = useState<readonly ListingProblem[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const [active, setActive] = useState(0);
-
-  useEffect(() => {
-    search.current?.focus();
-  }, []);
-
-  useEffect(() => {
-    const client = pageClient();
-    let live = true;
-    const load = (): void => {
-      client.host('prompts/list', profile === undefined ? {} : { profile }).then(
-        (result) => {
-          if (!live) return;
-          setPrompts(result.prompts);
-          setProblems(result.problems);
-          setError(null);
-        },
-        (reason: unknown) => {
-          if (live) setError(errorMessage(reason));
-        },
-      );
-    };
-    load();
-    // A server that starts or stops while the picker is open shows up, or goes.
-    const off = client.onEvent((event) => {
-      if (event.type === 'host' && event.method === 'notifications/servers/changed') load();
-    });
-    return () => {
-      live = false;
-      off();
-    };
-  }, [profile]);
-
-  const shown = useMemo(() => filterPrompts(prompts ?? [], query), [prompts, query]);
   return (
-    <>
-      <input
-        ref={search}
-        type="search"
-        className="sy-picker__search"
-        aria-label="Search prompts"
-        aria-controls={listId}
-        placeholder="server:prompt"
-        value={query}
-        onChange={(event) => {
-          setQuery(event.target.value);
-          setActive(0);
-        }}
-        onKeyDown={(event) => {
-          if (event.key === 'ArrowDown') {
-            event.preventDefault();
-            setActive((n) => Math.min(n + 1, Math.max(0, shown.length - 1)));
-          } else if (event.key === 'ArrowUp') {
-            event.preventDefault();
-            setActive((n) => Math.max(0, n - 1));
-          } else if (event.key === 'Enter') {
-            event.preventDefault();
-            const chosen = shown[active];
-            if (chosen !== undefined) onChoose(chosen);
-          }
-        }}
-      />
-      {error === null ? null : <p className="sy-error-text">Could not list prompts: {error}</p>}
-      {prompts === null && error === null ? <p role="status">Listing prompts…</p> : null}
-      {prompts !== null && shown.length === 0 ? (
-        <p className="sy-field-note" role="status">
-          {prompts.length === 0 ? 'No server on this site offers prompts.' : 'No prompt matches.'}
-        </p>
-      ) : null}
-      <ul className="sy-picker__list" id={listId} aria-label="Prompts">
-        {shown.map((prompt, index) => (
-          <li key={`${prompt.server}\u0000${prompt.name}`}>
-            <button
-              type="button"
-              className={`sy-picker__item${index === active ? ' sy-picker__item--active' : ''}`}
-              onClick={() => {
-                onChoose(prompt);
-              }}
-            >
-              <span className="sy-picker__name">
-                /<VisibleText text={`${prompt.server}:${prompt.name}`} />
-              </span>
-              {prompt.description === undefined ? null : (
-                <span className="sy-picker__detail">
-                  <VisibleText text={prompt.description} />
-                </span>
-              )}
-            </button>
-          </li>
-        ))}
-      </ul>
-      {problems.map((problem) => (
-        <p key={problem.server} className="sy-field-note">
-          {problem.server}: {problem.message}
-        </p>
-      ))}
-    </>
+    <SearchList<Prompt>
+      noun="prompts"
+      listLabel="Prompts"
+      placeholder="server:prompt"
+      listKey={profile}
+      list={async () => {
+        const result = await pageClient().host(
+          'prompts/list',
+          profile === undefined ? {} : { profile },
+        );
+        return { items: result.prompts, problems: result.problems };
+      }}
+      // A server that starts or stops while the picker is open shows up, or goes.
+      relistOn={(event) =>
+        event.type === 'host' && event.method === 'notifications/servers/changed'
+      }
+      filter={filterPrompts}
+      keyOf={(prompt) => `${prompt.server}\u0000${prompt.name}`}
+      render={(prompt) => (
+        <>
+          <span className="sy-picker__name">
+            /<VisibleText text={`${prompt.server}:${prompt.name}`} />
+          </span>
+          {prompt.description === undefined ? null : (
+            <span className="sy-picker__detail">
+              <VisibleText text={prompt.description} />
+            </span>
+          )}
+        </>
+      )}
+      onChoose={onChoose}
+    />
   );
 }
 

@@ -104,6 +104,26 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 }
 
 /**
+ * The docs' four screenshots of a side panel page: `<name>`, `<name>-dark`, `<name>-narrow` and
+ * `<name>-narrow-dark` (default width and 360 px, light and dark). Leaves the page at the
+ * default size in light mode.
+ */
+export async function screenshotSidePanelModes(page: Page, name: string): Promise<void> {
+  for (const [width, suffix] of [
+    [SIDE_PANEL_VIEWPORT.width, ''],
+    [360, '-narrow'],
+  ] as const) {
+    await page.setViewportSize({ width, height: SIDE_PANEL_VIEWPORT.height });
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await screenshot(page, `${name}${suffix}${scheme === 'dark' ? '-dark' : ''}`);
+    }
+  }
+  await page.setViewportSize(SIDE_PANEL_VIEWPORT);
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/**
  * Sends one request over the UI port from an extension page (`page` must be one: the worker
  * accepts the port from its own pages only) and returns the worker's result; a refused request
  * throws with the worker's sentence. The result is as the worker sent it: parse or match it.
