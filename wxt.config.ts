@@ -1,6 +1,22 @@
 import { defineConfig } from 'wxt';
 import { DEV_EXTENSION_KEY, GECKO_ID } from './protocol/identity';
 
+const APP_SANDBOX_POLICY = [
+  'sandbox allow-scripts',
+  "default-src 'none'",
+  "script-src 'self' 'unsafe-inline' 'unsafe-eval' blob: data: https:",
+  'worker-src blob: data:',
+  "style-src 'self' 'unsafe-inline' https:",
+  'img-src data: blob: https:',
+  'font-src data: https:',
+  'media-src data: blob: https:',
+  'connect-src https: wss: http://localhost:* http://127.0.0.1:* ws://localhost:* ws://127.0.0.1:*',
+  "frame-src 'none'",
+  "form-action 'none'",
+  "base-uri 'none'",
+  "object-src 'none'",
+].join('; ');
+
 // See https://wxt.dev/api/config.html
 export default defineConfig({
   srcDir: 'extension',
@@ -45,6 +61,14 @@ export default defineConfig({
             },
           },
         }
-      : { key: DEV_EXTENSION_KEY }),
+      : {
+          key: DEV_EXTENSION_KEY,
+          // The MCP Apps sandbox page (extension/entrypoints/app-frame.sandbox): the ceiling of
+          // every app's policy, measured in Chromium 150 (decision 0020). No frame navigation
+          // at all (an app cannot navigate itself to leak data), no forms, no popups; inline
+          // script and eval for the app's own single-file page; network over https only, which
+          // each app's own policy narrows to the origins its server declared.
+          content_security_policy: { sandbox: APP_SANDBOX_POLICY },
+        }),
   }),
 });

@@ -110,6 +110,8 @@ export const ActivityEntrySchema = z.object({
   decision: Word.optional(),
   by: ActivityDeciderSchema.optional(),
   via: ActivityViaSchema.optional(),
+  /** Who asked for a call: `app` when an MCP App did (absent: the model). */
+  caller: z.enum(['model', 'app']).optional(),
   /** How it ended: `ok`, `tool-error`, an error reason, `needs-approval`, `denied`. */
   outcome: Word.optional(),
   argumentsBytes: Count.optional(),

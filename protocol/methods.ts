@@ -13,6 +13,7 @@ import {
 } from './import';
 import { authMethods } from './auth';
 import { resourceMethods, resourceNotifications } from './resources';
+import { appMethods } from './apps';
 import { elicitationMethods, elicitationNotifications } from './elicitation';
 import { nestedDeeperThan } from './guards';
 import { RequestIdSchema } from './jsonrpc';
@@ -47,6 +48,7 @@ export const requestMethods = {
   ...authMethods,
   ...resourceMethods,
   ...elicitationMethods,
+  ...appMethods,
   'host/hello': {
     params: z.object({
       protocolVersion: z.number().int(),
@@ -117,6 +119,8 @@ export const requestMethods = {
         server: z.string().min(1).max(256).optional(),
         /** Also list tools whose policy is `deny` (the popup shows them; the model never does). */
         includeDenied: z.boolean().optional(),
+        /** Also list tools only an MCP App may call (the model never sees them). */
+        includeAppOnly: z.boolean().optional(),
         /** The profile to list for (design D10); omitted: the default profile. */
         profile: ProfileIdSchema.optional(),
       })
@@ -147,6 +151,11 @@ export const requestMethods = {
       approval: ApprovalTokenSchema.optional(),
       /** The active profile (design D10); omitted: the default. A tool it hides is unknown. */
       profile: ProfileIdSchema.optional(),
+      /**
+       * Present when an MCP App asked for the call, not the model: the app's server. Only that
+       * server's tools the app may call are callable so; the same policy and approvals apply.
+       */
+      app: z.object({ server: z.string().min(1).max(256) }).optional(),
     }),
     result: CallToolResultSchema,
   },

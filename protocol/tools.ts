@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ToolUiSchema } from './apps';
 
 /**
  * Tools and call results as the host hands them to the extension. Every string in here that came
@@ -39,6 +40,12 @@ export const ExposedToolSchema = z.object({
   /** Estimated tokens this tool adds to every model turn. */
   tokens: z.number().int().nonnegative(),
   policy: ToolPolicyStateSchema,
+  /**
+   * The tool's MCP App, when its definition declares one: the page shown with its results (absent
+   * when apps are off for its server) and who may call it. A tool the model may not call costs 0
+   * tokens and is left out of every model-facing listing.
+   */
+  ui: ToolUiSchema.optional(),
 });
 export type ExposedTool = z.infer<typeof ExposedToolSchema>;
 

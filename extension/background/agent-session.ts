@@ -1,5 +1,10 @@
 import type { AgentEvent, RunSummary } from '../messaging/agent-events';
-import type { ApprovalDecision, ApprovalPrompt, PendingApproval } from '../messaging/approvals';
+import {
+  APP_CALLS_RUN_ID,
+  type ApprovalDecision,
+  type ApprovalPrompt,
+  type PendingApproval,
+} from '../messaging/approvals';
 import type { Attachment, ChatMessage, Conversation } from '../messaging/conversation';
 import { DEFAULT_MAX_TOOL_ROUNDS, runAgent } from './agent-loop';
 import { newConversation } from './pairing';
@@ -74,14 +79,28 @@ export class AgentSession {
     return this.run?.id;
   }
 
-  /** Approvals the current run waits for (for a side panel that opens mid-run). */
+  /** Approvals waiting: the current run's and apps' (for a side panel that opens mid-run). */
   pendingApprovals(): PendingApproval[] {
-    return [...this.approvals.values()].map(({ approvalId, runId, callId, prompt }) => ({
+    return [...this.approvals.values()].map(({ approvalId, runId, callId, prompt, fromApp }) => ({
       approvalId,
       runId,
       callId,
       prompt,
+      ...(fromApp === undefined ? {} : { fromApp }),
     }));
+  }
+
+  /**
+   * Asks the user about a call an MCP App made (issue 12): the same card as the model's calls,
+   * marked as the app's. It belongs to no run, so stopping the chat does not answer it; it
+   * resolves `deny` when `signal` aborts (the request expired, or its page went away).
+   */
+  askForApp(
+    server: string,
+    prompt: ApprovalPrompt,
+    signal: AbortSignal,
+  ): Promise<ApprovalDecision> {
+    return this.ask(APP_CALLS_RUN_ID, `app:${this.newId()}`, prompt, signal, server);
   }
 
   subscribe(listener: (event: AgentEvent) => void): () => void {
@@ -168,6 +187,7 @@ export class AgentSession {
     callId: string,
     prompt: ApprovalPrompt,
     signal: AbortSignal,
+    fromApp?: string,
   ): Promise<ApprovalDecision> {
     return new Promise((resolve) => {
       // Unresolved approvals resolve to deny on stop, New Chat and teardown (issue 4).
@@ -182,14 +202,15 @@ export class AgentSession {
       const settle = (decision: ApprovalDecision): void => {
         if (!this.approvals.delete(approvalId)) return;
         signal.removeEventListener('abort', onAbort);
-        if (this.run?.id === runId) {
+        if (this.run?.id === runId || fromApp !== undefined) {
           this.emit({ type: 'approval-resolved', runId, approvalId, decision });
         }
         resolve(decision);
       };
-      this.approvals.set(approvalId, { approvalId, runId, callId, prompt, settle });
+      const app = fromApp === undefined ? {} : { fromApp };
+      this.approvals.set(approvalId, { approvalId, runId, callId, prompt, settle, ...app });
       signal.addEventListener('abort', onAbort, { once: true });
-      this.emit({ type: 'approval-needed', approvalId, runId, callId, prompt });
+      this.emit({ type: 'approval-needed', approvalId, runId, callId, prompt, ...app });
     });
   }
 

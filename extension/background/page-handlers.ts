@@ -10,6 +10,7 @@ import { viewOfProviderSettings } from '../messaging/provider';
 import { RunInProgressError, type AgentSession } from './agent-session';
 import type { HostClient } from './host-client';
 import { readAttachments } from './attachments';
+import { callMcpTool } from './tool-router';
 import { NO_PROVIDER_MESSAGE } from './providers/settings-provider';
 import type { SettingsStore } from './stores/settings-store';
 import type { PageHandlers } from './ui-server';
@@ -134,6 +135,30 @@ export function createPageHandlers(deps: PageHandlerDeps): PageHandlers {
       const result = await relay(host, method, params);
       deps.afterHostRequest?.(method);
       return result;
+    },
+    'apps/call': async ({ server, name, arguments: args }) => {
+      // The card expires with the host's approval; a page that closes leaves it to expire.
+      const controller = new AbortController();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      try {
+        const profile = deps.profile()?.id;
+        const outcome = await callMcpTool(host, name, args, {
+          app: { server },
+          ...(profile === undefined ? {} : { profile }),
+          ask: (request) => {
+            const expiresIn = Math.max(0, request.expiresAt - Date.now());
+            timer = setTimeout(() => {
+              controller.abort();
+            }, expiresIn);
+            return session.askForApp(server, { kind: 'mcp', request }, controller.signal);
+          },
+        });
+        return outcome.status === 'result'
+          ? { kind: 'result', result: outcome.result }
+          : { kind: 'denied' };
+      } finally {
+        clearTimeout(timer);
+      }
     },
     'host/reconnect': () => {
       host.connect();

@@ -4,6 +4,7 @@ import type { TokenBudget } from '../../protocol/profiles';
 import type { ApprovalRequest, CallToolResult } from '../../protocol/tools';
 import type { ToolOutcome } from '../messaging/agent-events';
 import type { ApprovalDecision } from '../messaging/approvals';
+import { MAX_APP_RESULT_CHARS, type ToolApp } from '../messaging/conversation';
 import type { ConnectionState } from '../messaging/connection';
 import { resolveApproval } from './approval-flow';
 import type { BuiltinTools } from './builtin-tools';
@@ -56,6 +57,8 @@ export interface McpCallOptions {
   readonly onProgress?: (progress: ProgressParams) => void;
   /** The active profile (design D10); the host refuses a tool it hides. Omitted: default. */
   readonly profile?: string;
+  /** The call is an MCP App's, of this server (issue 12), not the model's. */
+  readonly app?: { readonly server: string };
 }
 
 /**
@@ -78,6 +81,7 @@ export async function callMcpTool(
     name,
     ...(args === undefined ? {} : { arguments: args }),
     ...(options.profile === undefined ? {} : { profile: options.profile }),
+    ...(options.app === undefined ? {} : { app: { server: options.app.server } }),
   };
   const first = await sendToolCall(host, params, requestOptions);
   if (first.kind === 'result') return { status: 'result', result: first.result };
@@ -96,6 +100,16 @@ export async function callMcpTool(
       };
     }
   }
+}
+
+/** What a call's app is given: its result as the host relayed it, unless too large to keep. */
+function appOf(
+  page: { server: string; tool: string; uri: string },
+  result: CallToolResult,
+): ToolApp {
+  return JSON.stringify(result).length <= MAX_APP_RESULT_CHARS
+    ? { ...page, result }
+    : { ...page, result: { content: [] }, truncated: true };
 }
 
 /** The user's choices for built-in tools (persisted by the options page later). */
@@ -146,6 +160,8 @@ export function createToolRouter(options: ToolRouterOptions): HostToolRouter {
   const log = options.log ?? (() => undefined);
   /** Exposed name -> (server, tool), from the last listing: labels for wrapping results. */
   let sources = new Map<string, UntrustedSource>();
+  /** Exposed name -> the tool's MCP App page, for tools that have one (issue 12). */
+  let apps = new Map<string, { server: string; tool: string; uri: string }>();
   let lastBudget: TokenBudget | null = null;
   const profileParam = (): { profile?: string } => {
     const profile = options.profile?.();
@@ -204,11 +220,14 @@ export function createToolRouter(options: ToolRouterOptions): HostToolRouter {
         const source = sources.get(name) ?? { server: 'mcp', tool: name };
         const content = callResultText(outcome.result, source, options.random);
         const status = outcome.result.isError === true ? 'error' : 'ok';
+        const page = apps.get(name);
+        const app = page === undefined ? {} : { app: appOf(page, outcome.result) };
         return outcome.policyError === undefined
-          ? { status, content }
+          ? { status, content, ...app }
           : {
               status,
               content,
+              ...app,
               notice: `"Always allow" could not be saved for ${name} (${outcome.policyError.message}). This call ran once; the next one will ask again.`,
             };
       }
@@ -228,10 +247,20 @@ export function createToolRouter(options: ToolRouterOptions): HostToolRouter {
         return specs;
       }
       const next = new Map<string, UntrustedSource>();
+      const nextApps = new Map<string, { server: string; tool: string; uri: string }>();
       for (const tool of listing.tools) {
         // The host leaves denied tools out and reserves built-in names; fail closed regardless.
         if (tool.policy === 'deny' || builtins.has(tool.name)) continue;
+        // The host leaves out tools only an app may call; fail closed regardless.
+        if (tool.ui !== undefined && !tool.ui.visibility.includes('model')) continue;
         next.set(tool.name, { server: tool.server, tool: tool.tool });
+        if (tool.ui?.resourceUri !== undefined) {
+          nextApps.set(tool.name, {
+            server: tool.server,
+            tool: tool.tool,
+            uri: tool.ui.resourceUri,
+          });
+        }
         specs.push({
           name: tool.name,
           description: tool.description,
@@ -246,6 +275,7 @@ export function createToolRouter(options: ToolRouterOptions): HostToolRouter {
         });
       }
       sources = next;
+      apps = nextApps;
       lastBudget = listing.budget ?? null;
       return specs;
     },

@@ -32,6 +32,7 @@ function handlers(overrides: Partial<PageHandlers> = {}): PageHandlers {
     'settings/get': () => Promise.resolve({ provider: null }),
     'settings/set': fail,
     'host/request': fail,
+    'apps/call': fail,
     'host/reconnect': () => Promise.resolve({}),
     'auth/signIn': fail,
     ...overrides,

@@ -1,5 +1,5 @@
 import type { ApprovalDecision, PendingApproval } from './approvals';
-import type { Conversation } from './conversation';
+import type { Conversation, ToolApp } from './conversation';
 
 /**
  * What the worker's agent reports while it runs, as the side panel receives it: the events of one
@@ -33,6 +33,8 @@ export interface ToolOutcome {
   readonly content: string;
   /** Something the user should know that the model need not (e.g. "Always" was not saved). */
   readonly notice?: string;
+  /** The MCP App the result is shown with (issue 12). */
+  readonly app?: ToolApp;
 }
 
 /** What a run reports for the UI; it always ends with exactly one `done`. */

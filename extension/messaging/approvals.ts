@@ -24,4 +24,12 @@ export interface PendingApproval {
   readonly runId: string;
   readonly callId: string;
   readonly prompt: ApprovalPrompt;
+  /**
+   * Present when an MCP App asked for the call, not the model (issue 12): the app's server. Such
+   * a card belongs to no run: it stays until answered or expired, whatever the chat does.
+   */
+  readonly fromApp?: string;
 }
+
+/** The run id app-initiated approvals carry: they belong to no run of the agent. */
+export const APP_CALLS_RUN_ID = 'app-calls';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CallToolResultSchema } from '../../protocol/tools';
 
 /**
  * A conversation as plain, serializable data: what the side panel shows, what the worker persists
@@ -31,6 +32,24 @@ export type ToolCallPart = z.infer<typeof ToolCallPartSchema>;
 export const ToolResultStatusSchema = z.enum(['ok', 'error', 'denied', 'cancelled', 'pending']);
 export type ToolResultStatus = z.infer<typeof ToolResultStatusSchema>;
 
+/**
+ * The MCP App a call's result is shown with (issue 12): the tool's server, its raw name, its
+ * `ui://` page, and the result as the host relayed it (what the app is given; the model reads
+ * `content`). A result too large to keep with the conversation is kept without its content.
+ */
+export const ToolAppSchema = z.object({
+  server: z.string().min(1).max(256),
+  tool: z.string().min(1).max(256),
+  uri: z.string().min(1).max(2_048),
+  result: CallToolResultSchema,
+  /** The result was too large to keep: `result` is empty. */
+  truncated: z.boolean().optional(),
+});
+export type ToolApp = z.infer<typeof ToolAppSchema>;
+
+/** Most characters of an app's result kept with the conversation (JSON). */
+export const MAX_APP_RESULT_CHARS = 200_000;
+
 export const ToolResultPartSchema = z.object({
   type: z.literal('tool-result'),
   callId: z.string().min(1),
@@ -38,6 +57,8 @@ export const ToolResultPartSchema = z.object({
   status: ToolResultStatusSchema,
   /** What the model reads: the result (already wrapped as untrusted data) or what went wrong. */
   content: z.string(),
+  /** Absent in conversations stored before issue 12, and for tools without an app. */
+  app: ToolAppSchema.optional(),
 });
 export type ToolResultPart = z.infer<typeof ToolResultPartSchema>;
 

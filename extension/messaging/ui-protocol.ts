@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { SignInStatus } from '../../protocol/auth';
 import type { RequestMethod } from '../../protocol/methods';
+import type { CallToolResult } from '../../protocol/tools';
 import type { AgentEvent } from './agent-events';
 import type { PendingApproval } from './approvals';
 import type { ConnectionState } from './connection';
@@ -62,6 +63,8 @@ export const PAGE_HOST_METHODS = [
   // user's answer; the host checks it against the form again.
   'elicitation/pending',
   'elicitation/respond',
+  // An MCP App's page (issue 12 part 4), read part by part for its sandboxed frame.
+  'apps/read',
 ] as const satisfies readonly RequestMethod[];
 export type PageHostMethod = (typeof PAGE_HOST_METHODS)[number];
 
@@ -157,6 +160,17 @@ export const pageRequests = {
   'host/request': {
     params: z.object({ method: z.string().min(1).max(64), params: z.unknown() }),
   },
+  /**
+   * A tool call an MCP App asked for (issue 12): its own server's tool, by exposed name, through
+   * the same policy and approval cards as the model's calls, the card marked as the app's.
+   */
+  'apps/call': {
+    params: z.object({
+      server: z.string().min(1).max(256),
+      name: z.string().min(1).max(256),
+      arguments: z.record(z.string(), z.unknown()).optional(),
+    }),
+  },
   /** "Retry" on the not-installed, crashed and protocol-mismatch states. */
   'host/reconnect': { params: EmptySchema },
   /** "Sign in" on a remote server: the worker runs launchWebAuthFlow for the host's flow. */
@@ -178,6 +192,9 @@ export interface PageResults {
   'settings/get': { readonly provider: ProviderSettingsView | null };
   'settings/set': { readonly provider: ProviderSettingsView };
   'host/request': unknown;
+  /** The result as the host relayed it (gated), or the user's refusal on the card. */
+  'apps/call':
+    { readonly kind: 'result'; readonly result: CallToolResult } | { readonly kind: 'denied' };
   'host/reconnect': Record<string, never>;
   'auth/signIn': { readonly status: SignInStatus };
 }

@@ -44,6 +44,8 @@ export interface AuditEntry {
   readonly decision?: ActivityDecision;
   /** How it ended: ok, tool-error, an error reason, approval-required, denied. */
   readonly outcome?: string;
+  /** `app` when an MCP App asked for the call (absent: the model). */
+  readonly caller?: 'model' | 'app';
   readonly argumentsBytes?: number;
   readonly argumentsHash?: string;
   readonly resultBytes?: number;

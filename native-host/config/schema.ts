@@ -204,6 +204,7 @@ const RemoteEntrySchema = z.object({
   timeout: seconds('timeout', MAX_HANDSHAKE_TIMEOUT_S).optional(),
   toolTimeout: seconds('toolTimeout', MAX_TOOL_TIMEOUT_S).optional(),
   disabled: z.boolean({ error: 'disabled must be true or false' }).optional(),
+  apps: z.boolean({ error: 'apps must be true or false' }).optional(),
 });
 
 const StdioEntrySchema = z.object({
@@ -215,6 +216,7 @@ const StdioEntrySchema = z.object({
   timeout: seconds('timeout', MAX_HANDSHAKE_TIMEOUT_S).optional(),
   toolTimeout: seconds('toolTimeout', MAX_TOOL_TIMEOUT_S).optional(),
   disabled: z.boolean({ error: 'disabled must be true or false' }).optional(),
+  apps: z.boolean({ error: 'apps must be true or false' }).optional(),
 });
 
 /** One server as the host uses it: defaults applied, timeouts in milliseconds. */
@@ -237,6 +239,8 @@ export interface ServerEntry {
   toolTimeoutMs: number;
   /** A disabled server is listed but not started. */
   disabled: boolean;
+  /** `"apps": false`: the server's MCP Apps are not shown (absent: they are). */
+  apps?: boolean;
 }
 
 /** A configured server: its `mcpServers` key plus its entry. */
@@ -247,6 +251,7 @@ interface CommonFields {
   timeout?: number | undefined;
   toolTimeout?: number | undefined;
   disabled?: boolean | undefined;
+  apps?: boolean | undefined;
 }
 
 function commonFields(entry: CommonFields) {
@@ -257,6 +262,7 @@ function commonFields(entry: CommonFields) {
     toolTimeoutMs:
       entry.toolTimeout === undefined ? DEFAULT_TOOL_TIMEOUT_MS : secondsToMs(entry.toolTimeout),
     disabled: entry.disabled ?? false,
+    ...(entry.apps === undefined ? {} : { apps: entry.apps }),
   };
 }
 

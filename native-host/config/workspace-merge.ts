@@ -202,6 +202,7 @@ function copyOf(base: ServerConfig): ServerConfig {
     handshakeTimeoutMs: base.handshakeTimeoutMs,
     toolTimeoutMs: base.toolTimeoutMs,
     disabled: base.disabled,
+    ...(base.apps === undefined ? {} : { apps: base.apps }),
   };
 }
 

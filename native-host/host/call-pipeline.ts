@@ -7,6 +7,7 @@ import { HostError } from '../shared/host-error';
 import { gateCallResult } from './result-gate';
 import type { ServerFleet } from './server-fleet';
 import type { ToolCatalog } from './tool-catalog';
+import type { ListedTool } from './tool-listing';
 import { ToolGate, type CallDecision } from './tool-gate';
 
 /**
@@ -30,6 +31,8 @@ export interface CallPipelineOptions {
 export type ToolCallOptions = CallOptions & {
   approval?: { requestId: string; nonce: string };
   profile?: string;
+  /** The call comes from this server's MCP App, not from the model. */
+  app?: { server: string };
 };
 
 export class CallPipeline {
@@ -57,6 +60,7 @@ export class CallPipeline {
         { name },
       );
     }
+    this.checkCaller(listed, name, options.app);
     const started = Date.now();
     const decision: CallDecision = gate.check(
       fleet.spec(listed.server).scope,
@@ -76,6 +80,7 @@ export class CallPipeline {
         tool: listed.definition.name,
         exposedName: name,
         profile: profile.id,
+        ...(options.app === undefined ? {} : { caller: 'app' }),
         decision: decision.kind === 'run' ? decision.policy : decision.kind,
         ...(decision.rule === null ? {} : { rule: decision.rule }),
         outcome,
@@ -105,6 +110,36 @@ export class CallPipeline {
     } catch (error) {
       audit(error instanceof HostError ? error.reason : 'internal');
       throw error;
+    }
+  }
+
+  /**
+   * Who may call a tool (MCP Apps visibility): a tool only its app may call does not exist for the
+   * model, and an app may call only its own server's tools that allow it, while its apps are on.
+   */
+  private checkCaller(listed: ListedTool, name: string, app: { server: string } | undefined): void {
+    const visibility = listed.exposed.ui?.visibility;
+    if (app === undefined) {
+      if (visibility === undefined || visibility.includes('model')) return;
+      throw new HostError(
+        'unknown-tool',
+        `No tool is exposed as '${name}' to the model: only its server's app may call it.`,
+        { name },
+      );
+    }
+    if (this.options.fleet.findSpec(app.server)?.apps === false) {
+      throw new HostError(
+        'not-supported',
+        `Apps are turned off for server '${app.server}' ("apps": false in its entry).`,
+        { server: app.server },
+      );
+    }
+    if (listed.server !== app.server || (visibility !== undefined && !visibility.includes('app'))) {
+      throw new HostError(
+        'unknown-tool',
+        `The app of server '${app.server}' may not call '${name}': an app may call only its own server's tools that allow it.`,
+        { name },
+      );
     }
   }
 

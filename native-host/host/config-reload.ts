@@ -42,6 +42,8 @@ function launchIdentity(spec: ServerSpec): string {
     cwd: spec.cwd ?? null,
     handshakeTimeoutMs: spec.handshakeTimeoutMs,
     toolTimeoutMs: spec.toolTimeoutMs,
+    // Declared to the server when it connects: a change needs a new connection.
+    apps: spec.apps,
     provenance: spec.provenance,
     workspaceRoot: spec.workspaceRoot,
     scope: spec.scope,

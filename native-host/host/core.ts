@@ -201,7 +201,10 @@ export class HostCore {
     return this.reload.apply(setup);
   }
 
-  listTools(server?: string, options: { includeDenied?: boolean; profile?: string } = {}) {
+  listTools(
+    server?: string,
+    options: { includeDenied?: boolean; includeAppOnly?: boolean; profile?: string } = {},
+  ) {
     return this.catalog.list(server, options);
   }
 

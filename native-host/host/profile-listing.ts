@@ -2,6 +2,7 @@ import type { TokenBudget } from '../../protocol/profiles';
 import type { ToolPolicyState } from '../../protocol/tools';
 import type { ListedTool, ToolListing } from './tool-listing';
 import { budgetReport } from '../profiles/budget';
+import { modelMayCall } from './tool-listing';
 
 /**
  * One profile's view of the model-facing listing (design D10, D11): the tools it shows, each with
@@ -44,12 +45,12 @@ export function buildProfileListing(input: ProfileListingInput): ProfileListing 
         ? listed
         : { ...listed, exposed: { ...listed.exposed, policy } };
     tools.push(shown);
-    if (policy === 'deny') continue;
+    if (policy === 'deny' || !modelMayCall(listed.exposed.ui)) continue;
     byServer[listed.server] = (byServer[listed.server] ?? 0) + listed.exposed.tokens;
     total += listed.exposed.tokens;
   }
   const sent = tools
-    .filter((t) => t.exposed.policy !== 'deny')
+    .filter((t) => t.exposed.policy !== 'deny' && modelMayCall(t.exposed.ui))
     .map((t) => ({ name: t.exposed.name, server: t.server, tokens: t.exposed.tokens }));
   return {
     tools,

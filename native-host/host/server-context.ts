@@ -32,6 +32,8 @@ import { HostError } from '../shared/host-error';
 import { safeText } from '../../protocol/untrusted/gate';
 import { messageOf } from '../../protocol/guards';
 import { gateCallResult } from './result-gate';
+import type { AppReadResult } from '../../protocol/apps';
+import { readAppPage, splitIntoParts, type AppPage } from '../mcp/app-page';
 import type { ServerFleet } from './server-fleet';
 
 /**
@@ -57,8 +59,83 @@ function unsupported(server: string, what: string): HostError {
   return new HostError('not-supported', `Server '${server}' does not offer ${what}.`, { server });
 }
 
+/** App pages kept for their later parts: a few, briefly (a page is read part by part at once). */
+const MAX_CACHED_PAGES = 3;
+const PAGE_TTL_MS = 120_000;
+
+interface CachedPage {
+  readonly page: Omit<AppPage, 'html'>;
+  readonly parts: readonly string[];
+  readonly at: number;
+}
+
 export class ServerContext {
+  private readonly pages = new Map<string, CachedPage>();
+
   constructor(private readonly options: ServerContextOptions) {}
+
+  /**
+   * One part of an MCP App's page (`apps/read`): part 0 reads the page afresh from the server,
+   * later parts come from that read (kept for two minutes). Every part carries the page's hash,
+   * so a reader that gets parts of two different reads can tell.
+   */
+  async readApp(
+    server: string,
+    uri: string,
+    part: number,
+    profile?: string,
+    options: CallOptions = {},
+  ): Promise<AppReadResult> {
+    const runtime = this.visible(server, profile);
+    if (this.options.fleet.findSpec(server)?.apps === false) {
+      throw new HostError(
+        'not-supported',
+        `Apps are turned off for server '${server}' ("apps": false in its entry).`,
+        { server },
+      );
+    }
+    this.require(runtime, 'resources', 'resources');
+    const key = `${server}\u0000${uri}`;
+    let cached = this.pages.get(key);
+    if (part === 0 || cached === undefined || Date.now() - cached.at > PAGE_TTL_MS) {
+      const raw = await runtime.requests.request(
+        'resources/read',
+        { uri },
+        RawReadResultSchema,
+        options,
+      );
+      const { html, ...page } = readAppPage(raw, server, uri);
+      cached = { page, parts: splitIntoParts(html), at: Date.now() };
+      this.pages.delete(key);
+      this.pages.set(key, cached);
+      for (const old of this.pages.keys()) {
+        if (this.pages.size <= MAX_CACHED_PAGES) break;
+        this.pages.delete(old);
+      }
+    }
+    const text = cached.parts[part];
+    if (text === undefined) {
+      throw new HostError(
+        'invalid-params',
+        `The app page has ${cached.parts.length} parts; there is no part ${part}.`,
+        {},
+      );
+    }
+    const { hash, bytes, csp, ignored, permissions, prefersBorder } = cached.page;
+    return {
+      server,
+      uri,
+      hash,
+      bytes,
+      part,
+      parts: cached.parts.length,
+      text,
+      csp,
+      ignored,
+      permissions,
+      ...(prefersBorder === undefined ? {} : { prefersBorder }),
+    };
+  }
 
   async listResources(
     scope: Scope,

@@ -236,6 +236,7 @@ function launchOf(spec: ServerSpec): ServerLaunch {
     remote: spec.definition?.remote ?? null,
     handshakeTimeoutMs: spec.handshakeTimeoutMs,
     toolTimeoutMs: spec.toolTimeoutMs,
+    apps: spec.apps,
   };
 }
 

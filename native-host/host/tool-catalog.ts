@@ -9,7 +9,7 @@ import type { ProfileCost } from './core-types';
 import { buildProfileListing, type ProfileListing } from './profile-listing';
 import type { ServerFleet } from './server-fleet';
 import type { ToolGate } from './tool-gate';
-import { buildToolListing, type ListedTool, type ToolListing } from './tool-listing';
+import { buildToolListing, modelMayCall, type ListedTool, type ToolListing } from './tool-listing';
 
 /**
  * The tools the model may be offered: one listing of every running server's tools with each
@@ -55,6 +55,7 @@ export class ToolCatalog {
         server: r.name,
         prefix: fleet.findSpec(r.name)?.prefix,
         tools: r.state.state === 'running' ? r.tools : [],
+        apps: fleet.findSpec(r.name)?.apps ?? true,
       })),
       reserved,
       (server: string, definition: ToolDefinition, exposedName: string) =>
@@ -70,17 +71,19 @@ export class ToolCatalog {
 
   /**
    * The model-facing listing under a profile (default: the default profile), optionally of one
-   * server; denied tools only when asked for. A tool the profile hides is not in it (D10).
+   * server; denied tools, and tools only an app may call, only when asked for. A tool the profile
+   * hides is not in it (D10).
    */
   list(
     server?: string,
-    options: { includeDenied?: boolean; profile?: string } = {},
+    options: { includeDenied?: boolean; includeAppOnly?: boolean; profile?: string } = {},
   ): ToolListAnswer {
     if (server !== undefined) this.options.fleet.runtime(server);
     const view = this.view(options.profile);
     const tools = view.tools
       .filter((t) => server === undefined || t.server === server)
       .filter((t) => options.includeDenied === true || t.exposed.policy !== 'deny')
+      .filter((t) => options.includeAppOnly === true || modelMayCall(t.exposed.ui))
       .map((t) => t.exposed);
     // The budget is the whole profile's, whichever server was asked for.
     const budget = view.budget === undefined ? {} : { budget: view.budget };
@@ -96,7 +99,9 @@ export class ToolCatalog {
   costs(): ProfileCost[] {
     return this.options.profiles.all().map((profile) => {
       const view = this.view(profile.id);
-      const tools = view.tools.filter((t) => t.exposed.policy !== 'deny').length;
+      const tools = view.tools.filter(
+        (t) => t.exposed.policy !== 'deny' && modelMayCall(t.exposed.ui),
+      ).length;
       return { profile, tools, tokens: view.tokens.total, budget: view.budget };
     });
   }

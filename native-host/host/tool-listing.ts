@@ -1,3 +1,4 @@
+import type { ToolUi, ToolVisibility } from '../../protocol/apps';
 import type { ExposedTool, ToolAnnotations, ToolPolicyState } from '../../protocol/tools';
 import type { ToolDefinition, ToolHints } from '../shared/tool-definition';
 import { buildNameTable } from '../names/namespace';
@@ -18,6 +19,9 @@ export interface ServerTools {
   readonly server: string;
   readonly prefix: string | undefined;
   readonly tools: readonly ToolDefinition[];
+  /** Whether the server's apps are shown (`"apps": false` in its entry turns them off; absent:
+   * on). */
+  readonly apps?: boolean;
 }
 
 export interface ListedTool {
@@ -110,6 +114,24 @@ function tokensOf(parts: ShownParts, name: string): number {
   return parts.tokens.value;
 }
 
+/** What the listing says of a tool's app: its page only while the server's apps are on. */
+function exposedUi(definition: ToolDefinition, apps: boolean): ToolUi | undefined {
+  const ui = definition.ui;
+  if (ui === undefined) return undefined;
+  const visibility: ToolVisibility[] = [];
+  if (ui.model) visibility.push('model');
+  if (ui.app) visibility.push('app');
+  return {
+    visibility,
+    ...(apps && ui.resourceUri !== undefined ? { resourceUri: ui.resourceUri } : {}),
+  };
+}
+
+/** Whether the model may see and call a tool with this `ui` (no `ui`: an ordinary tool). */
+export function modelMayCall(ui: ToolUi | undefined): boolean {
+  return ui === undefined || ui.visibility.includes('model');
+}
+
 export function buildToolListing(
   servers: readonly ServerTools[],
   reserved: ReadonlySet<string>,
@@ -132,7 +154,9 @@ export function buildToolListing(
       const name = table.exposedOf(server.server, definition.name);
       if (name === undefined) continue;
       const parts = partsOf(definition);
-      const tokens = tokensOf(parts, name);
+      const ui = exposedUi(definition, server.apps !== false);
+      // A tool only its app may call is never sent to the model, so it costs the model nothing.
+      const tokens = modelMayCall(ui) ? tokensOf(parts, name) : 0;
       const exposed: ExposedTool = {
         name,
         server: server.server,
@@ -143,9 +167,10 @@ export function buildToolListing(
         policy: policyOf(server.server, definition, name),
         ...(parts.title === undefined ? {} : { title: parts.title }),
         ...(parts.annotations === undefined ? {} : { annotations: parts.annotations }),
+        ...(ui === undefined ? {} : { ui }),
       };
       tools.push({ exposed, server: server.server, definition });
-      if (exposed.policy === 'deny') continue;
+      if (exposed.policy === 'deny' || !modelMayCall(ui)) continue;
       byServer[server.server] = (byServer[server.server] ?? 0) + tokens;
       total += tokens;
     }

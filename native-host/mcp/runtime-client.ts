@@ -1,3 +1,4 @@
+import { APPS_EXTENSION_KEY, APP_MIME_TYPE } from '../../protocol/apps';
 import {
   Client,
   ProtocolError,
@@ -30,6 +31,8 @@ export interface RuntimeClientHooks {
    * 2025-era one that ignores unknown requests (and gets `initialize`).
    */
   readonly probeTimeoutMs: number;
+  /** Declare MCP Apps support (`extensions["io.modelcontextprotocol/ui"]`) to the server. */
+  readonly apps?: boolean;
   /** The connection closed (the process exited, or it was closed). */
   readonly onClose: () => void;
   /** Protocol noise from the server (a bad line, an unknown notification): never fatal. */
@@ -81,6 +84,10 @@ export function createRuntimeClient(hooks: RuntimeClientHooks): Client {
       // Sampling is not offered: deprecated by 2026-07-28, and a stranger's server would spend
       // the user's model budget with prompts of its own (docs/security.md).
       ...(ask === undefined ? {} : { elicitation: { form: {}, url: {} } }),
+      // A server may shape its tools for a client that renders apps (docs/security.md, apps).
+      ...(hooks.apps === true
+        ? { extensions: { [APPS_EXTENSION_KEY]: { mimeTypes: [APP_MIME_TYPE] } } }
+        : {}),
     },
     jsonSchemaValidator: NO_OUTPUT_SCHEMA_VALIDATION,
     versionNegotiation: { mode: 'auto', probe: { timeoutMs: hooks.probeTimeoutMs } },

@@ -292,6 +292,7 @@ export class ServerRuntime {
       clientInfo: this.options.clientInfo,
       roots: this.options.roots,
       probeTimeoutMs: probeTimeoutMs(this.options.launch.handshakeTimeoutMs),
+      apps: this.options.launch.apps !== false,
       onClose: () => {
         const connection = this.connection;
         if (connection?.client === client) this.onConnectionClosed(connection);

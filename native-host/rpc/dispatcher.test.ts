@@ -54,6 +54,7 @@ function handlers(overrides: Partial<Handlers> = {}): Handlers {
     'resources/list': () => Promise.resolve({ resources: [], problems: [] }),
     'resources/templates/list': () => Promise.resolve({ resourceTemplates: [], problems: [] }),
     'resources/read': ({ server }) => Promise.resolve({ server, contents: [] }),
+    'apps/read': () => Promise.reject(new Error('not used')),
     'resources/subscribe': () => Promise.resolve({ subscribed: false }),
     'resources/unsubscribe': () => Promise.resolve({ unsubscribed: false }),
     'prompts/list': () => Promise.resolve({ prompts: [], problems: [] }),

@@ -78,14 +78,16 @@ export function createHandlers({
       Promise.resolve(
         core.listTools(params?.server, {
           includeDenied: params?.includeDenied === true,
+          includeAppOnly: params?.includeAppOnly === true,
           ...(params?.profile === undefined ? {} : { profile: params.profile }),
         }),
       ),
-    'tools/call': ({ name, arguments: args, approval, profile }, context) =>
+    'tools/call': ({ name, arguments: args, approval, profile, app }, context) =>
       core
         .callTool(name, args, {
           ...(approval === undefined ? {} : { approval }),
           ...(profile === undefined ? {} : { profile }),
+          ...(app === undefined ? {} : { app }),
           signal: context.signal,
           onprogress: (progress) => {
             context.notify('notifications/progress', { requestId: context.id, ...progress });
@@ -134,6 +136,8 @@ export function createHandlers({
     'resources/templates/list': (params) => core.context.listTemplates(params ?? {}),
     'resources/read': ({ server, uri, profile }, context) =>
       core.context.read(server, uri, profile, { signal: context.signal }),
+    'apps/read': ({ server, uri, part, profile }, context) =>
+      core.context.readApp(server, uri, part ?? 0, profile, { signal: context.signal }),
     'resources/subscribe': async ({ server, uri, profile }) => ({
       subscribed: await core.context.subscribe(server, uri, profile),
     }),

@@ -93,6 +93,9 @@ export interface ServerLaunch {
   readonly cwd: string | undefined;
   readonly handshakeTimeoutMs: number;
   readonly toolTimeoutMs: number;
+  /** Whether the server's MCP Apps are shown: declared to the server, listed, rendered (absent:
+   * they are). */
+  readonly apps?: boolean;
   /** Where to connect, for a remote server; null for a local one (then the fields above say
    * what to spawn). */
   readonly remote: RemoteEndpoint | null;
@@ -122,4 +125,6 @@ export interface ServerSpec extends Omit<
   readonly shim: ShimRead | null;
   /** Listed but not started by `startAll` (`"disabled": true` in config.json). */
   readonly disabled: boolean;
+  /** `"apps": false` in config.json turns the server's MCP Apps off. */
+  readonly apps: boolean;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isAppUri } from '../../protocol/apps';
 
 /**
  * One tool as a server described it, validated on its own so a malformed tool is skipped while its
@@ -19,6 +20,8 @@ const RawToolSchema = z.object({
   description: z.string().optional(),
   inputSchema: z.looseObject({ type: z.literal('object') }),
   annotations: ObjectSchema.optional(),
+  // Read leniently by appUiOf: a malformed `_meta` costs the tool its app, not its listing.
+  _meta: z.unknown().optional(),
 });
 
 /**
@@ -46,6 +49,49 @@ export interface ToolDefinition {
   readonly description: string;
   readonly inputSchema: Record<string, unknown>;
   readonly hints: ToolHints;
+  /** The tool's MCP App (`_meta.ui`), when its definition declares one. */
+  readonly ui?: ToolAppMeta;
+}
+
+/**
+ * What a tool's `_meta.ui` says (MCP Apps): the `ui://` page shown with its results, and who may
+ * call it. Visibility only ever narrows: absent or malformed means both the model and the app.
+ */
+export interface ToolAppMeta {
+  readonly resourceUri: string | undefined;
+  readonly model: boolean;
+  readonly app: boolean;
+}
+
+function objectOrUndefined(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+/**
+ * Reads `_meta.ui` (and the older flat `_meta["ui/resourceUri"]`, which hosts must still read).
+ * A URI that is not a plain `ui://` one is dropped; a visibility list that is not a list of
+ * strings is ignored (the default: both). Undefined when the tool declares nothing of it.
+ */
+export function appUiOf(meta: unknown): ToolAppMeta | undefined {
+  const root = objectOrUndefined(meta);
+  if (root === undefined) return undefined;
+  const ui = objectOrUndefined(root['ui']);
+  const modern = ui?.['resourceUri'];
+  const legacy = root['ui/resourceUri'];
+  const uri = typeof modern === 'string' ? modern : typeof legacy === 'string' ? legacy : undefined;
+  const visibility = ui?.['visibility'];
+  const listed =
+    Array.isArray(visibility) && visibility.every((v) => typeof v === 'string')
+      ? visibility
+      : undefined;
+  if (uri === undefined && listed === undefined) return undefined;
+  return {
+    resourceUri: uri !== undefined && isAppUri(uri) ? uri : undefined,
+    model: listed === undefined || listed.includes('model'),
+    app: listed === undefined || listed.includes('app'),
+  };
 }
 
 export type ToolParse =
@@ -73,8 +119,9 @@ export function parseToolDefinition(value: unknown): ToolParse {
     const where = issue && issue.path.length > 0 ? issue.path.join('.') : 'tool';
     return { ok: false, name: rawName, problem: `${where}: ${issue?.message ?? 'invalid'}` };
   }
-  const { name, title, description, inputSchema, annotations } = parsed.data;
+  const { name, title, description, inputSchema, annotations, _meta } = parsed.data;
   const annotationTitle = annotations?.['title'];
+  const ui = appUiOf(_meta);
   return {
     ok: true,
     tool: {
@@ -89,6 +136,7 @@ export function parseToolDefinition(value: unknown): ToolParse {
         idempotentHint: hint(annotations, 'idempotentHint'),
         openWorldHint: hint(annotations, 'openWorldHint'),
       },
+      ...(ui === undefined ? {} : { ui }),
     },
   };
 }

@@ -23,6 +23,7 @@ export function fakeServerSpec(name: string, over: Partial<ServerSpec> = {}): Se
     cwd: undefined,
     handshakeTimeoutMs: 5_000,
     toolTimeoutMs: 5_000,
+    apps: true,
     prefix: undefined,
     envKeys: [],
     provenance: 'user',

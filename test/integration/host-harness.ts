@@ -32,6 +32,7 @@ export interface ServerEntryInput {
   timeout?: number;
   toolTimeout?: number;
   prefix?: string;
+  apps?: boolean;
 }
 
 /** A remote server's entry, in the shapes config.json accepts (issue 11). */

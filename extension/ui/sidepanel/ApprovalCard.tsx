@@ -50,6 +50,12 @@ export function ApprovalCard({
       <h3 className="sy-card__title" id={headingId}>
         Allow <code>{view.exposedName}</code>?
       </h3>
+      {pending.fromApp === undefined ? null : (
+        <p className="sy-approval__from">
+          From the <VisibleText text={pending.fromApp} /> app, not the model: the app shown in the
+          chat asks for this call.
+        </p>
+      )}
       <dl className="sy-fields">
         {view.server === null ? (
           <>

@@ -1,4 +1,5 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { onProposedMessage } from './app-messages';
 import type { Resource } from '../../../protocol/resources';
 import type { AttachmentRef } from '../../messaging/conversation';
 import { Button } from '../common/Button';
@@ -41,6 +42,17 @@ export function Composer({ busy, running, hasProvider, profile, onSend, onStop }
     { readonly kind: 'context'; readonly at: number | null } | { readonly kind: 'prompt' } | null
   >(null);
   const box = useRef<HTMLTextAreaElement>(null);
+  /** The MCP App whose message is in the box, until the user edits or sends it. */
+  const [fromApp, setFromApp] = useState<string | null>(null);
+  useEffect(
+    () =>
+      onProposedMessage(({ server, text: proposed }) => {
+        setText(proposed);
+        setFromApp(server);
+        box.current?.focus();
+      }),
+    [],
+  );
   const check = sendCheck({ text, busy, hasProvider });
   const send = (): void => {
     if (!check.ok) return;
@@ -48,6 +60,7 @@ export function Composer({ busy, running, hasProvider, profile, onSend, onStop }
       if (accepted) {
         setText('');
         setAttachments([]);
+        setFromApp(null);
       }
     });
   };
@@ -101,6 +114,11 @@ export function Composer({ busy, running, hasProvider, profile, onSend, onStop }
           send();
         }}
       >
+        {fromApp === null ? null : (
+          <p className="sy-composer__from" role="status">
+            From the <VisibleText text={fromApp} /> app: read it before you send it.
+          </p>
+        )}
         {attachments.length === 0 ? null : (
           <ul className="sy-chips" aria-label="Attached to the next message">
             {attachments.map((attachment) => (

@@ -4,6 +4,7 @@ import { Notice } from '../common/Notice';
 import type { ChatState } from './chat-state';
 import { VisibleText } from '../common/VisibleText';
 import { SafeMarkdown } from './SafeMarkdown';
+import { AppFrame } from './AppFrame';
 import { ToolRow } from './ToolRow';
 import { transcriptItems, type TranscriptItem } from './transcript';
 
@@ -15,11 +16,17 @@ export interface TranscriptProps {
 /** Within this many pixels of the bottom, new content keeps the view pinned to the end. */
 const STICK_TO_BOTTOM_PX = 48;
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 function Item({
   item,
+  profile,
   onDismissNotice,
 }: {
   readonly item: TranscriptItem;
+  readonly profile: string | undefined;
   readonly onDismissNotice: (id: number) => void;
 }) {
   switch (item.kind) {
@@ -52,12 +59,22 @@ function Item({
       );
     case 'tool':
       return (
-        <ToolRow
-          name={item.name}
-          arguments={item.arguments}
-          status={item.status}
-          result={item.result}
-        />
+        <>
+          <ToolRow
+            name={item.name}
+            arguments={item.arguments}
+            status={item.status}
+            result={item.result}
+          />
+          {item.app === null ? null : (
+            <AppFrame
+              app={item.app}
+              arguments={isRecord(item.arguments) ? item.arguments : {}}
+              callId={item.callId}
+              profile={profile}
+            />
+          )}
+        </>
       );
     case 'notice':
       return (
@@ -122,7 +139,14 @@ export function Transcript({ state, onDismissNotice }: TranscriptProps) {
           </p>
         </div>
       ) : (
-        items.map((item) => <Item key={item.key} item={item} onDismissNotice={onDismissNotice} />)
+        items.map((item) => (
+          <Item
+            key={item.key}
+            item={item}
+            profile={state.profile?.id}
+            onDismissNotice={onDismissNotice}
+          />
+        ))
       )}
     </div>
   );

@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../../messaging/agent-events';
-import type { PendingApproval } from '../../messaging/approvals';
+import { APP_CALLS_RUN_ID, type PendingApproval } from '../../messaging/approvals';
 import type { RunEndReason } from '../../messaging/agent-events';
 import type { ConnectionState } from '../../messaging/connection';
 import type { Conversation } from '../../messaging/conversation';
@@ -139,7 +139,8 @@ function endRun(state: ChatState): ChatState {
     sending: false,
     streamingText: '',
     liveCalls: new Map(),
-    approvals: [],
+    // An app's cards belong to no run: they stay until answered.
+    approvals: state.approvals.filter((a) => a.fromApp !== undefined),
   };
 }
 
@@ -168,7 +169,22 @@ function applyAgentEvent(state: ChatState, event: AgentEvent): ChatState {
       sending: false,
       streamingText: '',
       liveCalls: new Map(),
-      approvals: state.approvals.filter((a) => a.runId === event.runId),
+      approvals: state.approvals.filter((a) => a.runId === event.runId || a.fromApp !== undefined),
+    };
+  }
+  // An MCP App's call (issue 12) asks outside any run: its card neither follows nor starts one.
+  if (event.type === 'approval-needed' && event.fromApp !== undefined) {
+    if (state.approvals.some((a) => a.approvalId === event.approvalId)) return state;
+    const { approvalId, runId, callId, prompt, fromApp } = event;
+    return {
+      ...state,
+      approvals: [...state.approvals, { approvalId, runId, callId, prompt, fromApp }],
+    };
+  }
+  if (event.type === 'approval-resolved' && event.runId === APP_CALLS_RUN_ID) {
+    return {
+      ...state,
+      approvals: state.approvals.filter((a) => a.approvalId !== event.approvalId),
     };
   }
   // Every other event belongs to a run: one the panel does not follow is stale.

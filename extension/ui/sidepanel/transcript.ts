@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolResultPart } from '../../messaging/conversation';
+import type { ChatMessage, ToolApp, ToolResultPart } from '../../messaging/conversation';
 import type { ChatNotice, ChatState } from './chat-state';
 
 /**
@@ -40,6 +40,8 @@ export type TranscriptItem =
       readonly status: ToolRowStatus;
       /** What the model read; null while the call has no result yet. */
       readonly result: string | null;
+      /** The MCP App shown with the result (issue 12); null when the tool has none. */
+      readonly app: ToolApp | null;
     }
   | { readonly kind: 'notice'; readonly key: string; readonly notice: ChatNotice }
   /** The model is working and nothing else shows it yet. */
@@ -124,6 +126,7 @@ function messageItems(
           arguments: part.arguments,
           status,
           result: result === undefined || result.status === 'pending' ? null : result.content,
+          app: result?.app ?? null,
         });
       });
       return items;

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { appUiOf, parseToolDefinition } from './tool-definition';
+
+describe('appUiOf (MCP Apps _meta.ui)', () => {
+  const both = { model: true, app: true };
+  it.each([
+    ['nothing', undefined, undefined],
+    ['no ui', { other: 1 }, undefined],
+    ['a page', { ui: { resourceUri: 'ui://a/b.html' } }, { resourceUri: 'ui://a/b.html', ...both }],
+    [
+      'the older flat key',
+      { 'ui/resourceUri': 'ui://a/b.html' },
+      { resourceUri: 'ui://a/b.html', ...both },
+    ],
+    [
+      'app only',
+      { ui: { visibility: ['app'] } },
+      { resourceUri: undefined, model: false, app: true },
+    ],
+    [
+      'model only',
+      { ui: { visibility: ['model'] } },
+      { resourceUri: undefined, model: true, app: false },
+    ],
+    [
+      'an empty list',
+      { ui: { visibility: [] } },
+      { resourceUri: undefined, model: false, app: false },
+    ],
+    [
+      'a malformed list',
+      { ui: { resourceUri: 'ui://a', visibility: 'app' } },
+      { resourceUri: 'ui://a', ...both },
+    ],
+    [
+      'a list with a non-string',
+      { ui: { resourceUri: 'ui://a', visibility: ['app', 1] } },
+      { resourceUri: 'ui://a', ...both },
+    ],
+    [
+      'a page that is not ui://',
+      { ui: { resourceUri: 'https://x.test/a.html' } },
+      { resourceUri: undefined, ...both },
+    ],
+    ['a malformed ui', { ui: 'x', 'ui/resourceUri': 7 }, undefined],
+  ])('%s', (_, meta, expected) => {
+    expect(appUiOf(meta)).toEqual(expected);
+  });
+
+  it('a malformed _meta costs the tool its app, not its listing', () => {
+    const parsed = parseToolDefinition({ name: 't', inputSchema: { type: 'object' }, _meta: 'x' });
+    expect(parsed.ok && parsed.tool.ui).toBe(undefined);
+  });
+});
