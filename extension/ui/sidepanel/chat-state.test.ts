@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { AgentEvent } from '../../messaging/agent-events';
+import { APP_CALLS_RUN_ID } from '../../messaging/approvals';
 import type { ChatMessage } from '../../messaging/conversation';
 import {
   chatReducer,
@@ -221,6 +222,43 @@ describe('a run', () => {
   test('events of another run are ignored while one is followed', () => {
     const state = chatReducer(started, agent({ type: 'text-delta', runId: 'old', text: 'stale' }));
     expect(state.streamingText).toBe('');
+  });
+
+  test('an app’s approval belongs to no run: it neither starts one nor ends with one', () => {
+    const fromApp = agent({
+      type: 'approval-needed',
+      ...mcpApproval(),
+      approvalId: 'app1',
+      runId: APP_CALLS_RUN_ID,
+      fromApp: 'pdf',
+    });
+    // Outside a run: the card shows, and the panel is not made to think a reply is running.
+    const idle = run(loaded, fromApp);
+    expect(idle.approvals.map((a) => a.fromApp)).toEqual(['pdf']);
+    expect(idle).toMatchObject({ running: false, runId: null });
+    // A run that starts and ends around it leaves it in place.
+    const after = run(
+      idle,
+      agent({ type: 'run-started', runId: 'run1' }),
+      agent({
+        type: 'done',
+        runId: 'run1',
+        reason: 'completed',
+        usage: { inputTokens: 0, outputTokens: 0 },
+        toolRounds: 0,
+      }),
+    );
+    expect(after.approvals.map((a) => a.approvalId)).toEqual(['app1']);
+    const answered = run(
+      after,
+      agent({
+        type: 'approval-resolved',
+        runId: APP_CALLS_RUN_ID,
+        approvalId: 'app1',
+        decision: 'allow-once',
+      }),
+    );
+    expect(answered.approvals).toEqual([]);
   });
 
   test('a new run drops approvals of an older one', () => {
