@@ -8,6 +8,7 @@ import { gateCallResult } from './result-gate';
 import type { ServerFleet } from './server-fleet';
 import type { ToolCatalog } from './tool-catalog';
 import type { ListedTool } from './tool-listing';
+import { appsTurnedOff } from '../mcp/app-page';
 import { ToolGate, type CallDecision } from './tool-gate';
 
 /**
@@ -127,13 +128,7 @@ export class CallPipeline {
         { name },
       );
     }
-    if (this.options.fleet.findSpec(app.server)?.apps === false) {
-      throw new HostError(
-        'not-supported',
-        `Apps are turned off for server '${app.server}' ("apps": false in its entry).`,
-        { server: app.server },
-      );
-    }
+    if (this.options.fleet.findSpec(app.server)?.apps === false) throw appsTurnedOff(app.server);
     if (listed.server !== app.server || (visibility !== undefined && !visibility.includes('app'))) {
       throw new HostError(
         'unknown-tool',

@@ -33,7 +33,7 @@ import { safeText } from '../../protocol/untrusted/gate';
 import { messageOf } from '../../protocol/guards';
 import { gateCallResult } from './result-gate';
 import type { AppReadResult } from '../../protocol/apps';
-import { readAppPage, splitIntoParts, type AppPage } from '../mcp/app-page';
+import { appsTurnedOff, readAppPage, splitIntoParts, type AppPage } from '../mcp/app-page';
 import type { ServerFleet } from './server-fleet';
 
 /**
@@ -87,13 +87,7 @@ export class ServerContext {
     options: CallOptions = {},
   ): Promise<AppReadResult> {
     const runtime = this.visible(server, profile);
-    if (this.options.fleet.findSpec(server)?.apps === false) {
-      throw new HostError(
-        'not-supported',
-        `Apps are turned off for server '${server}' ("apps": false in its entry).`,
-        { server },
-      );
-    }
+    if (this.options.fleet.findSpec(server)?.apps === false) throw appsTurnedOff(server);
     this.require(runtime, 'resources', 'resources');
     const key = `${server}\u0000${uri}`;
     let cached = this.pages.get(key);

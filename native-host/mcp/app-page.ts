@@ -29,6 +29,15 @@ export interface AppPage {
   readonly prefersBorder: boolean | undefined;
 }
 
+/** The answer to anything app-related of a server whose entry says `"apps": false`. */
+export function appsTurnedOff(server: string): HostError {
+  return new HostError(
+    'not-supported',
+    `Apps are turned off for server '${server}' ("apps": false in its entry).`,
+    { server },
+  );
+}
+
 /** Most bytes of page text in one part: its JSON form (escapes included) stays well in a frame. */
 export const MAX_PART_BYTES = 600_000;
 

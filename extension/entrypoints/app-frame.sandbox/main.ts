@@ -1,9 +1,4 @@
-import {
-  appContentSecurityPolicy,
-  htmlWithPolicy,
-  isCspOrigin,
-  type AppCsp,
-} from '../../../protocol/apps';
+import { appContentSecurityPolicy, htmlWithPolicy, readDeclaredCsp } from '../../../protocol/apps';
 
 /**
  * The frame between the side panel and an MCP App (issue 12 part 4): an extension sandbox page
@@ -27,21 +22,6 @@ function isJsonRpc(value: unknown): value is Record<string, unknown> {
   return isRecord(value) && value['jsonrpc'] === '2.0';
 }
 
-/** The panel checked the origins already; a second look costs nothing. */
-function origins(value: unknown): string[] {
-  return Array.isArray(value)
-    ? value.filter((v): v is string => typeof v === 'string' && isCspOrigin(v))
-    : [];
-}
-
-function cspOf(value: unknown): AppCsp {
-  const declared = isRecord(value) ? value : {};
-  return {
-    connectDomains: origins(declared['connectDomains']),
-    resourceDomains: origins(declared['resourceDomains']),
-  };
-}
-
 function load(params: Record<string, unknown>): void {
   const html = params['html'];
   if (app !== undefined || typeof html !== 'string') return;
@@ -49,7 +29,9 @@ function load(params: Record<string, unknown>): void {
   // `params.sandbox` is the server's wish to loosen this; it is never honoured.
   frame.setAttribute('sandbox', 'allow-scripts');
   frame.setAttribute('title', 'MCP App');
-  frame.srcdoc = htmlWithPolicy(html, appContentSecurityPolicy(cspOf(params['csp'])));
+  // The panel checked the origins already; a second look here costs nothing.
+  const { csp } = readDeclaredCsp(params['csp']);
+  frame.srcdoc = htmlWithPolicy(html, appContentSecurityPolicy(csp));
   document.body.appendChild(frame);
   app = frame;
 }

@@ -99,3 +99,17 @@ describe('markdownUrlTransform', () => {
     expect(markdownUrlTransform('https://tracker.example/pixel.png', 'src')).toBeNull();
   });
 });
+
+describe('links an MCP App asks to open (ui/open-link)', () => {
+  test.each([
+    ['https://example.com/a?b=1', 'https://example.com/a?b=1'],
+    ['http://localhost:3000/', 'http://localhost:3000/'],
+    ['javascript:alert(1)', undefined],
+    ['chrome-extension://abc/options.html', undefined],
+    ['file:///etc/passwd', undefined],
+    ['https://user:pass@example.com/', undefined],
+    ['not a url', undefined],
+  ])('%j -> %s', (value, expected) => {
+    expect(safeLink(value)?.href).toBe(expected);
+  });
+});

@@ -2,8 +2,10 @@ import { useEffect, useRef, useState } from 'react';
 import { browser } from 'wxt/browser';
 import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
 import type { CallToolResult as McpCallToolResult } from '@modelcontextprotocol/client';
+import type { ExposedTool } from '../../../protocol/tools';
 import type { ToolApp } from '../../messaging/conversation';
 import { pageClient } from '../common/page-client';
+import { safeLink, type SafeLink } from '../common/safe-link';
 import { VisibleText } from '../common/VisibleText';
 import { proposeMessage } from './app-messages';
 import {
@@ -11,7 +13,6 @@ import {
   appToolName,
   frameHeight,
   messageText,
-  openableLink,
   readWholePage,
   type AppPage,
 } from './app-view';
@@ -56,7 +57,7 @@ export function AppFrame({ app, arguments: args, callId, profile }: AppFrameProp
   const frame = useRef<HTMLIFrameElement>(null);
   const [phase, setPhase] = useState<Phase>({ kind: 'loading' });
   const [height, setHeight] = useState(DEFAULT_APP_HEIGHT);
-  const [link, setLink] = useState<URL | null>(null);
+  const [link, setLink] = useState<SafeLink | null>(null);
 
   useEffect(() => {
     if (FIREFOX) return;
@@ -87,13 +88,24 @@ export function AppFrame({ app, arguments: args, callId, profile }: AppFrameProp
         },
       },
     );
+    // The server's tools as the app may call them, listed once per frame (an app may poll a tool
+    // every second) and again only when a name is not in it (the server's tools changed).
+    let listing: Promise<readonly ExposedTool[]> | undefined;
+    const listTools = (): Promise<readonly ExposedTool[]> =>
+      client
+        .host('tools/list', {
+          server: app.server,
+          includeAppOnly: true,
+          ...(profile === undefined ? {} : { profile }),
+        })
+        .then((listed) => listed.tools);
     bridge.oncalltool = async (params) => {
-      const listing = await client.host('tools/list', {
-        server: app.server,
-        includeAppOnly: true,
-        ...(profile === undefined ? {} : { profile }),
-      });
-      const name = appToolName(listing.tools, app.server, params.name);
+      listing ??= listTools();
+      let name = appToolName(await listing, app.server, params.name);
+      if (name === undefined) {
+        listing = listTools();
+        name = appToolName(await listing, app.server, params.name);
+      }
       if (name === undefined) {
         return textResult(`This app may not call '${params.name}'.`);
       }
@@ -118,8 +130,9 @@ export function AppFrame({ app, arguments: args, callId, profile }: AppFrameProp
       return Promise.resolve({ isError: !proposeMessage({ server: app.server, text }) });
     };
     bridge.onopenlink = (params) => {
-      const url = openableLink(params.url);
-      if (url === undefined) return Promise.resolve({ isError: true });
+      // The one rule for links Switchyard did not write: http(s), no credentials.
+      const url = typeof params.url === 'string' ? safeLink(params.url) : null;
+      if (url === null) return Promise.resolve({ isError: true });
       setLink(url);
       return Promise.resolve({});
     };

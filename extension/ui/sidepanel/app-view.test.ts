@@ -7,7 +7,6 @@ import {
   appToolName,
   frameHeight,
   messageText,
-  openableLink,
   readWholePage,
 } from './app-view';
 
@@ -75,21 +74,6 @@ describe('messageText', () => {
   });
   it.each([[undefined], ['text'], [{}]])('a content of %j is empty', (content) => {
     expect(messageText(content)).toBe('');
-  });
-});
-
-describe('openableLink', () => {
-  it.each([
-    ['https://example.com/a?b=1', 'https://example.com/a?b=1'],
-    ['http://localhost:3000/', 'http://localhost:3000/'],
-    ['javascript:alert(1)', undefined],
-    ['chrome-extension://abc/options.html', undefined],
-    ['file:///etc/passwd', undefined],
-    ['https://user:pass@example.com/', undefined],
-    ['not a url', undefined],
-    [7, undefined],
-  ])('%j -> %s', (value, expected) => {
-    expect(openableLink(value)?.href).toBe(expected);
   });
 });
 

@@ -97,17 +97,3 @@ export function messageText(content: unknown): string {
     .join('\n\n')
     .slice(0, 20_000);
 }
-
-/** A link an app may ask the user to open: http(s) only, no credentials. */
-export function openableLink(value: unknown): URL | undefined {
-  if (typeof value !== 'string' || value.length > 4_096) return undefined;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return undefined;
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
-  if (url.username !== '' || url.password !== '') return undefined;
-  return url;
-}
