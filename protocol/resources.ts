@@ -15,8 +15,9 @@ import { ContentBlockSchema } from './tools';
  */
 
 const ServerName = z.string().min(1).max(256);
-/** URIs and names are opaque server strings; bounded so a request stays small. */
-const Uri = z.string().min(1).max(8192);
+/** Longest URI a request carries: they are opaque server strings, bounded so a request stays small. */
+export const MAX_URI_CHARS = 8192;
+const Uri = z.string().min(1).max(MAX_URI_CHARS);
 
 /** Most items one listing returns per server; the rest are dropped with `truncated` set. */
 export const MAX_LISTED_PER_SERVER = 2_000;
@@ -37,6 +38,8 @@ export const ResourceTemplateSchema = z.object({
   server: z.string(),
   /** An RFC 6570 URI template (`file:///{path}`). */
   uriTemplate: z.string(),
+  /** Its variables in order, each once: the fields of the form that fills it in. */
+  variables: z.array(z.string()),
   name: z.string(),
   title: z.string().optional(),
   description: z.string().optional(),
@@ -115,6 +118,14 @@ export const resourceMethods = {
   'resources/templates/list': {
     params: ListParams,
     result: z.object({ resourceTemplates: z.array(ResourceTemplateSchema), ...Listing }),
+  },
+  'resources/templates/expand': {
+    params: z.object({
+      uriTemplate: Uri,
+      /** A value for every variable of the template, none blank. */
+      arguments: PromptArguments,
+    }),
+    result: z.object({ uri: z.string() }),
   },
   'resources/read': {
     params: z.object({ server: ServerName, uri: Uri, profile: ProfileIdSchema.optional() }),

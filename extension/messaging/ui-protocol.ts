@@ -53,6 +53,7 @@ export const PAGE_HOST_METHODS = [
   // The user's own context (issue 12): browsing, reading and filling in need no approval.
   'resources/list',
   'resources/templates/list',
+  'resources/templates/expand',
   'resources/read',
   'resources/subscribe',
   'resources/unsubscribe',

@@ -35,6 +35,7 @@ import { gateCallResult } from './result-gate';
 import type { AppReadResult } from '../../protocol/apps';
 import { appsTurnedOff, readAppPage, splitIntoParts, type AppPage } from '../mcp/app-page';
 import type { ServerFleet } from './server-fleet';
+import { METHOD_NOT_FOUND } from '@modelcontextprotocol/client';
 
 /**
  * A server's context for the user (issue 12): its resources, resource templates and prompts, and
@@ -152,12 +153,18 @@ export class ServerContext {
   ): Promise<{ resourceTemplates: ResourceTemplate[]; problems: ListingProblem[] }> {
     const { items, problems } = await this.everyServer(scope, 'resources', (runtime) =>
       collectPages(async (cursor) => {
-        const page = await runtime.requests.request(
-          'resources/templates/list',
-          cursor === undefined ? {} : { cursor },
-          RawTemplatesPageSchema,
-        );
-        return { items: page.resourceTemplates ?? [], ...cursorOf(page.nextCursor) };
+        try {
+          const page = await runtime.requests.request(
+            'resources/templates/list',
+            cursor === undefined ? {} : { cursor },
+            RawTemplatesPageSchema,
+          );
+          return { items: page.resourceTemplates ?? [], ...cursorOf(page.nextCursor) };
+        } catch (error) {
+          // Templates are optional within `resources`: a server without the method has none.
+          if (cursor === undefined && isMethodNotFound(error)) return { items: [] };
+          throw error;
+        }
       }, parseTemplate),
     );
     return { resourceTemplates: items, problems };
@@ -331,6 +338,10 @@ export class ServerContext {
     );
     return { items: listed.flat(), problems };
   }
+}
+
+function isMethodNotFound(error: unknown): boolean {
+  return error instanceof HostError && error.details['code'] === METHOD_NOT_FOUND;
 }
 
 function cursorOf(cursor: string | undefined): { nextCursor?: string } {

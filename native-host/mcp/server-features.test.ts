@@ -45,9 +45,14 @@ describe('parseTemplate and parsePrompt', () => {
   it('names a template by its uri template when it has no name', () => {
     expect(parseTemplate({ uriTemplate: 'f:///{p}' })).toEqual({
       uriTemplate: 'f:///{p}',
+      variables: ['p'],
       name: 'f:///{p}',
     });
     expect(parseTemplate({ name: 'x' })).toBeUndefined();
+  });
+
+  it('skips a template nobody can fill in', () => {
+    expect(parseTemplate({ uriTemplate: 'f:///{p', name: 'broken' })).toBeUndefined();
   });
 
   it('skips a prompt whose arguments cannot be read, keeps one without arguments', () => {

@@ -7,6 +7,7 @@ import {
 import { ContentBlockSchema, type ContentBlock } from '../../protocol/tools';
 import { MAX_LIST_PAGES } from '../shared/tool-definition';
 import { safeText } from '../../protocol/untrusted/gate';
+import { templateVariables } from './uri-template';
 
 /**
  * A server's resources, resource templates and prompts as its answers carry them, validated item
@@ -106,6 +107,7 @@ export interface FeatureResource {
 
 export interface FeatureTemplate {
   readonly uriTemplate: string;
+  readonly variables: string[];
   readonly name: string;
   readonly title?: string;
   readonly description?: string;
@@ -135,8 +137,13 @@ export function parseTemplate(value: unknown): FeatureTemplate | undefined {
   const parsed = RawTemplateSchema.safeParse(value);
   if (!parsed.success) return undefined;
   const item = parsed.data;
+  const uriTemplate = safeText(item.uriTemplate);
+  // A template nobody can fill in is skipped and counted, like any malformed item.
+  const variables = templateVariables(uriTemplate);
+  if (variables === undefined) return undefined;
   return {
-    uriTemplate: safeText(item.uriTemplate),
+    uriTemplate,
+    variables,
     name: safeText(item.name ?? item.uriTemplate, { maxChars: NAME_CHARS }),
     ...labels(item),
   };

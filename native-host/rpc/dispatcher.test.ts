@@ -53,6 +53,7 @@ function handlers(overrides: Partial<Handlers> = {}): Handlers {
     'auth/signOut': () => Promise.resolve({ revocation: 'nothing', deleted: 0 }),
     'resources/list': () => Promise.resolve({ resources: [], problems: [] }),
     'resources/templates/list': () => Promise.resolve({ resourceTemplates: [], problems: [] }),
+    'resources/templates/expand': () => Promise.resolve({ uri: 'x://1' }),
     'resources/read': ({ server }) => Promise.resolve({ server, contents: [] }),
     'apps/read': () => Promise.reject(new Error('not used')),
     'resources/subscribe': () => Promise.resolve({ subscribed: false }),

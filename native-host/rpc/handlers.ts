@@ -5,6 +5,8 @@ import type { HostCore } from '../host/core';
 import { HostError } from '../shared/host-error';
 import type { LiveConfig } from '../host/live-config';
 import { importHandlers } from './import-handlers';
+import { MAX_URI_CHARS } from '../../protocol/resources';
+import { expandTemplate } from '../mcp/uri-template';
 
 /**
  * The protocol's request methods, each a thin adapter from validated params to the core.
@@ -134,6 +136,11 @@ export function createHandlers({
     'activity/list': (params) => core.activity(params ?? {}),
     'resources/list': (params) => core.context.listResources(params ?? {}),
     'resources/templates/list': (params) => core.context.listTemplates(params ?? {}),
+    'resources/templates/expand': ({ uriTemplate, arguments: values }) => {
+      const expansion = expandTemplate(uriTemplate, values, MAX_URI_CHARS);
+      if (!expansion.ok) throw new HostError('invalid-params', expansion.reason);
+      return Promise.resolve({ uri: expansion.uri });
+    },
     'resources/read': ({ server, uri, profile }, context) =>
       core.context.read(server, uri, profile, { signal: context.signal }),
     'apps/read': ({ server, uri, part, profile }, context) =>

@@ -1,7 +1,9 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unwrapUntrusted } from '../../protocol/untrusted/block';
+import { EVERYTHING_SERVER } from '../integration/host-harness';
 import { startScriptedModel } from './support/scripted-model';
+import { referenceServers } from './support/profile';
 import { useSwitchyard } from './support/session';
 import { conversationLog, newChat } from './support/side-panel';
 import {
@@ -14,10 +16,16 @@ import {
 
 // Journey (issue 12): the user attaches a server's resource to a message, with `@` in the
 // composer or the "Add context" button, and the model receives it as untrusted data naming the
-// server, after the user's words. Real extension, host and server-memory (its knowledge graph is
-// a resource); the model is the scripted loopback server.
+// server, after the user's words; a resource template is filled in first. Real extension, host,
+// server-memory (its knowledge graph is a resource) and server-everything (its dynamic resources
+// are templates); the model is the scripted loopback server.
 
-const session = useSwitchyard();
+const session = useSwitchyard({
+  servers: (paths) => ({
+    ...referenceServers(paths),
+    everything: { command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'] },
+  }),
+});
 const model = await startScriptedModel();
 let panel: Page;
 
@@ -91,6 +99,43 @@ describe('attaching a resource to a message', () => {
     await clickButton(panel, 'Send');
     await conversationLog(panel).getByText('Hi there.').waitFor();
     expect(model.requests.at(-1)?.lastUserText).toBe('Hello');
+  });
+
+  it('fills in a resource template, with the server’s completions, and sends what it names', async () => {
+    await newChat(panel);
+    await clickButton(panel, 'Add context');
+    await panel.keyboard.type('dynamic text');
+    const list = panel.getByRole('list', { name: 'Resources' });
+    await list.getByText('fill in', { exact: false }).first().waitFor();
+    await list.getByText('Dynamic Text Resource').click();
+    const field = panel.getByRole('combobox', { name: /resourceId/ });
+    await field.waitFor();
+    // The first field has the focus; Attach with it blank says what is missing.
+    expect(await panel.evaluate(() => document.activeElement?.id)).toBe(
+      await field.getAttribute('id'),
+    );
+    await clickButton(panel, 'Attach');
+    await panel.getByText('Required.').waitFor();
+    await field.fill('7');
+    await panel.getByText('Required.').waitFor({ state: 'detached' });
+    // The server's completion for the variable is offered as a suggestion.
+    const listId = await field.getAttribute('list');
+    await panel
+      .locator(`datalist[id="${listId ?? ''}"] option[value="7"]`)
+      .waitFor({ state: 'attached' });
+    await screenshotSidePanelModes(panel, 'sidepanel-fill-template');
+    await clickButton(panel, 'Attach');
+    const chips = panel.getByRole('list', { name: 'Attached to the next message' });
+    await chips.getByText('Dynamic Text Resource (resourceId: 7)').waitFor();
+
+    await panel.getByRole('textbox', { name: 'Message' }).fill('Summarise this.');
+    model.script({ kind: 'text', text: 'It is resource 7.' });
+    await clickButton(panel, 'Send');
+    await conversationLog(panel).getByText('It is resource 7.').waitFor();
+    const blocks = attachedBlocks() ?? [];
+    expect(blocks).toHaveLength(1);
+    expect(blocks[0]?.server).toBe('everything');
+    expect(blocks[0]?.payload).toContain('demo://resource/dynamic/text/7');
   });
 
   it('takes the screenshots for the docs: default width and 360 px, light and dark', async () => {

@@ -100,13 +100,65 @@ describe('server context through the host', () => {
     expect(third?.name).toBe('scripted://notes/4');
   });
 
-  it('lists resource templates and completes their variables', async () => {
+  it('lists resource templates with their variables, completes, expands and reads one', async () => {
     const { resourceTemplates } = await result(host, 'resources/templates/list', {
       server: 'everything',
     });
-    expect(resourceTemplates.length).toBeGreaterThan(0);
     expect(resourceTemplates.every((t) => t.server === 'everything')).toBe(true);
-    expect(resourceTemplates.some((t) => t.uriTemplate.includes('{'))).toBe(true);
+    const text = resourceTemplates.find((t) => t.name === 'Dynamic Text Resource');
+    expect(text).toMatchObject({
+      uriTemplate: 'demo://resource/dynamic/text/{resourceId}',
+      variables: ['resourceId'],
+      mimeType: 'text/plain',
+    });
+    // The server completes its variable (it echoes a positive integer, refuses anything else).
+    const ref = { type: 'ref/resource', uri: text?.uriTemplate };
+    const good = await result(host, 'completion/complete', {
+      server: 'everything',
+      ref,
+      argument: { name: 'resourceId', value: '7' },
+    });
+    expect(good.values).toEqual(['7']);
+    const bad = await result(host, 'completion/complete', {
+      server: 'everything',
+      ref,
+      argument: { name: 'resourceId', value: 'x' },
+    });
+    expect(bad.values).toEqual([]);
+    // The host makes the address (RFC 6570, values percent-encoded), then it reads like any other.
+    const { uri } = await result(host, 'resources/templates/expand', {
+      uriTemplate: text?.uriTemplate,
+      arguments: { resourceId: '7' },
+    });
+    expect(uri).toBe('demo://resource/dynamic/text/7');
+    const { contents } = await result(host, 'resources/read', { server: 'everything', uri });
+    expect(contents[0]?.uri).toBe(uri);
+    expect(contents[0] && 'text' in contents[0] ? contents[0].text : '').toMatch(/7/);
+    const encoded = await result(host, 'resources/templates/expand', {
+      uriTemplate: text?.uriTemplate,
+      arguments: { resourceId: 'a/b c' },
+    });
+    expect(encoded.uri).toBe('demo://resource/dynamic/text/a%2Fb%20c');
+  });
+
+  it('refuses to expand a template with a blank or unknown variable, in words', async () => {
+    const blank = await reply(host, 'resources/templates/expand', {
+      uriTemplate: 'demo://resource/dynamic/text/{resourceId}',
+      arguments: {},
+    });
+    expect(blank.error?.message).toMatch(/Fill in 'resourceId'/);
+    const unknown = await reply(host, 'resources/templates/expand', {
+      uriTemplate: 'demo://resource/dynamic/text/{resourceId}',
+      arguments: { resourceId: '1', other: '2' },
+    });
+    expect(unknown.error?.message).toMatch(/other/);
+  });
+
+  it('lists every server’s templates; a server without templates is no problem', async () => {
+    const all = await result(host, 'resources/templates/list', {});
+    expect(all.resourceTemplates.some((t) => t.server === 'everything')).toBe(true);
+    expect(all.resourceTemplates.some((t) => t.server === 'memory')).toBe(false);
+    expect(all.problems.filter((p) => p.server === 'memory')).toEqual([]);
   });
 
   it('reads a resource: text gated, a blob kept, a malformed entry a visible note', async () => {

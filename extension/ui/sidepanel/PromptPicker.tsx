@@ -12,6 +12,7 @@ import {
   promptUse,
   type PromptUse,
 } from './prompt-use';
+import { ArgumentField, useCompletions } from './ArgumentField';
 import { SearchList } from './SearchList';
 
 export interface PromptPickerProps {
@@ -140,7 +141,11 @@ function FillPrompt({
   readonly onPreview: (messages: readonly PromptMessage[]) => void;
 }) {
   const [values, setValues] = useState<Readonly<Record<string, string>>>({});
-  const [suggestions, setSuggestions] = useState<Readonly<Record<string, readonly string[]>>>({});
+  const { suggestions, complete } = useCompletions(
+    prompt.server,
+    { type: 'ref/prompt', name: prompt.name },
+    profile,
+  );
   const [missing, setMissing] = useState<readonly string[]>([]);
   const { busy, error, run } = useAsyncAction();
   const first = useRef<HTMLInputElement>(null);
@@ -150,22 +155,6 @@ function FillPrompt({
     first.current?.focus();
   }, []);
 
-  const complete = (name: string, value: string, others: Record<string, string>): void => {
-    pageClient()
-      .host('completion/complete', {
-        server: prompt.server,
-        ref: { type: 'ref/prompt', name: prompt.name },
-        argument: { name, value },
-        context: { arguments: filledArguments(others) },
-        ...(profile === undefined ? {} : { profile }),
-      })
-      .then(
-        (result) => {
-          setSuggestions((previous) => ({ ...previous, [name]: result.values }));
-        },
-        () => undefined, // No completions is not an error worth showing.
-      );
-  };
   const preview = (): void => {
     const gaps = missingArguments(prompt, values);
     setMissing(gaps);
@@ -196,53 +185,28 @@ function FillPrompt({
       {prompt.arguments.length === 0 ? (
         <p className="sy-field-note">This prompt takes no arguments.</p>
       ) : null}
-      {prompt.arguments.map((argument, index) => {
-        const id = `${base}-${index}`;
-        const listId = `${id}-options`;
-        const options = suggestions[argument.name] ?? [];
-        return (
-          <div key={argument.name} className="sy-question__field">
-            <label htmlFor={id}>
-              <VisibleText text={argument.title ?? argument.name} />
-              {argument.required === true ? (
-                <span className="sy-question__required"> (required)</span>
-              ) : null}
-            </label>
-            <input
-              ref={index === 0 ? first : undefined}
-              id={id}
-              type="text"
-              list={listId}
-              value={values[argument.name] ?? ''}
-              aria-invalid={missing.includes(argument.name)}
-              onFocus={() => {
-                complete(argument.name, values[argument.name] ?? '', values);
-              }}
-              onChange={(event) => {
-                const next = { ...values, [argument.name]: event.target.value };
-                setValues(next);
-                complete(argument.name, event.target.value, next);
-              }}
-            />
-            <datalist id={listId}>
-              {options.map((option) => (
-                <option key={option} value={option} />
-              ))}
-            </datalist>
-            <p className="sy-field-note">
-              {argument.description === undefined ? null : (
-                <VisibleText text={argument.description} />
-              )}
-              {missing.includes(argument.name) ? (
-                <span className="sy-error-text" role="alert">
-                  {' '}
-                  Required.
-                </span>
-              ) : null}
-            </p>
-          </div>
-        );
-      })}
+      {prompt.arguments.map((argument, index) => (
+        <ArgumentField
+          key={argument.name}
+          id={`${base}-${index}`}
+          name={argument.name}
+          label={argument.title ?? argument.name}
+          description={argument.description}
+          required={argument.required === true}
+          value={values[argument.name] ?? ''}
+          missing={missing.includes(argument.name)}
+          suggestions={suggestions[argument.name] ?? []}
+          inputRef={index === 0 ? first : undefined}
+          onFocus={() => {
+            complete(argument.name, values[argument.name] ?? '', filledArguments(values));
+          }}
+          onChange={(value) => {
+            const next = { ...values, [argument.name]: value };
+            setValues(next);
+            complete(argument.name, value, filledArguments(next));
+          }}
+        />
+      ))}
       {error === null ? null : (
         <p className="sy-error-text" role="alert">
           {error}
