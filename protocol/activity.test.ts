@@ -33,6 +33,16 @@ describe('deciderOf', () => {
     ['policy', 'removed', 'user'],
     ['policy', 'set', 'user'],
     ['policy', 'approved', undefined],
+    ['question', 'accepted', 'user'],
+    ['question', 'declined', 'user'],
+    ['question', 'cancelled', 'user'],
+    ['question', 'no-page', 'host'],
+    ['question', 'no-browser', 'host'],
+    ['question', 'timed-out', 'host'],
+    ['question', 'shutdown', 'host'],
+    ['question', 'refused', 'host'],
+    ['question', 'withdrawn', 'server'],
+    ['question', 'allow', undefined],
   ])('%s %s is decided by %s', (event, decision, by) => {
     expect(deciderOf(event, decision)).toBe(by);
   });
@@ -42,6 +52,12 @@ const at = '2026-12-01T10:00:00.000Z';
 
 describe('describeDecision', () => {
   test.each<[Omit<ActivityEntry, 'ts'>, string]>([
+    [{ event: 'question', decision: 'accepted', by: 'user' }, 'answered by you on its card'],
+    [
+      { event: 'question', decision: 'no-page', by: 'host' },
+      'declined by the host: no side panel was open to ask you',
+    ],
+    [{ event: 'question', decision: 'withdrawn', by: 'server' }, 'withdrawn by the server'],
     [
       { event: 'call', decision: 'allow', by: 'policy', rule: 'files__*' },
       'allowed by policy (rule files__*)',

@@ -6,16 +6,20 @@ import { z } from 'zod';
  * who decided and how big it was, never an argument or result value (design D9).
  */
 
-/** What an entry is about: a tool call, a launch held at the gate, a trust or a policy change. */
-export const ActivityEventSchema = z.enum(['call', 'launch', 'trust', 'policy']);
+/**
+ * What an entry is about: a tool call, a launch held at the gate, a trust or a policy change, or
+ * a server's question to the user (an elicitation) and how it ended.
+ */
+export const ActivityEventSchema = z.enum(['call', 'launch', 'trust', 'policy', 'question']);
 export type ActivityEvent = z.infer<typeof ActivityEventSchema>;
 
 /**
  * Who decided: `policy` (your `toolPolicy` rules and the active profile's, or the default `ask`),
  * `user` (you, on an approval or consent card, in the popup or options page, or in a terminal),
- * `host` (a gate of the host's own: the launch gate, an approval that did not hold).
+ * `host` (a gate of the host's own: the launch gate, an approval that did not hold, a question
+ * nobody could be asked), `server` (it withdrew its own question).
  */
-export const ActivityDeciderSchema = z.enum(['policy', 'user', 'host']);
+export const ActivityDeciderSchema = z.enum(['policy', 'user', 'host', 'server']);
 export type ActivityDecider = z.infer<typeof ActivityDeciderSchema>;
 
 /** Which client the recording host served: the browser's extension, or a `switchyard` command. */
@@ -41,11 +45,35 @@ export const TRUST_DECISIONS = [
 /** A `toolPolicy` rule set to a value or removed; a profile saved (`set`) or removed. */
 export const POLICY_DECISIONS = ['allow', 'ask', 'deny', 'removed', 'set'] as const;
 
+/**
+ * How a server's question ended: your answer on its card (`accepted`, `declined`, `cancelled`),
+ * or the host's: declined with no side panel open (`no-page`) or no browser at all, as from a
+ * `switchyard` command (`no-browser`), cancelled after nobody answered (`timed-out`) or as the host
+ * shut down (`shutdown`), refused as a request it cannot show (`refused`); or the server's
+ * (`withdrawn`: it cancelled the request, or the call it asked during ended).
+ */
+export const QUESTION_DECISIONS = [
+  'accepted',
+  'declined',
+  'cancelled',
+  'no-page',
+  'no-browser',
+  'timed-out',
+  'shutdown',
+  'refused',
+  'withdrawn',
+] as const;
+
+export type QuestionDecision = (typeof QUESTION_DECISIONS)[number];
 export type CallDecisionValue = (typeof CALL_DECISIONS)[number];
 export type TrustDecision = (typeof TRUST_DECISIONS)[number];
 export type PolicyChange = (typeof POLICY_DECISIONS)[number];
 export type ActivityDecision =
-  CallDecisionValue | (typeof LAUNCH_DECISIONS)[number] | TrustDecision | PolicyChange;
+  | CallDecisionValue
+  | (typeof LAUNCH_DECISIONS)[number]
+  | TrustDecision
+  | PolicyChange
+  | QuestionDecision;
 
 const CALL_DECIDERS: Readonly<Record<CallDecisionValue, ActivityDecider>> = {
   allow: 'policy',
@@ -54,6 +82,18 @@ const CALL_DECIDERS: Readonly<Record<CallDecisionValue, ActivityDecider>> = {
   approved: 'user',
   denied: 'user',
   refused: 'host',
+};
+
+const QUESTION_DECIDERS: Readonly<Record<QuestionDecision, ActivityDecider>> = {
+  accepted: 'user',
+  declined: 'user',
+  cancelled: 'user',
+  'no-page': 'host',
+  'no-browser': 'host',
+  'timed-out': 'host',
+  shutdown: 'host',
+  refused: 'host',
+  withdrawn: 'server',
 };
 
 function isOneOf<T extends string>(list: readonly T[], value: string): value is T {
@@ -80,6 +120,10 @@ export function deciderOf(
       return decision !== undefined && isOneOf(TRUST_DECISIONS, decision) ? 'user' : undefined;
     case 'policy':
       return decision !== undefined && isOneOf(POLICY_DECISIONS, decision) ? 'user' : undefined;
+    case 'question':
+      return decision !== undefined && isOneOf(QUESTION_DECISIONS, decision)
+        ? QUESTION_DECIDERS[decision]
+        : undefined;
   }
 }
 
@@ -188,6 +232,18 @@ const POLICY_TEXT: Readonly<Record<PolicyChange, Phrase>> = {
   removed: (e) => `removed by you${where(e, ' in the browser')}`,
 };
 
+const QUESTION_TEXT: Readonly<Record<QuestionDecision, Phrase>> = {
+  accepted: () => 'answered by you on its card',
+  declined: () => 'declined by you on its card',
+  cancelled: () => 'cancelled by you on its card',
+  'no-page': () => 'declined by the host: no side panel was open to ask you',
+  'no-browser': () => 'declined by the host: no browser to ask you (a terminal command)',
+  'timed-out': () => 'cancelled by the host: nobody answered in time',
+  shutdown: () => 'cancelled by the host as it shut down',
+  refused: () => 'refused by the host: it could not be shown as asked',
+  withdrawn: () => 'withdrawn by the server',
+};
+
 function knownPhrase(entry: ActivityEntry): string | undefined {
   const decision = entry.decision;
   if (entry.event === 'launch') return 'held by the launch gate';
@@ -199,6 +255,8 @@ function knownPhrase(entry: ActivityEntry): string | undefined {
       return isOneOf(TRUST_DECISIONS, decision) ? TRUST_TEXT[decision](entry) : undefined;
     case 'policy':
       return isOneOf(POLICY_DECISIONS, decision) ? POLICY_TEXT[decision](entry) : undefined;
+    case 'question':
+      return isOneOf(QUESTION_DECISIONS, decision) ? QUESTION_TEXT[decision](entry) : undefined;
   }
 }
 

@@ -270,7 +270,11 @@ export const requestMethods = {
         /** Only entries of this server. */
         server: z.string().min(1).max(256).optional(),
         /** Only entries of these kinds. */
-        events: z.array(ActivityEventSchema).min(1).max(4).optional(),
+        events: z
+          .array(ActivityEventSchema)
+          .min(1)
+          .max(ActivityEventSchema.options.length)
+          .optional(),
         /** Entries per page; default 50. A page may hold fewer (see docs/protocol.md). */
         limit: z.number().int().positive().max(MAX_ACTIVITY_PAGE_ENTRIES).optional(),
         /** `nextCursor` of the page before: the entries older than it. */

@@ -21,7 +21,7 @@ export const DEFAULT_ACTIVITY_LINES = 50;
 export const MAX_ACTIVITY_LINES = 10_000;
 
 export const ACTIVITY_USAGE =
-  'usage: switchyard activity [--server NAME] [--event call|launch|trust|policy]... [--limit N] [--json]\n';
+  'usage: switchyard activity [--server NAME] [--event call|launch|trust|policy|question]... [--limit N] [--json]\n';
 
 export type ActivityArgs =
   | {
@@ -59,7 +59,7 @@ export function parseActivityArgs(argv: readonly string[]): ActivityArgs {
       case '--event': {
         const kind = ActivityEventSchema.safeParse(value());
         if (!kind.success) {
-          return { ok: false, error: '--event is one of call, launch, trust, policy' };
+          return { ok: false, error: '--event is one of call, launch, trust, policy, question' };
         }
         if (!events.includes(kind.data)) events.push(kind.data);
         break;

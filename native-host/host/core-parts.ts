@@ -91,6 +91,13 @@ export function assembleCore(
       : { announce: events.onElicitationRequested.bind(events) }),
     settled: (id, action, by) => events.onElicitationSettled?.(id, action, by),
     log: (level, message, server) => events.onLog?.(level, message, server),
+    ...(audit === undefined
+      ? {}
+      : {
+          record: (entry) => {
+            audit.append(entry);
+          },
+        }),
   });
   const gate = new ToolGate({
     trust,

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ElicitationRequest } from '../../protocol/elicitation';
-import { ElicitationDesk } from './elicitations';
+import type { AuditEntry } from '../audit/audit-log';
+import { canonicalJson, sha256Hex } from '../shared/canonical-json';
+import { ElicitationDesk, questionDecision } from './elicitations';
 
 const FORM = {
   message: 'Name?',
@@ -15,20 +17,74 @@ function desk(options: { announce?: boolean } = {}) {
   const shown: ElicitationRequest[] = [];
   const settled: Array<[string, string, string]> = [];
   const logs: string[] = [];
+  const recorded: AuditEntry[] = [];
   const d = new ElicitationDesk({
     ...(options.announce === false ? {} : { announce: (r) => shown.push(r) }),
     settled: (id, action, by) => settled.push([id, action, by]),
     log: (_, message) => logs.push(message),
+    record: (entry) => recorded.push(entry),
     timeoutMs: 1_000,
   });
-  return { d, shown, settled, logs };
+  return { d, shown, settled, logs, recorded };
 }
 
 afterEach(() => {
   vi.useRealTimers();
 });
 
+describe('questionDecision', () => {
+  it.each([
+    ['accept', 'user', 'accepted'],
+    ['decline', 'user', 'declined'],
+    ['cancel', 'user', 'cancelled'],
+    ['decline', 'no-page', 'no-page'],
+    ['cancel', 'timeout', 'timed-out'],
+    ['cancel', 'server', 'withdrawn'],
+    ['cancel', 'host', 'shutdown'],
+  ] as const)('%s by %s is recorded as %s', (action, by, decision) => {
+    expect(questionDecision(action, by)).toBe(decision);
+  });
+});
+
 describe('ElicitationDesk', () => {
+  it('records each question: how it ended, for how long, and the answer’s size, not its values', async () => {
+    const { d, shown, recorded } = desk();
+    const answer = d.ask('s', FORM, new AbortController().signal);
+    d.respond(shown[0]?.id ?? '', 'accept', { name: 'Ada' });
+    await answer;
+    const text = canonicalJson({ name: 'Ada', n: 3 });
+    expect(recorded).toEqual([
+      {
+        event: 'question',
+        server: 's',
+        decision: 'accepted',
+        durationMs: expect.any(Number) as number,
+        resultBytes: Buffer.byteLength(text),
+        resultHash: sha256Hex(text),
+      },
+    ]);
+    expect(JSON.stringify(recorded)).not.toContain('Ada');
+
+    const declined = d.ask('s', FORM, new AbortController().signal);
+    d.respond(shown[1]?.id ?? '', 'decline', undefined);
+    await declined;
+    expect(recorded[1]).toEqual({
+      event: 'question',
+      server: 's',
+      decision: 'declined',
+      durationMs: expect.any(Number) as number,
+    });
+  });
+
+  it('records the questions nobody could be asked, and those it could not show', async () => {
+    const cli = desk({ announce: false });
+    await cli.d.ask('s', FORM, new AbortController().signal);
+    expect(cli.recorded).toEqual([{ event: 'question', server: 's', decision: 'no-browser' }]);
+    const page = desk();
+    await page.d.ask('s', { message: 'x' }, new AbortController().signal).catch(() => undefined);
+    expect(page.recorded).toEqual([{ event: 'question', server: 's', decision: 'refused' }]);
+  });
+
   it('declines at once, saying why, when nobody can be asked (the command line)', async () => {
     const { d, logs } = desk({ announce: false });
     await expect(d.ask('s', FORM, new AbortController().signal)).resolves.toEqual({

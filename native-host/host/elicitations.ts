@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { QuestionDecision } from '../../protocol/activity';
 import {
   checkAnswer,
   type ElicitationAction,
@@ -8,6 +9,8 @@ import {
 } from '../../protocol/elicitation';
 import { readElicitation } from '../mcp/elicitation-form';
 import type { ElicitationAnswer } from '../mcp/runtime-client';
+import type { AuditEntry } from '../audit/audit-log';
+import { canonicalJson, sha256Hex } from '../shared/canonical-json';
 import { HostError } from '../shared/host-error';
 import type { LogLevel } from './core-types';
 
@@ -17,7 +20,9 @@ import type { LogLevel } from './core-types';
  * is cancelled), or `timeoutMs` passes (9 minutes; then it is cancelled). Nothing is answered for the user:
  * with no extension to ask (the CLI) it is declined at once, and the extension itself declines
  * with `unanswered: 'no-page'` when no side panel is open. An accepted form is checked against its
- * fields again here, whatever the page checked.
+ * fields again here, whatever the page checked. Every question is recorded in the audit log
+ * (`question`: the server, how it ended and who ended it, how long it was open, and the size and
+ * hash of an accepted answer, never its values).
  */
 
 /** Under the extension's own 10-minute net for a `tools/call`, so the host, not the net, ends it. */
@@ -29,6 +34,8 @@ export interface ElicitationDeskOptions {
   /** A card ended (`notifications/elicitation/settled`). */
   readonly settled?: (id: string, action: ElicitationAction, by: ElicitationSettledBy) => void;
   readonly log: (level: LogLevel, message: string, server: string) => void;
+  /** The audit log's `append`; absent: nothing is recorded. */
+  readonly record?: (entry: AuditEntry) => void;
   readonly timeoutMs?: number;
   readonly now?: () => number;
 }
@@ -40,6 +47,25 @@ interface Pending {
     action: ElicitationAction,
     by: ElicitationSettledBy,
   ) => void;
+}
+
+/** The audit decision for a card that ended with `action`, ended by `by`. */
+export function questionDecision(
+  action: ElicitationAction,
+  by: ElicitationSettledBy,
+): QuestionDecision {
+  switch (by) {
+    case 'user':
+      return action === 'accept' ? 'accepted' : action === 'decline' ? 'declined' : 'cancelled';
+    case 'no-page':
+      return 'no-page';
+    case 'timeout':
+      return 'timed-out';
+    case 'server':
+      return 'withdrawn';
+    case 'host':
+      return 'shutdown';
+  }
 }
 
 export class ElicitationDesk {
@@ -59,11 +85,13 @@ export class ElicitationDesk {
   ask(server: string, params: unknown, signal: AbortSignal): Promise<ElicitationAnswer> {
     const read = readElicitation(params);
     if (!read.ok) {
+      this.options.record?.({ event: 'question', server, decision: 'refused' });
       this.options.log('warning', `refused a question from the server: ${read.problem}`, server);
       return Promise.reject(new Error(`Switchyard cannot show this request: ${read.problem}.`));
     }
     const announce = this.options.announce;
     if (announce === undefined) {
+      this.options.record?.({ event: 'question', server, decision: 'no-browser' });
       this.options.log(
         'info',
         'declined a question from the server: there is no browser to ask (the command line cannot answer it)',
@@ -72,10 +100,11 @@ export class ElicitationDesk {
       return Promise.resolve({ action: 'decline' });
     }
     const now = this.options.now ?? Date.now;
+    const askedAt = now();
     const timeoutMs = this.options.timeoutMs ?? ELICITATION_TIMEOUT_MS;
     const id = randomUUID();
     const { ask } = read;
-    const base = { id, server, message: ask.message, expiresAt: now() + timeoutMs };
+    const base = { id, server, message: ask.message, expiresAt: askedAt + timeoutMs };
     const request: ElicitationRequest =
       ask.mode === 'form'
         ? { ...base, mode: 'form', fields: ask.fields }
@@ -102,6 +131,22 @@ export class ElicitationDesk {
         clearTimeout(timer);
         signal.removeEventListener('abort', onAbort);
         this.options.settled?.(id, action, by);
+        const answerText =
+          answer.action === 'accept' && answer.content !== undefined
+            ? canonicalJson(answer.content)
+            : undefined;
+        this.options.record?.({
+          event: 'question',
+          server,
+          decision: questionDecision(action, by),
+          durationMs: Math.max(0, Math.round(now() - askedAt)),
+          ...(answerText === undefined
+            ? {}
+            : {
+                resultBytes: Buffer.byteLength(answerText, 'utf8'),
+                resultHash: sha256Hex(answerText),
+              }),
+        });
         resolve(answer);
       };
       if (signal.aborted) {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initialValues, type ElicitationRequest } from '../../protocol/elicitation';
 import { hostNotifications } from '../../protocol/methods';
-import { EVERYTHING_SERVER, HostHarness, unwrap } from './host-harness';
+import { join } from 'node:path';
+import { EVERYTHING_SERVER, HostHarness, ROOT, unwrap } from './host-harness';
 
 // A server's questions to the user (issue 12) through the real bundled host: server-everything's
 // `trigger-elicitation-request` asks with a form of every field type MCP has; the card is
@@ -160,5 +161,92 @@ describe('elicitation through the host', () => {
       'the card settled',
     );
     expect((await host.call<{ requests: unknown[] }>('elicitation/pending')).requests).toEqual([]);
+  });
+});
+
+// On 2026-07-28 a server does not send `elicitation/create`: it answers the call with an
+// `input_required` result, and the client asks, then retries the call with the answer. The SDK
+// drives the retry; the question still reaches the user through the same card and gate.
+describe('input_required from a 2026-07-28 server', () => {
+  let host: HostHarness;
+  let deploy: string;
+
+  beforeAll(async () => {
+    host = await HostHarness.start({
+      modern: { command: process.execPath, args: [join(ROOT, 'test/fixtures/modern-server.mjs')] },
+    });
+    const servers = await host.settled();
+    expect(servers.find((s) => s.name === 'modern')?.status).toMatchObject({
+      protocolVersion: '2026-07-28',
+    });
+    const { tools } = await host.call<{ tools: Tool[] }>('tools/list', { server: 'modern' });
+    const tool = tools.find((t) => t.tool === 'deploy');
+    if (tool === undefined) throw new Error('the modern fixture lists no deploy tool');
+    deploy = tool.name;
+    await host.call('policy/set', { tool: deploy, policy: 'allow' });
+  });
+  afterAll(async () => {
+    await host.close();
+  });
+
+  async function ask(): Promise<{
+    card: ElicitationRequest;
+    call: ReturnType<HostHarness['request']>;
+  }> {
+    const before = host.notifications.length;
+    const call = host.request('tools/call', { name: deploy, arguments: { env: 'prod' } });
+    const note = await requested(host, before);
+    const { request } = hostNotifications['notifications/elicitation/requested'].parse(note.params);
+    return { card: request, call };
+  }
+
+  const text = (reply: Awaited<ReturnType<HostHarness['request']>>): string =>
+    (reply.result as { content: Array<{ text?: string }> }).content
+      .map((c) => unwrap(c.text ?? ''))
+      .join('\n');
+
+  it('becomes a card naming the server; the accepted answer completes the call', async () => {
+    const { card, call } = await ask();
+    expect(card.server).toBe('modern');
+    expect(card.mode).toBe('form');
+    if (card.mode !== 'form') return;
+    expect(card.fields.map((f) => [f.name, f.kind])).toEqual([['confirm', 'boolean']]);
+    await host.call('elicitation/respond', {
+      id: card.id,
+      action: 'accept',
+      content: { confirm: true },
+    });
+    const reply = await call;
+    expect(reply.error).toBeUndefined();
+    expect(text(reply)).toContain('deployed to prod');
+  });
+
+  it('passes a decline back to the server, which does not deploy', async () => {
+    const { card, call } = await ask();
+    await host.call('elicitation/respond', { id: card.id, action: 'decline' });
+    expect(text(await call)).toContain('not deployed (decline)');
+  });
+
+  it('refuses an answer that does not fit the form before the server sees it', async () => {
+    const { card, call } = await ask();
+    const bad = await host.request('elicitation/respond', {
+      id: card.id,
+      action: 'accept',
+      content: { confirm: 'yes' },
+    });
+    expect(bad.error?.data?.reason).toBe('invalid-params');
+    await host.call('elicitation/respond', { id: card.id, action: 'cancel' });
+    expect(text(await call)).toContain('not deployed (cancel)');
+  });
+
+  it('records every question in the activity log: how it ended and who ended it', async () => {
+    const { entries } = await host.call<{
+      entries: Array<{ event: string; server?: string; decision?: string; by?: string }>;
+    }>('activity/list', { events: ['question'] });
+    expect(entries.map((e) => [e.server, e.decision, e.by])).toEqual([
+      ['modern', 'cancelled', 'user'],
+      ['modern', 'declined', 'user'],
+      ['modern', 'accepted', 'user'],
+    ]);
   });
 });

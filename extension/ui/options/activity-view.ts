@@ -33,6 +33,7 @@ export const EVENT_CHOICES: ReadonlyArray<{
   { event: 'launch', label: 'Launches held for approval' },
   { event: 'trust', label: 'Trust decisions' },
   { event: 'policy', label: 'Policy changes' },
+  { event: 'question', label: 'Questions from servers' },
 ];
 
 const EVENT_WORDS: Readonly<Record<ActivityEvent, string>> = {
@@ -40,6 +41,7 @@ const EVENT_WORDS: Readonly<Record<ActivityEvent, string>> = {
   launch: 'launch',
   trust: 'trust',
   policy: 'policy',
+  question: 'question',
 };
 
 export function isActivityEvent(value: string): value is ActivityEvent {
