@@ -7,7 +7,7 @@ import { conversationLog } from './support/side-panel';
 import {
   clickButton,
   openSidePanel,
-  screenshot,
+  screenshotSidePanelModes,
   useScriptedModel,
   waitForTools,
 } from './support/ui';
@@ -58,7 +58,7 @@ describe('a server prompt from /', () => {
     const preview = panel.getByRole('list', { name: 'Messages from everything' });
     await preview.getByText("What's weather in Lisbon?").waitFor();
     expect(await preview.getByText('From everything · user').count()).toBe(1);
-    await screenshot(panel, 'sidepanel-prompt-preview');
+    await screenshotSidePanelModes(panel, 'sidepanel-prompt-preview');
     await clickButton(panel, 'Use in message');
 
     // In the box, where the user can change it; nothing has been sent yet.
