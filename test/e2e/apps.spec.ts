@@ -97,7 +97,11 @@ describe('MCP Apps in the side panel', () => {
     await card.waitFor();
     await card.getByText('From the probe app, not the model', { exact: false }).waitFor();
     const frame = await appFrame(panel, 'Probe app');
-    // The theme reached the app through ui/initialize.
+    // The theme reached the app through ui/initialize, and a change after it loaded follows.
+    await frame.locator('#title', { hasText: 'Probe app (light)' }).waitFor();
+    await panel.emulateMedia({ colorScheme: 'dark' });
+    await frame.locator('#title', { hasText: 'Probe app (dark)' }).waitFor();
+    await panel.emulateMedia({ colorScheme: 'light' });
     await frame.locator('#title', { hasText: 'Probe app (light)' }).waitFor();
     const results = JSON.parse((await frame.locator('#results').textContent()) ?? '{}') as Record<
       string,

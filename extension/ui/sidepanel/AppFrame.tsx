@@ -68,26 +68,36 @@ export function AppFrame({ app, arguments: args, callId, profile }: AppFrameProp
     // Read through a call: the effect's cleanup sets it while the awaits below are pending.
     const stopped = (): boolean => run.stopped;
     const client = pageClient();
+    // What the app knows of the panel; sent again (only what changed goes out) when the user's
+    // light/dark preference or the panel's width changes after the app has loaded.
+    const hostContext = () => ({
+      theme: theme(),
+      displayMode: 'inline' as const,
+      availableDisplayModes: ['inline' as const],
+      platform: 'web' as const,
+      locale: navigator.language,
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      containerDimensions: { maxHeight: 640, width: element.clientWidth || 320 },
+      toolInfo: {
+        id: callId,
+        tool: { name: app.tool, inputSchema: { type: 'object' as const } },
+      },
+    });
     const bridge = new AppBridge(
       null,
       { name: 'Switchyard', version: browser.runtime.getManifest().version },
       { serverTools: {}, serverResources: {}, openLinks: {}, message: { text: {} }, logging: {} },
-      {
-        hostContext: {
-          theme: theme(),
-          displayMode: 'inline',
-          availableDisplayModes: ['inline'],
-          platform: 'web',
-          locale: navigator.language,
-          timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-          containerDimensions: { maxHeight: 640, width: element.clientWidth || 320 },
-          toolInfo: {
-            id: callId,
-            tool: { name: app.tool, inputSchema: { type: 'object' } },
-          },
-        },
-      },
+      { hostContext: hostContext() },
     );
+    const scheme = window.matchMedia('(prefers-color-scheme: dark)');
+    // Before the app's ui/initialize there is nobody to tell: it reads the context it is given then.
+    let initialized = false;
+    const contextChanged = (): void => {
+      if (initialized && !stopped()) bridge.setHostContext(hostContext());
+    };
+    scheme.addEventListener('change', contextChanged);
+    const resized = new ResizeObserver(contextChanged);
+    resized.observe(element);
     // The server's tools as the app may call them, listed once per frame (an app may poll a tool
     // every second) and again only when a name is not in it (the server's tools changed).
     let listing: Promise<readonly ExposedTool[]> | undefined;
@@ -142,6 +152,8 @@ export function AppFrame({ app, arguments: args, callId, profile }: AppFrameProp
     });
     bridge.onrequestdisplaymode = () => Promise.resolve({ mode: 'inline' });
     bridge.addEventListener('initialized', () => {
+      initialized = true;
+      contextChanged();
       void bridge.sendToolInput({ arguments: { ...args } });
       void bridge.sendToolResult(app.result);
     });
@@ -175,6 +187,8 @@ export function AppFrame({ app, arguments: args, callId, profile }: AppFrameProp
     })();
     return () => {
       run.stopped = true;
+      scheme.removeEventListener('change', contextChanged);
+      resized.disconnect();
       void bridge.close();
     };
     // The app is one tool result: it is shown once, for the props it was created with.
