@@ -204,12 +204,11 @@ export class ServerContext {
 
   async subscribe(server: string, uri: string, profile?: string): Promise<boolean> {
     const runtime = this.visible(server, profile);
-    // On 2026-07-28 a subscription is a `subscriptions/listen` stream of its own, not built yet.
-    if (
-      runtime.requests.capabilities?.resources?.subscribe !== true ||
-      runtime.requests.era === 'modern'
-    ) {
-      return false;
+    if (runtime.requests.capabilities?.resources?.subscribe !== true) return false;
+    // On 2026-07-28 a subscription is a `subscriptions/listen` stream of its own.
+    if (runtime.requests.era === 'modern') {
+      await runtime.requests.listenToResource(uri);
+      return true;
     }
     await runtime.requests.request('resources/subscribe', { uri }, EmptyResultSchema);
     return true;
@@ -217,12 +216,8 @@ export class ServerContext {
 
   async unsubscribe(server: string, uri: string): Promise<boolean> {
     const runtime = this.options.fleet.runtime(server);
-    if (
-      runtime.requests.capabilities?.resources?.subscribe !== true ||
-      runtime.requests.era === 'modern'
-    ) {
-      return false;
-    }
+    if (runtime.requests.capabilities?.resources?.subscribe !== true) return false;
+    if (runtime.requests.era === 'modern') return runtime.requests.stopListening(uri);
     await runtime.requests.request('resources/unsubscribe', { uri }, EmptyResultSchema);
     return true;
   }

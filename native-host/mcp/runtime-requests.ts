@@ -1,4 +1,4 @@
-import type { ServerCapabilities } from '@modelcontextprotocol/client';
+import type { McpSubscription, ServerCapabilities } from '@modelcontextprotocol/client';
 import type { z } from 'zod';
 import type { ServerState } from '../../protocol/servers';
 import { messageOf } from '../../protocol/guards';
@@ -31,6 +31,15 @@ export interface RequestOwner {
 export class ConnectionRequests {
   private asking = 0;
   private inFlight = 0;
+  /**
+   * On 2026-07-28 a resource subscription is a `subscriptions/listen` stream of its own (one per
+   * URI, so each can end alone), kept with the connection it was opened on: a reconnect starts
+   * with none, as a 2025-era server forgets its `resources/subscribe` too.
+   */
+  private readonly listens = new Map<
+    string,
+    { readonly connection: Connection; readonly subscription: McpSubscription }
+  >();
 
   constructor(private readonly owner: RequestOwner) {}
 
@@ -102,6 +111,42 @@ export class ConnectionRequests {
           disconnected: owner.connection() !== connection,
         }),
     );
+  }
+
+  /**
+   * Subscribes to updates of `uri` on a 2026-07-28 connection: opens its listen stream (resolves
+   * once the server acknowledged it) unless one is open on this connection. Throws HostError.
+   */
+  async listenToResource(uri: string): Promise<void> {
+    const { owner } = this;
+    const connection = this.running();
+    if (connection === undefined) throw unavailableError(owner.name, owner.state());
+    if (this.listens.get(uri)?.connection === connection) return;
+    try {
+      const subscription = await connection.client.listen(
+        { resourceSubscriptions: [uri] },
+        { timeout: owner.timeoutMs },
+      );
+      this.listens.set(uri, { connection, subscription });
+      void subscription.closed.then(() => {
+        if (this.listens.get(uri)?.subscription === subscription) this.listens.delete(uri);
+      });
+    } catch (error) {
+      throw callFailure(error, {
+        ...{ server: owner.name, timedOut: false, timeoutMs: owner.timeoutMs },
+        ...{ process: connection.process, cancelled: false },
+        disconnected: owner.connection() !== connection,
+      });
+    }
+  }
+
+  /** Ends the listen stream for `uri`, if one is open; true when there was one. */
+  async stopListening(uri: string): Promise<boolean> {
+    const open = this.listens.get(uri);
+    if (open === undefined) return false;
+    this.listens.delete(uri);
+    await open.subscription.close();
+    return true;
   }
 
   /** Runs `ask` (a question to the user) with this server's request timers held meanwhile. */

@@ -71,6 +71,34 @@ describe('negotiating the protocol revision', () => {
     expect(unwrap(result.content[0]?.text ?? '')).toBe('echo: hi');
   });
 
+  it('subscribes to a resource on a 2026-07-28 server with subscriptions/listen, and stops', async () => {
+    const uri = 'modern://counter';
+    const subscribed = await host.call<{ subscribed: boolean }>('resources/subscribe', {
+      server: 'modern',
+      uri,
+    });
+    expect(subscribed.subscribed).toBe(true);
+    await host.call('policy/set', { tool: 'modern__bump', policy: 'allow' });
+    const updates = () =>
+      host.notifications.filter(
+        (n) =>
+          n.method === 'notifications/resources/updated' &&
+          (n.params as { server?: string }).server === 'modern',
+      );
+    await host.call('tools/call', { name: 'modern__bump', arguments: {} });
+    const first = await host.until(() => updates()[0], 'notifications/resources/updated');
+    expect(first.params).toEqual({ server: 'modern', uri });
+
+    const stopped = await host.call<{ unsubscribed: boolean }>('resources/unsubscribe', {
+      server: 'modern',
+      uri,
+    });
+    expect(stopped.unsubscribed).toBe(true);
+    await host.call('tools/call', { name: 'modern__bump', arguments: {} });
+    // The call's answer comes after any update it announced: none came once unsubscribed.
+    expect(updates()).toHaveLength(1);
+  });
+
   it('probes once per process, and starts a server that exits on the probe once more without it', () => {
     expect(received(legacyLog)).toEqual([
       ['server/discover', 'initialize', 'notifications/initialized', 'tools/list'],
