@@ -83,7 +83,7 @@ export function firefoxPackageNotes(packages: readonly FirefoxPackage[], node: s
         break;
       case 'flatpak':
         notes.push(
-          `Firefox (Flatpak) cannot see this manifest from its sandbox, and a host started inside it would not find ${node}. It connects only through xdg-native-messaging-proxy (Firefox 157 or later): install it (package xdg-native-messaging-proxy), run 'systemctl --user enable --now xdg-native-messaging-proxy.service', then 'flatpak override --user --talk-name=org.freedesktop.NativeMessagingProxy ${FLATPAK_FIREFOX_ID}', and restart Firefox. Otherwise use a Firefox from your distribution, Mozilla's .deb or tarball, or the snap. See docs/install.md, "Firefox".`,
+          `Firefox (Flatpak) cannot see this manifest from its sandbox, and a host started inside it would not find ${node}. It connects only through xdg-native-messaging-proxy (Firefox 157 or later): install it (package xdg-native-messaging-proxy), run 'systemctl --user enable --now xdg-native-messaging-proxy.service', then 'flatpak override --user --talk-name=org.freedesktop.NativeMessagingProxy ${FLATPAK_FIREFOX_ID}', and restart Firefox. Otherwise use a Firefox from your distribution, Mozilla's .deb or tarball, or the snap. See docs/install.md, "Firefox: deb, snap and Flatpak".`,
         );
         break;
     }
