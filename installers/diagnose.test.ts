@@ -2,6 +2,7 @@ import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEV_EXTENSION_ID } from '../protocol/identity';
 import { diagnoseInstall, reinstallCommand, type InstallDiagnosis } from './diagnose';
+import type { FirefoxPackage } from './firefox-packages';
 import type { InstallPlan } from './plan';
 import { receiptText } from './receipt';
 import { fakeRegistry, installPlan, makeInstallFixture, type InstallFixture } from './test-support';
@@ -140,6 +141,33 @@ describe('diagnoseInstall', () => {
     expect(allProblems(await diagnose(registry.run))).toMatch(/points to C:\\elsewhere\.json/);
     registry.keys.set(key, manifest());
     expect(allProblems(await diagnose(registry.run))).toBe('');
+  });
+
+  it.each<[string, FirefoxPackage[], RegExp[]]>([
+    ['a native Firefox', ['native'], []],
+    ['a snap Firefox', ['snap'], [/^Firefox \(snap\).*desktop portal/]],
+    ['a Flatpak Firefox', ['flatpak'], [/^Firefox \(Flatpak\).*xdg-native-messaging-proxy/]],
+    ['both', ['native', 'snap', 'flatpak'], [/^Firefox \(snap\)/, /^Firefox \(Flatpak\)/]],
+  ])('adds notes, not problems, for %s', async (_name, firefoxPackages, notes) => {
+    const firefox = fx.plan(['chromium', 'firefox']);
+    await installPlan(fx, firefox);
+    const d = await diagnoseInstall({
+      paths: firefox.paths,
+      home: fx.home,
+      platform: 'linux',
+      uid: fx.uid,
+      registry: fakeRegistry().run,
+      firefoxPackages,
+    });
+    expect(allProblems(d)).toBe('');
+    if (d.state !== 'installed') throw new Error(d.state);
+    const byBrowser = new Map(d.registrations.map((r) => [r.registration.browser, r.notes]));
+    expect(byBrowser.get('chromium')).toEqual([]);
+    const firefoxNotes = byBrowser.get('firefox') ?? [];
+    expect(firefoxNotes).toHaveLength(notes.length);
+    notes.forEach((note, i) => {
+      expect(firefoxNotes[i]).toMatch(note);
+    });
   });
 
   it('is not-installed without a receipt', async () => {

@@ -2,6 +2,7 @@ import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { DEV_EXTENSION_ID } from '../protocol/identity';
 import { BROWSER_INFO, type InstallPlatform } from './browsers';
+import { firefoxPackageNotes, type FirefoxPackage } from './firefox-packages';
 import { parseLauncher } from './launcher';
 import type { InstallPaths } from './locations';
 import { StoredManifestSchema, manifestProblems } from './manifest';
@@ -13,13 +14,17 @@ import { directoryProblem, fileProblem } from './safety';
 /**
  * The install section of `switchyard doctor`: per registered browser, is the manifest there, does
  * it run our launcher, does the launcher's node exist, are the origins exactly right, are the
- * files ours and closed to others; each problem with the command that fixes it.
+ * files ours and closed to others; each problem with the command that fixes it. A sandboxed
+ * Firefox (snap, Flatpak) gets notes on how it reaches the host: doctor cannot see from outside
+ * whether the portal or proxy is there, so they are advice, not problems.
  */
 
 export interface RegistrationReport {
   readonly registration: Registration;
   /** One line per problem, each ending with what to do. Empty when all is well. */
   readonly problems: readonly string[];
+  /** Advice that is not a problem: how a snap or Flatpak Firefox reaches this manifest. */
+  readonly notes: readonly string[];
 }
 
 export type InstallDiagnosis =
@@ -44,6 +49,8 @@ export interface DiagnoseOptions {
   readonly platform: InstallPlatform;
   readonly uid: number | null;
   readonly registry: RegistryRunner;
+  /** Linux: the Firefox packages found (detectFirefoxPackages), for the Firefox notes. */
+  readonly firefoxPackages?: readonly FirefoxPackage[];
 }
 
 /** The install command that redoes `registration`, for the fix lines. */
@@ -74,6 +81,10 @@ export async function diagnoseInstall(options: DiagnoseOptions): Promise<Install
     registrations.push({
       registration,
       problems: await registrationProblems(registration, receipt, options),
+      notes:
+        registration.browser === 'firefox'
+          ? firefoxPackageNotes(options.firefoxPackages ?? [], receipt.node)
+          : [],
     });
   }
   return { state: 'installed', receiptFile, receipt, problems, registrations };

@@ -136,6 +136,28 @@ describe('manifestLocation: --user-data-dir and XDG_CONFIG_HOME', () => {
     });
   });
 
+  // Firefox keeps new profiles in ~/.config/mozilla/firefox, which makes
+  // ~/.config/mozilla/native-messaging-hosts look like the "right" folder. It is not: Firefox
+  // (ESR 153, tried by hand in issue 16) reads per-user hosts from ~/.mozilla/native-messaging-hosts
+  // only, with either profile layout, and so do the snap's desktop portal and Flatpak's
+  // xdg-native-messaging-proxy. Moving the manifest would make every Firefox fail to connect,
+  // silently. If Firefox ever reads the new folder, write both; never move this one.
+  it.each<[string, string | undefined]>([
+    ['no XDG_CONFIG_HOME', undefined],
+    ['the default XDG_CONFIG_HOME', '/home/ann/.config'],
+    ['a custom XDG_CONFIG_HOME', '/home/ann/xdg'],
+  ])('pins Firefox to ~/.mozilla/native-messaging-hosts with %s', (_name, xdgConfigHome) => {
+    const result = manifestLocation({ ...linux, browser: 'firefox', xdgConfigHome });
+    expect(result).toEqual({
+      ok: true,
+      location: {
+        manifest: '/home/ann/.mozilla/native-messaging-hosts/com.switchyard.host.json',
+        registryKey: null,
+      },
+    });
+    expect(JSON.stringify(result)).not.toContain('.config');
+  });
+
   it.each<[string, LocationInput, RegExp]>([
     [
       'Firefox has no user data dir',

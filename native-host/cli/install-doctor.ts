@@ -1,9 +1,11 @@
 import os from 'node:os';
 import { BROWSER_INFO, installPlatform } from '../../installers/browsers';
+import { detectFirefoxPackages } from '../../installers/detect';
 import { diagnoseInstall, type InstallDiagnosis } from '../../installers/diagnose';
 import { installPaths } from '../../installers/locations';
 import { runReg, type RegistryRunner } from '../../installers/registry';
 import { switchyardHome } from '../config/paths';
+import { processInstallEnvironment } from './install-environment';
 import type { CliIo } from './io';
 
 /**
@@ -24,6 +26,8 @@ export interface InstallSectionOptions {
   readonly homedir?: string;
   readonly uid?: number | null;
   readonly registry?: RegistryRunner;
+  /** Whether a path exists, for finding snap and Flatpak Firefox (tests pass their own). */
+  readonly exists?: (p: string) => Promise<boolean>;
 }
 
 export async function installSection(
@@ -31,9 +35,10 @@ export async function installSection(
   options: InstallSectionOptions = {},
 ): Promise<InstallSection> {
   const platform = installPlatform(io.platform);
+  const homedir = options.homedir ?? os.homedir();
   let home: string;
   try {
-    home = switchyardHome(io.env, io.platform, options.homedir ?? os.homedir());
+    home = switchyardHome(io.env, io.platform, homedir);
   } catch {
     // The config section already reports an unusable home.
     return { text: '', problems: [], json: null, extensionIds: [] };
@@ -58,6 +63,10 @@ export async function installSection(
     platform,
     uid,
     registry: options.registry ?? runReg,
+    firefoxPackages: await detectFirefoxPackages(
+      { platform, homedir, env: io.env },
+      options.exists ?? processInstallEnvironment.exists,
+    ),
   });
   return {
     text: sectionText(diagnosis),
@@ -105,6 +114,7 @@ function sectionText(diagnosis: InstallDiagnosis): string {
         lines.push(
           `  ${BROWSER_INFO[r.browser].displayName.padEnd(15)}${state.padEnd(9)}${r.manifest}${r.registryKey === null ? '' : ` (${r.registryKey})`}`,
         );
+        for (const note of report.notes) lines.push(`    note: ${note}`);
       }
       if (diagnosis.registrations.length === 0) lines.push('  no browser is registered');
       return `${lines.join('\n')}\n`;
@@ -133,6 +143,7 @@ function jsonOf(diagnosis: InstallDiagnosis): unknown {
           userDataDir: r.registration.userDataDir,
           extensionIds: r.registration.extensionIds,
           problems: r.problems,
+          notes: r.notes,
         })),
       };
   }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEV_EXTENSION_ID } from '../../protocol/identity';
@@ -117,6 +117,70 @@ describe('switchyard install', () => {
     const env = environment({ exists: (p) => Promise.resolve(p === chromeDir) });
     expect(await makeInstallCommand(env)(io, [])).toBe(0);
     expect(io.stdout.join('')).toMatch(/for Google Chrome\./);
+  });
+
+  // Firefox by where its profiles are, under the fixture's temporary HOME. The manifest goes to
+  // ~/.mozilla/native-messaging-hosts for every layout (see locations.ts); what differs is the
+  // advice, and install must not promise a sandboxed Firefox a connection without it.
+  it.each<[string, string, RegExp | null]>([
+    ['classic profiles', '.mozilla/firefox', null],
+    ['new-layout profiles', '.config/mozilla/firefox', null],
+    ['a snap Firefox', 'snap/firefox/common/.mozilla/firefox', /Firefox \(snap\).*desktop portal/],
+    [
+      'a Flatpak Firefox',
+      '.var/app/org.mozilla.firefox/.mozilla/firefox',
+      /Firefox \(Flatpak\) cannot see this manifest.*xdg-native-messaging-proxy/,
+    ],
+  ])(
+    'finds %s, writes the manifest Firefox reads, and says what else it needs',
+    async (_name, folder, note) => {
+      mkdirSync(path.join(fx.homedir, folder), { recursive: true });
+      const env = environment({
+        exists: (p) => Promise.resolve(p.startsWith(fx.root) && existsSync(p)),
+      });
+      const io = capture();
+      expect(await makeInstallCommand(env)(io, [])).toBe(0);
+      const out = io.stdout.join('');
+      const manifest = path.join(
+        fx.homedir,
+        '.mozilla',
+        'native-messaging-hosts',
+        'com.switchyard.host.json',
+      );
+      expect(out).toMatch(/for Firefox\./);
+      expect(out).toContain(`wrote  ${manifest}`);
+      expect(existsSync(manifest)).toBe(true);
+      const section = await installSection(capture(), {
+        homedir: fx.homedir,
+        uid: fx.uid,
+        exists: (p) => Promise.resolve(p.startsWith(fx.root) && existsSync(p)),
+      });
+      expect(section.problems).toEqual([]);
+      expect(section.text).toMatch(/Firefox\s+ok\s+/);
+      if (note === null) {
+        expect(out).toMatch(/Done\. The Switchyard extension can connect now\. /);
+        expect(out).not.toContain('Note:');
+        expect(section.text).not.toContain('note:');
+      } else {
+        expect(out).toMatch(/can connect now \(a sandboxed Firefox: see below\)/);
+        expect(out).toMatch(new RegExp(`Note: ${note.source}`));
+        expect(section.text).toMatch(new RegExp(`note: ${note.source}`));
+      }
+    },
+  );
+
+  it('names the node a Flatpak sandbox would not have', async () => {
+    mkdirSync(path.join(fx.homedir, '.var/app/org.mozilla.firefox/.mozilla/firefox'), {
+      recursive: true,
+    });
+    const io = capture();
+    const env = environment({
+      exists: (p) => Promise.resolve(p.startsWith(fx.root) && existsSync(p)),
+    });
+    await makeInstallCommand(env)(io, ['--browser', 'firefox', '--json']);
+    const report = JSON.parse(io.stdout.join('')) as { notes: string[] };
+    expect(report.notes).toHaveLength(1);
+    expect(report.notes[0]).toContain(`would not find ${fx.node}`);
   });
 
   it.each<[string, string[], Partial<InstallEnvironment>, number, RegExp]>([

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { DEV_EXTENSION_ID } from '../../protocol/identity';
 import { BROWSER_INFO, type Browser } from '../../installers/browsers';
-import { detectBrowsers } from '../../installers/detect';
+import { detectBrowsers, detectFirefoxPackages } from '../../installers/detect';
+import { firefoxPackageNotes } from '../../installers/firefox-packages';
 import { applyInstall, type InstallAction } from '../../installers/install';
 import { installPaths } from '../../installers/locations';
 import type { RecordedPath } from '../../installers/login-path';
@@ -113,6 +114,15 @@ export function makeInstallCommand(environment: InstallEnvironment = processInst
       registry: environment.registry,
     });
 
+    // A snap or Flatpak Firefox reaches this same manifest only through a service outside its
+    // sandbox; say how, rather than promise a connection that cannot happen.
+    const notes = browsers.includes('firefox')
+      ? firefoxPackageNotes(
+          await detectFirefoxPackages({ platform, homedir, env: io.env }, environment.exists),
+          environment.node,
+        )
+      : [];
+
     if (options.json) {
       io.out(
         `${JSON.stringify(
@@ -136,6 +146,7 @@ export function makeInstallCommand(environment: InstallEnvironment = processInst
               manifest: m.manifest,
             })),
             actions: result.actions,
+            notes,
           },
           null,
           2,
@@ -162,9 +173,10 @@ export function makeInstallCommand(environment: InstallEnvironment = processInst
       io.out('Dry run: nothing was written.\n');
     } else {
       io.out(
-        "Done. The Switchyard extension can connect now. 'switchyard doctor' checks the install; 'switchyard uninstall' removes it.\n",
+        `Done. The Switchyard extension can connect now${notes.length === 0 ? '' : ' (a sandboxed Firefox: see below)'}. 'switchyard doctor' checks the install; 'switchyard uninstall' removes it.\n`,
       );
     }
+    for (const note of notes) io.out(`\nNote: ${note}\n`);
     return 0;
   };
 }

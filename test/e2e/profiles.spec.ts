@@ -8,7 +8,13 @@ import { startLoopbackServer, type LoopbackServer } from '../support/loopback-se
 import { FILESYSTEM_SERVER, MEMORY_SERVER } from '../integration/host-harness';
 import { helloRequest, probeHost, type ProbeReply } from './support/host-probe';
 import { useSwitchyard } from './support/session';
-import { openOptions, openSidePanel, screenshot, uiRequest } from './support/ui';
+import {
+  SIDE_PANEL_VIEWPORT,
+  openOptions,
+  openSidePanel,
+  screenshot,
+  uiRequest,
+} from './support/ui';
 
 // Journey (issue 5, per-site profiles, design D10): a "GitHub" profile made on the options page
 // for one site, with only the memory server; switching the active tab between that site and
@@ -91,6 +97,31 @@ const serversOf = (tools: readonly { server: string }[]): string[] =>
 async function scrollToTop(element: Locator): Promise<void> {
   await element.evaluate((node) => {
     node.scrollIntoView({ block: 'start' });
+  });
+}
+
+/**
+ * How the side panel header lays out: the chip's name as shown, whether it is cut (its text wider
+ * than its box, or its box past the chip's edge), whether anything sticks out of the header, and
+ * whether "New Chat" is wholly inside the window.
+ */
+async function headerFit(page: Page) {
+  return page.locator('.sy-header').evaluate((header) => {
+    const name = header.querySelector('.sy-chip__name');
+    const chip = header.querySelector('.sy-chip');
+    const button = header.querySelector('button');
+    if (name === null || chip === null || button === null) throw new Error('header incomplete');
+    const nameBox = name.getBoundingClientRect();
+    const chipBox = chip.getBoundingClientRect();
+    const buttonBox = button.getBoundingClientRect();
+    const title = header.querySelector('h1');
+    return {
+      titleShown: title !== null && title.getBoundingClientRect().width > 1,
+      nameShown: name.textContent,
+      nameCut: name.scrollWidth > name.clientWidth || nameBox.right > chipBox.right + 0.5,
+      overflows: header.scrollWidth > header.clientWidth,
+      buttonVisible: buttonBox.left >= 0 && buttonBox.right <= window.innerWidth,
+    };
   });
 }
 
@@ -187,6 +218,41 @@ describe('per-site profiles', () => {
       forDefault.tools.filter((tool) => tool.server === 'memory').map((tool) => tool.name),
     );
     expect(forGithub.tokens.total).toBeLessThan(forDefault.tokens.total);
+  });
+
+  // Firefox opens its sidebar about 300 px wide (issue 16: the chip read "Defaul" there; its
+  // fonts run wider than Chromium's here, hence 260 px too). The whole profile name and "New
+  // Chat" stay in view; the title and then the pattern give way, never the name.
+  it("fits the header into Firefox's default sidebar width: the profile name is never cut", async () => {
+    const github = await session.browser.context.newPage();
+    await github.goto(siteUrl('/github/y'));
+    const other = await session.browser.context.newPage();
+    await other.goto(siteUrl('/other/y'));
+    for (const [front, name, pattern] of [
+      [other, 'Default', 'default profile'],
+      [github, 'GitHub', githubPattern],
+    ] as const) {
+      await front.bringToFront();
+      await waitForChip(name, pattern);
+      for (const width of [260, 300, 360]) {
+        await panel.setViewportSize({ width, height: 600 });
+        if (width === 300) await screenshot(panel, `sidepanel-header-${name.toLowerCase()}-300`);
+        await panel.getByRole('heading', { name: 'Switchyard' }).waitFor({ state: 'attached' });
+        expect({ name, width, ...(await headerFit(panel)) }).toEqual({
+          name,
+          width,
+          // Below 340 px the title is only for screen readers (still the page's heading).
+          titleShown: width >= 340,
+          nameShown: name,
+          nameCut: false,
+          overflows: false,
+          buttonVisible: true,
+        });
+      }
+    }
+    await panel.setViewportSize(SIDE_PANEL_VIEWPORT);
+    await github.close();
+    await other.close();
   });
 
   it('refuses a hidden tool called anyway; its server never sees the call', async () => {
