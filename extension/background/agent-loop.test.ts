@@ -301,6 +301,70 @@ describe('stop', () => {
   });
 });
 
+describe('one call cancelled, not the run', () => {
+  it('reports progress, ends the cancelled call alone, tells the model, and the run goes on', async () => {
+    const tools = new FakeTools({
+      slow: (_args, signal, _prompt, onProgress) => {
+        onProgress({ progress: 1, total: 4, message: 'indexing' });
+        return blocks(true)({}, signal, _prompt, onProgress);
+      },
+    });
+    const turns = [
+      toolTurn([{ id: 'c1', name: 'slow', arguments: {} }]),
+      textTurn('Understood, I stopped there.', (request) => {
+        const last = request.messages.at(-1);
+        expect(last?.role === 'tool' ? last.results[0]?.content : '').toBe(
+          OUTCOME_TEXT.cancelledDuringRun,
+        );
+      }),
+    ];
+    const { agent, events, saved } = session(turns, tools);
+    const sending = agent.send('Go');
+    await flush();
+    expect(events).toContainEqual({
+      type: 'tool-call-progress',
+      runId: agent.runId,
+      callId: 'c1',
+      progress: { progress: 1, total: 4, message: 'indexing' },
+    });
+    expect(agent.cancelCall('nope')).toBe(false);
+    expect(agent.cancelCall('c1')).toBe(true);
+    expect(await sending).toMatchObject({ reason: 'completed', toolRounds: 1 });
+    expect(results(agent.conversation.messages).map((r) => [r.status, r.content])).toEqual([
+      ['cancelled', OUTCOME_TEXT.cancelledDuringRun],
+    ]);
+    expect(agent.cancelCall('c1')).toBe(false);
+    expectAlwaysPaired(saved);
+  });
+
+  it('a call cancelled while its approval waits was not run, and its card resolves deny', async () => {
+    const tools = new FakeTools({
+      ask: async (_args, signal, prompt, onProgress) => {
+        const decision = await prompt({
+          kind: 'builtin',
+          tool: 'browser_read_page',
+          arguments: {},
+        });
+        if (decision === 'deny') return { status: 'denied', content: OUTCOME_TEXT.userDenied };
+        return blocks(true)({}, signal, prompt, onProgress);
+      },
+    });
+    const turns = [toolTurn([{ id: 'c1', name: 'ask', arguments: {} }]), textTurn('OK.')];
+    const { agent, events, saved } = session(turns, tools);
+    const sending = agent.send('Go');
+    await flush();
+    expect(agent.pendingApprovals()).toHaveLength(1);
+    agent.cancelCall('c1');
+    expect(await sending).toMatchObject({ reason: 'completed' });
+    expect(agent.pendingApprovals()).toEqual([]);
+    expect(events.some((e) => e.type === 'approval-resolved' && e.decision === 'deny')).toBe(true);
+    expect(results(agent.conversation.messages).map((r) => r.content)).toEqual([
+      OUTCOME_TEXT.cancelledBeforeRun,
+    ]);
+    expectAlwaysPaired(saved);
+  });
+});
+
 describe('new chat', () => {
   it('aborts in-flight work, and the old run cannot write into the new conversation', async () => {
     const tools = new FakeTools({ slow: blocks(true), t: answers('ok') });

@@ -36,8 +36,21 @@ export interface AgentRunInput {
   readonly tools: ToolRouter;
   readonly signal: AbortSignal;
   readonly maxToolRounds?: number;
-  /** Asks the user about one call; must resolve `deny` when the run is aborted. */
-  readonly requestApproval: (callId: string, prompt: ApprovalPrompt) => Promise<ApprovalDecision>;
+  /**
+   * Asks the user about one call; must resolve `deny` when `signal` (the call's own: aborted when
+   * the run stops or the user cancels that call) aborts.
+   */
+  readonly requestApproval: (
+    callId: string,
+    prompt: ApprovalPrompt,
+    signal: AbortSignal,
+  ) => Promise<ApprovalDecision>;
+  /**
+   * Where the loop registers each running call's Cancel (the user's, for that call alone: the run
+   * goes on and the model is told). Returns the unregistration. Absent: calls cannot be cancelled
+   * one by one.
+   */
+  readonly onCallCancellable?: (callId: string, cancel: () => void) => () => void;
   readonly onEvent: (event: AgentRunEvent) => void;
   /** The whole transcript after every change (always paired): persist this. */
   readonly onTranscript: (messages: readonly ChatMessage[]) => void;
@@ -163,6 +176,10 @@ export async function runAgent(input: AgentRunInput): Promise<RunSummary> {
   }
 }
 
+function runStopped(signal: AbortSignal): boolean {
+  return signal.aborted;
+}
+
 async function runCall(
   input: AgentRunInput,
   call: Call,
@@ -180,23 +197,52 @@ async function runCall(
   }
   const args = part.arguments;
   input.onEvent({ type: 'tool-call-started', callId: part.id, name: part.name, arguments: args });
-  // A call stopped while it waits for the user (or once denied) has not run: say so.
-  const approval: { state: 'not-asked' | 'waiting' | ApprovalDecision } = { state: 'not-asked' };
-  const running = (async () =>
-    input.tools.call(part.name, args, input.signal, async (prompt) => {
-      approval.state = 'waiting';
-      approval.state = await input.requestApproval(part.id, prompt);
-      return approval.state;
-    }))().catch((error: unknown): ToolOutcome => ({
-    status: 'error',
-    content: `The call failed: ${messageOf(error)}`,
-  }));
-  // A router that does not honour the signal cannot hold the run: stop waiting on abort.
-  const outcome = await Promise.race([running, aborted]);
-  if (outcome !== ABORTED) return outcome;
-  const ran = approval.state !== 'waiting' && approval.state !== 'deny';
-  return {
-    status: 'cancelled',
-    content: ran ? OUTCOME_TEXT.stoppedDuringRun : OUTCOME_TEXT.stoppedBeforeRun,
+  // The call's own signal: aborted by the run's (Stop) or by the user's Cancel of this call.
+  const own = new AbortController();
+  const stopOwn = (): void => {
+    own.abort();
   };
+  input.signal.addEventListener('abort', stopOwn, { once: true });
+  const unregister = input.onCallCancellable?.(part.id, stopOwn) ?? (() => undefined);
+  try {
+    // A call stopped while it waits for the user (or once denied) has not run: say so.
+    const approval: { state: 'not-asked' | 'waiting' | ApprovalDecision } = { state: 'not-asked' };
+    const running = (async () =>
+      input.tools.call(
+        part.name,
+        args,
+        own.signal,
+        async (prompt) => {
+          approval.state = 'waiting';
+          approval.state = await input.requestApproval(part.id, prompt, own.signal);
+          return approval.state;
+        },
+        (progress) => {
+          if (!own.signal.aborted) {
+            input.onEvent({ type: 'tool-call-progress', callId: part.id, progress });
+          }
+        },
+      ))().catch((error: unknown): ToolOutcome => ({
+      status: 'error',
+      content: `The call failed: ${messageOf(error)}`,
+    }));
+    // A router that does not honour the signal cannot hold the run: stop waiting on abort.
+    const outcome = await Promise.race([running, aborted, whenAborted(own.signal)]);
+    if (outcome !== ABORTED) return outcome;
+    const ran = approval.state !== 'waiting' && approval.state !== 'deny';
+    // Read through a call: the signal has aborted since the check at the top.
+    if (runStopped(input.signal)) {
+      return {
+        status: 'cancelled',
+        content: ran ? OUTCOME_TEXT.stoppedDuringRun : OUTCOME_TEXT.stoppedBeforeRun,
+      };
+    }
+    return {
+      status: 'cancelled',
+      content: ran ? OUTCOME_TEXT.cancelledDuringRun : OUTCOME_TEXT.cancelledBeforeRun,
+    };
+  } finally {
+    unregister();
+    input.signal.removeEventListener('abort', stopOwn);
+  }
 }

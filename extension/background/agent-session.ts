@@ -38,6 +38,8 @@ export interface AgentSessionOptions {
 interface ActiveRun {
   readonly id: string;
   readonly controller: AbortController;
+  /** The Cancel of each call running now, by call id. */
+  readonly calls: Map<string, () => void>;
   readonly done: Promise<RunSummary>;
 }
 
@@ -128,7 +130,8 @@ export class AgentSession {
       finished = resolve;
     });
     // Registered before the loop starts, so none of its events is taken for a stale run's.
-    this.run = { id: runId, controller, done };
+    const calls = new Map<string, () => void>();
+    this.run = { id: runId, controller, done, calls };
     this.emit({ type: 'run-started', runId });
     void runAgent({
       system: this.options.system ?? DEFAULT_SYSTEM_PROMPT,
@@ -137,7 +140,13 @@ export class AgentSession {
       tools: this.options.tools,
       signal: controller.signal,
       maxToolRounds: this.options.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS,
-      requestApproval: (callId, prompt) => this.ask(runId, callId, prompt, controller.signal),
+      requestApproval: (callId, prompt, signal) => this.ask(runId, callId, prompt, signal),
+      onCallCancellable: (callId, cancel) => {
+        calls.set(callId, cancel);
+        return () => {
+          if (calls.get(callId) === cancel) calls.delete(callId);
+        };
+      },
       onEvent: (event) => {
         if (isCurrent()) this.emit({ ...event, runId });
       },
@@ -162,6 +171,18 @@ export class AgentSession {
     if (run === undefined) return;
     run.controller.abort();
     await run.done;
+  }
+
+  /**
+   * Cancels one call of the current run (its Cancel, not Stop): the call's request is cancelled
+   * (the host tells its server), a waiting approval resolves to deny, the model is told the user
+   * cancelled it, and the run goes on. False when that call is not running.
+   */
+  cancelCall(callId: string): boolean {
+    const cancel = this.run?.calls.get(callId);
+    if (cancel === undefined) return false;
+    cancel();
+    return true;
   }
 
   /** Stops any run (as `stop`) and starts an empty conversation, which it returns. */

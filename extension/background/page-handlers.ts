@@ -103,6 +103,7 @@ export function createPageHandlers(deps: PageHandlerDeps): PageHandlers {
       await session.stop();
       return {};
     },
+    'chat/cancelCall': ({ callId }) => Promise.resolve({ cancelled: session.cancelCall(callId) }),
     'chat/new': () => Promise.resolve({ conversation: session.newChat() }),
     'approval/resolve': ({ approvalId, decision }) =>
       Promise.resolve({ resolved: session.resolveApproval(approvalId, decision) }),

@@ -1,5 +1,5 @@
 import type { ToolPolicyState } from '../../protocol/tools';
-import type { ToolOutcome } from '../messaging/agent-events';
+import type { CallProgress, ToolOutcome } from '../messaging/agent-events';
 import type { ApprovalDecision, ApprovalPrompt } from '../messaging/approvals';
 import type { ProviderTool } from './providers/provider';
 
@@ -32,13 +32,15 @@ export interface ToolRouter {
   list(): readonly ToolSpec[] | Promise<readonly ToolSpec[]>;
   /**
    * Runs one call. Should not throw (the loop turns a throw into an `error` outcome) and should
-   * settle soon after `signal` aborts (the loop stops waiting at once either way).
+   * settle soon after `signal` aborts (the loop stops waiting at once either way). `onProgress`
+   * receives what the tool's server reports while it runs, where it reports anything.
    */
   call(
     name: string,
     args: Readonly<Record<string, unknown>>,
     signal: AbortSignal,
     prompt: ApprovalPrompter,
+    onProgress?: (progress: CallProgress) => void,
   ): Promise<ToolOutcome>;
 }
 
@@ -48,5 +50,8 @@ export const OUTCOME_TEXT = {
   stoppedBeforeRun: 'Not run: the user stopped the conversation before this call started.',
   stoppedDuringRun:
     'The user stopped this call before it finished; it may or may not have had an effect.',
+  cancelledBeforeRun: 'Not run: the user cancelled this call.',
+  cancelledDuringRun:
+    'The user cancelled this call before it finished; it may or may not have had an effect. Do not retry it unless the user asks.',
   modelFailed: 'Not run: the model response that requested this call failed before it finished.',
 } as const;

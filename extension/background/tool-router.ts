@@ -2,7 +2,7 @@ import type { BuiltinToolName } from '../../protocol/builtin-tools';
 import type { ResultOf } from '../../protocol/methods';
 import type { TokenBudget } from '../../protocol/profiles';
 import type { ApprovalRequest, CallToolResult } from '../../protocol/tools';
-import type { ToolOutcome } from '../messaging/agent-events';
+import type { CallProgress, ToolOutcome } from '../messaging/agent-events';
 import type { ApprovalDecision } from '../messaging/approvals';
 import { MAX_APP_RESULT_CHARS, type ToolApp } from '../messaging/conversation';
 import type { ConnectionState } from '../messaging/connection';
@@ -197,6 +197,7 @@ export function createToolRouter(options: ToolRouterOptions): HostToolRouter {
     args: Readonly<Record<string, unknown>>,
     signal: AbortSignal,
     prompt: ApprovalPrompter,
+    onProgress?: (progress: CallProgress) => void,
   ): Promise<ToolOutcome> => {
     let outcome: McpCallOutcome;
     try {
@@ -207,6 +208,17 @@ export function createToolRouter(options: ToolRouterOptions): HostToolRouter {
         {
           signal,
           ask: (request) => prompt({ kind: 'mcp', request }),
+          ...(onProgress === undefined
+            ? {}
+            : {
+                onProgress: ({ progress, total, message }) => {
+                  onProgress({
+                    progress,
+                    ...(total === undefined ? {} : { total }),
+                    ...(message === undefined ? {} : { message }),
+                  });
+                },
+              }),
           ...profileParam(),
         },
       );
@@ -282,10 +294,10 @@ export function createToolRouter(options: ToolRouterOptions): HostToolRouter {
 
     budget: () => lastBudget,
 
-    call(name, args, signal, prompt) {
+    call(name, args, signal, prompt, onProgress) {
       return builtins.has(name)
         ? callBuiltin(name, args, prompt)
-        : callHost(name, args, signal, prompt);
+        : callHost(name, args, signal, prompt, onProgress);
     },
   };
 }

@@ -73,7 +73,8 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
       await waitForStartingServers(host, deps.serverReadyWaitMs);
       return listTools();
     },
-    call: (name, args, signal, prompt) => router.call(name, args, signal, prompt),
+    call: (name, args, signal, prompt, onProgress) =>
+      router.call(name, args, signal, prompt, onProgress),
   };
 
   const session = new AgentSession({

@@ -37,6 +37,16 @@ export interface ToolOutcome {
   readonly app?: ToolApp;
 }
 
+/**
+ * How far a running call is, as its server reported it (`notifications/progress`, relayed by the
+ * host with its message through the untrusted-text gate). `total` may be absent (unknown).
+ */
+export interface CallProgress {
+  readonly progress: number;
+  readonly total?: number;
+  readonly message?: string;
+}
+
 /** What a run reports for the UI; it always ends with exactly one `done`. */
 export type AgentRunEvent =
   | { readonly type: 'text-delta'; readonly text: string }
@@ -45,6 +55,11 @@ export type AgentRunEvent =
       readonly callId: string;
       readonly name: string;
       readonly arguments: unknown;
+    }
+  | {
+      readonly type: 'tool-call-progress';
+      readonly callId: string;
+      readonly progress: CallProgress;
     }
   /** Also sent for calls that never started (stopped, over the limit, invalid). */
   | {

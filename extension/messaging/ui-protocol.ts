@@ -141,6 +141,8 @@ export const pageRequests = {
     }),
   },
   'chat/stop': { params: EmptySchema },
+  /** Cancel on one running call: that call ends, the run goes on (the model is told). */
+  'chat/cancelCall': { params: z.object({ callId: z.string().min(1).max(256) }) },
   'chat/new': { params: EmptySchema },
   'approval/resolve': {
     params: z.object({
@@ -186,6 +188,8 @@ export interface PageResults {
   /** Accepted; the run's progress arrives as `agent` events. */
   'chat/send': { readonly runId: string };
   'chat/stop': Record<string, never>;
+  /** False when that call was not running (it had just finished, or the run stopped). */
+  'chat/cancelCall': { readonly cancelled: boolean };
   'chat/new': { readonly conversation: Conversation };
   /** False when that approval was no longer waiting (the run stopped). */
   'approval/resolve': { readonly resolved: boolean };

@@ -1,10 +1,11 @@
 import type { ApprovalPrompter, ToolRouter, ToolSpec } from '../tool-outcome';
-import type { ToolOutcome } from '../../messaging/agent-events';
+import type { CallProgress, ToolOutcome } from '../../messaging/agent-events';
 
 export type FakeToolHandler = (
   args: Readonly<Record<string, unknown>>,
   signal: AbortSignal,
   prompt: ApprovalPrompter,
+  onProgress: (progress: CallProgress) => void,
 ) => Promise<ToolOutcome>;
 
 /** A ToolRouter whose tools are test functions; records every call it routes. */
@@ -27,11 +28,12 @@ export class FakeTools implements ToolRouter {
     args: Readonly<Record<string, unknown>>,
     signal: AbortSignal,
     prompt: ApprovalPrompter,
+    onProgress?: (progress: CallProgress) => void,
   ): Promise<ToolOutcome> {
     this.calls.push({ name, args });
     const handler = this.handlers[name];
     if (handler === undefined) return Promise.reject(new Error(`no fake tool ${name}`));
-    return handler(args, signal, prompt);
+    return handler(args, signal, prompt, onProgress ?? (() => undefined));
   }
 }
 

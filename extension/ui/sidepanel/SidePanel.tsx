@@ -63,7 +63,11 @@ export function SidePanel() {
         <SiteAccess url={state.profile?.url ?? null} />
       </div>
 
-      <Transcript state={state} onDismissNotice={actions.dismissNotice} />
+      <Transcript
+        state={state}
+        onDismissNotice={actions.dismissNotice}
+        onCancelCall={actions.cancelCall}
+      />
 
       <p className="sy-sr-only" role="status">
         {waiting === 0

@@ -11,6 +11,7 @@ import { transcriptItems, type TranscriptItem } from './transcript';
 export interface TranscriptProps {
   readonly state: ChatState;
   readonly onDismissNotice: (id: number) => void;
+  readonly onCancelCall: (callId: string) => void;
 }
 
 /** Within this many pixels of the bottom, new content keeps the view pinned to the end. */
@@ -24,10 +25,12 @@ function Item({
   item,
   profile,
   onDismissNotice,
+  onCancelCall,
 }: {
   readonly item: TranscriptItem;
   readonly profile: string | undefined;
   readonly onDismissNotice: (id: number) => void;
+  readonly onCancelCall: (callId: string) => void;
 }) {
   switch (item.kind) {
     case 'user':
@@ -65,6 +68,11 @@ function Item({
             arguments={item.arguments}
             status={item.status}
             result={item.result}
+            progress={item.progress}
+            cancelling={item.cancelling}
+            onCancel={() => {
+              onCancelCall(item.callId);
+            }}
           />
           {item.app === null ? null : (
             <AppFrame
@@ -105,7 +113,7 @@ function Item({
 }
 
 /** The conversation, as a live log that stays at the bottom while the user is there. */
-export function Transcript({ state, onDismissNotice }: TranscriptProps) {
+export function Transcript({ state, onDismissNotice, onCancelCall }: TranscriptProps) {
   const ref = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   const items = transcriptItems(state);
@@ -145,6 +153,7 @@ export function Transcript({ state, onDismissNotice }: TranscriptProps) {
             item={item}
             profile={state.profile?.id}
             onDismissNotice={onDismissNotice}
+            onCancelCall={onCancelCall}
           />
         ))
       )}

@@ -150,6 +150,36 @@ describe('a run', () => {
     });
   });
 
+  test('a running call keeps its server’s last progress, and a Cancel pressed on it', () => {
+    const startedCall = agent({
+      type: 'tool-call-started',
+      runId: 'run1',
+      callId: 'c1',
+      name: 'fs__index',
+      arguments: {},
+    });
+    const progress = (n: number) =>
+      agent({
+        type: 'tool-call-progress',
+        runId: 'run1',
+        callId: 'c1',
+        progress: { progress: n, total: 4 },
+      });
+    const state = run(started, startedCall, progress(1), progress(2), {
+      type: 'cancel-requested',
+      callId: 'c1',
+    });
+    expect(state.liveCalls.get('c1')).toEqual({
+      phase: 'running',
+      name: 'fs__index',
+      progress: { progress: 2, total: 4 },
+      cancelling: true,
+    });
+    // Progress for a call that is not running (finished, or never seen) changes nothing.
+    const stray = run(started, progress(3), { type: 'cancel-requested', callId: 'c1' });
+    expect(stray.liveCalls.get('c1')).toBeUndefined();
+  });
+
   test('a call id like __proto__ or constructor is just a key', () => {
     const state = run(
       started,

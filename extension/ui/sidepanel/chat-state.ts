@@ -3,7 +3,7 @@ import { APP_CALLS_RUN_ID, type PendingApproval } from '../../messaging/approval
 import type { RunEndReason } from '../../messaging/agent-events';
 import type { ConnectionState } from '../../messaging/connection';
 import type { Conversation } from '../../messaging/conversation';
-import type { ToolOutcome } from '../../messaging/agent-events';
+import type { CallProgress, ToolOutcome } from '../../messaging/agent-events';
 import type {
   ActiveProfileView,
   ContextMeter,
@@ -22,7 +22,14 @@ import type { ProviderSettingsView } from '../../messaging/provider';
 
 /** What the event stream says about one call before the transcript has its result. */
 export type LiveCall =
-  | { readonly phase: 'running'; readonly name: string }
+  | {
+      readonly phase: 'running';
+      readonly name: string;
+      /** The server's last progress report, if it sent one. */
+      readonly progress?: CallProgress;
+      /** The user pressed Cancel on it; its result is on the way. */
+      readonly cancelling?: boolean;
+    }
   | { readonly phase: 'finished'; readonly name: string; readonly status: ToolOutcome['status'] };
 
 export interface ChatNotice {
@@ -67,6 +74,8 @@ export type ChatAction =
   | { readonly type: 'dismiss-notice'; readonly id: number }
   /** The worker answered `approval/resolve` with `resolved: false`: that card is stale. */
   | { readonly type: 'approval-gone'; readonly approvalId: string }
+  /** The user pressed Cancel on one running call. */
+  | { readonly type: 'cancel-requested'; readonly callId: string }
   | { readonly type: 'autopilot'; readonly on: boolean };
 
 export const initialChatState: ChatState = {
@@ -195,6 +204,11 @@ function applyAgentEvent(state: ChatState, event: AgentEvent): ChatState {
       return { ...adopted, streamingText: adopted.streamingText + event.text };
     case 'tool-call-started':
       return withLiveCall(adopted, event.callId, { phase: 'running', name: event.name });
+    case 'tool-call-progress': {
+      const call = adopted.liveCalls.get(event.callId);
+      if (call?.phase !== 'running') return adopted;
+      return withLiveCall(adopted, event.callId, { ...call, progress: event.progress });
+    }
     case 'tool-call-finished': {
       const finished = withLiveCall(adopted, event.callId, {
         phase: 'finished',
@@ -288,6 +302,11 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
         ...state,
         approvals: state.approvals.filter((a) => a.approvalId !== action.approvalId),
       };
+    case 'cancel-requested': {
+      const call = state.liveCalls.get(action.callId);
+      if (call?.phase !== 'running') return state;
+      return withLiveCall(state, action.callId, { ...call, cancelling: true });
+    }
     case 'autopilot':
       return { ...state, autopilot: action.on };
   }

@@ -2,7 +2,13 @@ import { describe, expect, test } from 'vitest';
 import type { ChatMessage } from '../../messaging/conversation';
 import { chatReducer, initialChatState, type ChatState } from './chat-state';
 import { conversation, mcpApproval, snapshot } from './test-fixtures';
-import { toolStatusLabel, transcriptItems, type ToolRowStatus } from './transcript';
+import {
+  elapsedText,
+  progressView,
+  toolStatusLabel,
+  transcriptItems,
+  type ToolRowStatus,
+} from './transcript';
 
 const messages: ChatMessage[] = [
   { role: 'user', content: 'read it' },
@@ -124,4 +130,33 @@ test('every status has a label', () => {
     'interrupted',
   ];
   for (const status of all) expect(toolStatusLabel(status)).not.toBe('');
+});
+
+describe('progressView', () => {
+  test.each([
+    [{ progress: 3, total: 5 }, 0.6, '3 of 5'],
+    [{ progress: 0.25, total: 1 }, 0.25, '25%'],
+    [{ progress: 7, total: 5 }, 1, '7 of 5'],
+    [{ progress: -1, total: 5 }, 0, '-1 of 5'],
+    [{ progress: 3 }, null, 'step 3'],
+    [{ progress: 0.5 }, null, ''],
+    [{ progress: 2, total: 0 }, null, 'step 2'],
+    [{ progress: Number.NaN, total: 5 }, null, ''],
+    [{ progress: 1, total: Number.POSITIVE_INFINITY }, null, 'step 1'],
+  ])('%o is a bar at %s reading "%s"', (progress, fraction, text) => {
+    expect(progressView(progress)).toEqual({ fraction, text });
+  });
+});
+
+describe('elapsedText', () => {
+  test.each([
+    [0, '0 s'],
+    [999, '0 s'],
+    [8_400, '8 s'],
+    [59_999, '59 s'],
+    [125_000, '2 min 5 s'],
+    [-5, '0 s'],
+  ])('%d ms reads "%s"', (ms, text) => {
+    expect(elapsedText(ms)).toBe(text);
+  });
 });

@@ -1,3 +1,4 @@
+import type { CallProgress } from '../../messaging/agent-events';
 import type { ChatMessage, ToolApp, ToolResultPart } from '../../messaging/conversation';
 import type { ChatNotice, ChatState } from './chat-state';
 
@@ -42,10 +43,42 @@ export type TranscriptItem =
       readonly result: string | null;
       /** The MCP App shown with the result (issue 12); null when the tool has none. */
       readonly app: ToolApp | null;
+      /** While it runs: the server's last progress report, or null if it sent none. */
+      readonly progress: CallProgress | null;
+      /** While it runs: the user pressed Cancel and its result is on the way. */
+      readonly cancelling: boolean;
     }
   | { readonly kind: 'notice'; readonly key: string; readonly notice: ChatNotice }
   /** The model is working and nothing else shows it yet. */
   | { readonly kind: 'thinking'; readonly key: string };
+
+/**
+ * A running call's progress for its row: the bar's fraction (null: indeterminate, the server
+ * gave no total or an unusable one) and a short text ("3 of 5", "40%", "step 3").
+ */
+export function progressView(progress: CallProgress): {
+  readonly fraction: number | null;
+  readonly text: string;
+} {
+  const { progress: done, total } = progress;
+  if (!Number.isFinite(done)) return { fraction: null, text: '' };
+  if (total !== undefined && Number.isFinite(total) && total > 0) {
+    const fraction = Math.min(1, Math.max(0, done / total));
+    const whole = Number.isInteger(done) && Number.isInteger(total);
+    return {
+      fraction,
+      text: whole ? `${done} of ${total}` : `${Math.round(fraction * 100)}%`,
+    };
+  }
+  return { fraction: null, text: Number.isInteger(done) ? `step ${done}` : '' };
+}
+
+/** Seconds as the row shows them: "8 s", "2 min 5 s". */
+export function elapsedText(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  if (seconds < 60) return `${seconds} s`;
+  return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+}
 
 export function toolStatusLabel(status: ToolRowStatus): string {
   switch (status) {
@@ -118,6 +151,8 @@ function messageItems(
         }
         const result = results.find((r) => r.callId === part.id);
         const status = rowStatus(result, part.id, live);
+        const call = live.liveCalls.get(part.id);
+        const running = status === 'running' && call?.phase === 'running' ? call : undefined;
         items.push({
           kind: 'tool',
           key,
@@ -127,6 +162,8 @@ function messageItems(
           status,
           result: result === undefined || result.status === 'pending' ? null : result.content,
           app: result?.app ?? null,
+          progress: running?.progress ?? null,
+          cancelling: running?.cancelling === true,
         });
       });
       return items;

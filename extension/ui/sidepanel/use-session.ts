@@ -10,6 +10,8 @@ export interface SessionActions {
   /** Resolves true when the worker accepted the message. */
   readonly send: (text: string, attachments: readonly AttachmentRef[]) => Promise<boolean>;
   readonly stop: () => void;
+  /** Cancel on one running call: it ends, the run goes on. */
+  readonly cancelCall: (callId: string) => void;
   readonly newChat: () => void;
   readonly resolveApproval: (approvalId: string, decision: ApprovalDecision) => Promise<void>;
   readonly setAutopilot: (on: boolean) => void;
@@ -65,6 +67,10 @@ export function useSession(): { readonly state: ChatState; readonly actions: Ses
       },
       stop: () => {
         client.request('chat/stop', {}).catch(fail);
+      },
+      cancelCall: (callId) => {
+        dispatch({ type: 'cancel-requested', callId });
+        client.request('chat/cancelCall', { callId }).catch(fail);
       },
       newChat: () => {
         client.request('chat/new', {}).then(({ conversation }) => {
