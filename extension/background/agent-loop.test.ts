@@ -277,7 +277,7 @@ describe('stop', () => {
     const tools = new FakeTools({
       ask: async (_args, signal, prompt) => {
         await prompt({ kind: 'builtin', tool: 'browser_read_page', arguments: {} });
-        return blocks(false)({}, signal, prompt);
+        return blocks(false)({}, signal, prompt, () => undefined);
       },
     });
     const { agent, events, saved } = session(
