@@ -4,6 +4,7 @@ import { Notice } from '../common/Notice';
 import type { ChatState } from './chat-state';
 import { VisibleText } from '../common/VisibleText';
 import { SafeMarkdown } from './SafeMarkdown';
+import { CopyButton } from './CopyButton';
 import { AppFrame } from './AppFrame';
 import { ToolRow } from './ToolRow';
 import { transcriptItems, type TranscriptItem } from './transcript';
@@ -48,6 +49,9 @@ function Item({
               ))}
             </ul>
           )}
+          <div className="sy-msg__actions">
+            <CopyButton text={item.text} label="Copy message" />
+          </div>
         </div>
       );
     case 'assistant':
@@ -55,6 +59,12 @@ function Item({
         <div className={`sy-msg sy-msg--assistant${item.streaming ? ' sy-msg--streaming' : ''}`}>
           <p className="sy-sr-only">Assistant:</p>
           <SafeMarkdown text={item.text} />
+          {/* The markdown as the model wrote it; not while it is still being written. */}
+          {item.streaming ? null : (
+            <div className="sy-msg__actions">
+              <CopyButton text={item.text} label="Copy message" />
+            </div>
+          )}
         </div>
       );
     case 'tool':
