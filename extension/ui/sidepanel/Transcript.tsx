@@ -5,6 +5,7 @@ import type { ChatState } from './chat-state';
 import { VisibleText } from '../common/VisibleText';
 import { SafeMarkdown } from './SafeMarkdown';
 import { CopyButton } from './CopyButton';
+import { messageCopies } from './message-copy';
 import { AppFrame } from './AppFrame';
 import { ToolRow } from './ToolRow';
 import { transcriptItems, type TranscriptItem } from './transcript';
@@ -23,13 +24,22 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function Item({
   item,
+  copy,
   profile,
   onDismissNotice,
 }: {
   readonly item: TranscriptItem;
+  /** What this item's Copy message button copies; none when undefined (messageCopies). */
+  readonly copy: string | undefined;
   readonly profile: string | undefined;
   readonly onDismissNotice: (id: number) => void;
 }) {
+  const copyButton =
+    copy === undefined ? null : (
+      <div className="sy-msg__actions">
+        <CopyButton text={copy} label="Copy message" />
+      </div>
+    );
   switch (item.kind) {
     case 'user':
       // The user's own words, shown as typed (not as markdown).
@@ -49,9 +59,7 @@ function Item({
               ))}
             </ul>
           )}
-          <div className="sy-msg__actions">
-            <CopyButton text={item.text} label="Copy message" />
-          </div>
+          {copyButton}
         </div>
       );
     case 'assistant':
@@ -59,12 +67,7 @@ function Item({
         <div className={`sy-msg sy-msg--assistant${item.streaming ? ' sy-msg--streaming' : ''}`}>
           <p className="sy-sr-only">Assistant:</p>
           <SafeMarkdown text={item.text} />
-          {/* The markdown as the model wrote it; not while it is still being written. */}
-          {item.streaming ? null : (
-            <div className="sy-msg__actions">
-              <CopyButton text={item.text} label="Copy message" />
-            </div>
-          )}
+          {copyButton}
         </div>
       );
     case 'tool':
@@ -119,6 +122,7 @@ export function Transcript({ state, onDismissNotice }: TranscriptProps) {
   const ref = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   const items = transcriptItems(state);
+  const copies = messageCopies(items);
 
   useLayoutEffect(() => {
     const element = ref.current;
@@ -153,6 +157,7 @@ export function Transcript({ state, onDismissNotice }: TranscriptProps) {
           <Item
             key={item.key}
             item={item}
+            copy={copies.get(item.key)}
             profile={state.profile?.id}
             onDismissNotice={onDismissNotice}
           />
