@@ -15,12 +15,20 @@ import {
   toolRow,
   workerConversation,
 } from './support/side-panel';
-import { clickButton, openSidePanel, useScriptedModel, waitForTools } from './support/ui';
+import {
+  clickButton,
+  openSidePanel,
+  screenshotSidePanelModes,
+  SIDE_PANEL_VIEWPORT,
+  useScriptedModel,
+  waitForTools,
+} from './support/ui';
 
 // Journey (issue 4): the chat itself. Stop ends a reply mid-stream and leaves a transcript the
 // model can be sent again (every tool call answered, even one stopped at its approval card); the
 // conversation survives a browser restart; New Chat starts over; and the same ask, approve,
-// answer round works against a model speaking the Anthropic messages format.
+// answer round works against a model speaking the Anthropic messages format. And (issue 14) a
+// reply with a table and a code block renders as such, and its Copy buttons reach the clipboard.
 
 declare const chrome: typeof Browser;
 
@@ -161,6 +169,124 @@ describe('the chat', () => {
     expect(await toolRow(panel, READ).textContent()).toContain('done');
   });
 });
+
+const CODE =
+  'const total = sizes.reduce((sum, size) => sum + size, 0);\nconsole.log(`${total} bytes`);';
+const RENDERED_REPLY = [
+  'Here is what I found:',
+  '',
+  '| File | Size | Kept |',
+  '|:--|--:|:-:|',
+  '| notes.txt | 44 B | ~~no~~ yes |',
+  '| report.pdf | 1.2 MB | yes |',
+  '',
+  'To add the sizes up:',
+  '',
+  '```ts',
+  CODE,
+  '```',
+].join('\n');
+// More columns than a 360 px panel holds, one with a name that has no break opportunity.
+const WIDE_TABLE = [
+  '| File | Size | Modified | Owner | Description |',
+  '|---|---|---|---|---|',
+  '| quarterly_report_with_a_name_far_too_long_for_any_side_panel.pdf | 1.2 MB | 2026-11-30 14:02 | finance-team | The numbers for the quarter, as sent to the board. |',
+].join('\n');
+
+describe('the chat renders', () => {
+  it('a table, and a code block with its language and a Copy button that fills the clipboard', async () => {
+    await newChat(panel);
+    await useScriptedModel(panel, model, 'openai');
+    // The panel's page may write to and read the clipboard; the Copy buttons need it focused.
+    // Chromium refuses a grant for a chrome-extension:// origin ("opaque"), so it goes to all.
+    await session.browser.context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await panel.bringToFront();
+    model.script({ kind: 'text', text: RENDERED_REPLY });
+
+    await sendMessage(panel, 'Which files are in the report folder?');
+    const log = conversationLog(panel);
+    const table = log.getByRole('table');
+    await table.waitFor();
+    expect(await table.getByRole('columnheader').allTextContents()).toEqual([
+      'File',
+      'Size',
+      'Kept',
+    ]);
+    expect(await table.getByRole('row').count()).toBe(3);
+    expect(await table.locator('del').textContent()).toBe('no');
+    // The reply is done streaming once its own Copy button is there.
+    const copyMessage = log.getByRole('button', { name: 'Copy message' });
+    await vi.waitFor(async () => {
+      expect(await copyMessage.count()).toBe(2);
+    });
+
+    const codeBlock = log.locator('.sy-code');
+    expect(await codeBlock.locator('.sy-code__language').textContent()).toBe('ts');
+    expect(await codeBlock.locator('pre').textContent()).toBe(`${CODE}\n`);
+
+    await screenshotSidePanelModes(panel, 'sidepanel-rendering');
+
+    const copyCode = codeBlock.getByRole('button', { name: 'Copy code' });
+    await copyCode.click();
+    await vi.waitFor(async () => {
+      expect(await copyCode.textContent()).toBe('Copied');
+    });
+    expect(await readClipboard()).toBe(CODE);
+    // The feedback goes (after COPY_FEEDBACK_MS); the button reads "Copy" again.
+    await vi.waitFor(
+      async () => {
+        expect(await copyCode.textContent()).toBe('Copy');
+      },
+      { timeout: 10_000, interval: 100 },
+    );
+
+    // The reply's Copy gives its markdown as the model wrote it; the user's, the words typed.
+    await copyMessage.last().click();
+    await vi.waitFor(async () => {
+      expect(await readClipboard()).toBe(RENDERED_REPLY);
+    });
+    await copyMessage.first().click();
+    await vi.waitFor(async () => {
+      expect(await readClipboard()).toBe('Which files are in the report folder?');
+    });
+  });
+
+  it('a table wider than the panel scrolls inside the message; the panel does not widen', async () => {
+    await panel.setViewportSize({ width: 360, height: SIDE_PANEL_VIEWPORT.height });
+    model.script({ kind: 'text', text: WIDE_TABLE });
+    await sendMessage(panel, 'And with every detail?');
+    const table = conversationLog(panel).getByRole('table').last();
+    await table.getByText('finance-team').waitFor();
+
+    const widths = await table.evaluate((element) => {
+      const wrapper = element.closest('.sy-md-table');
+      const transcript = element.closest('.sy-transcript');
+      if (wrapper === null || transcript === null) throw new Error('no wrapper or transcript');
+      return {
+        page: document.documentElement.scrollWidth,
+        transcript: { scroll: transcript.scrollWidth, client: transcript.clientWidth },
+        wrapper: { scroll: wrapper.scrollWidth, client: wrapper.clientWidth },
+      };
+    });
+    expect(widths.page).toBeLessThanOrEqual(360);
+    expect(widths.transcript.scroll).toBeLessThanOrEqual(widths.transcript.client);
+    expect(widths.wrapper.scroll).toBeGreaterThan(widths.wrapper.client);
+    // The keyboard can scroll it: the region takes focus.
+    await panel.getByRole('group', { name: 'Table' }).last().focus();
+    await panel.keyboard.press('ArrowRight');
+    await vi.waitFor(async () => {
+      expect(
+        await table.evaluate((element) => element.closest('.sy-md-table')?.scrollLeft ?? 0),
+      ).toBeGreaterThan(0);
+    });
+    await panel.setViewportSize(SIDE_PANEL_VIEWPORT);
+  });
+});
+
+/** The clipboard as the side panel's page reads it (needs the permission granted above). */
+function readClipboard(): Promise<string> {
+  return panel.evaluate(() => navigator.clipboard.readText());
+}
 
 /** Waits until the extension's storage holds `text` (the worker saves the conversation there). */
 async function waitUntilStored(text: string): Promise<void> {

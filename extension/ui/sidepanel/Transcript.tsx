@@ -4,6 +4,8 @@ import { Notice } from '../common/Notice';
 import type { ChatState } from './chat-state';
 import { VisibleText } from '../common/VisibleText';
 import { SafeMarkdown } from './SafeMarkdown';
+import { CopyButton } from './CopyButton';
+import { messageCopies } from './message-copy';
 import { AppFrame } from './AppFrame';
 import { ToolRow } from './ToolRow';
 import { transcriptItems, type TranscriptItem } from './transcript';
@@ -23,15 +25,24 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function Item({
   item,
+  copy,
   profile,
   onDismissNotice,
   onCancelCall,
 }: {
   readonly item: TranscriptItem;
+  /** What this item's Copy message button copies; none when undefined (messageCopies). */
+  readonly copy: string | undefined;
   readonly profile: string | undefined;
   readonly onDismissNotice: (id: number) => void;
   readonly onCancelCall: (callId: string) => void;
 }) {
+  const copyButton =
+    copy === undefined ? null : (
+      <div className="sy-msg__actions">
+        <CopyButton text={copy} label="Copy message" />
+      </div>
+    );
   switch (item.kind) {
     case 'user':
       // The user's own words, shown as typed (not as markdown).
@@ -51,6 +62,7 @@ function Item({
               ))}
             </ul>
           )}
+          {copyButton}
         </div>
       );
     case 'assistant':
@@ -58,6 +70,7 @@ function Item({
         <div className={`sy-msg sy-msg--assistant${item.streaming ? ' sy-msg--streaming' : ''}`}>
           <p className="sy-sr-only">Assistant:</p>
           <SafeMarkdown text={item.text} />
+          {copyButton}
         </div>
       );
     case 'tool':
@@ -117,6 +130,7 @@ export function Transcript({ state, onDismissNotice, onCancelCall }: TranscriptP
   const ref = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   const items = transcriptItems(state);
+  const copies = messageCopies(items);
 
   useLayoutEffect(() => {
     const element = ref.current;
@@ -151,6 +165,7 @@ export function Transcript({ state, onDismissNotice, onCancelCall }: TranscriptP
           <Item
             key={item.key}
             item={item}
+            copy={copies.get(item.key)}
             profile={state.profile?.id}
             onDismissNotice={onDismissNotice}
             onCancelCall={onCancelCall}
