@@ -75,7 +75,7 @@ describe('approvalView for an MCP call', () => {
       mcpApproval({ annotations: { destructiveHint: true }, warnings: ['Destructive tool.'] }),
       [],
     );
-    expect(view.warnings).toHaveLength(1);
+    expect(view.warnings).toEqual([{ tone: 'danger', text: 'Destructive tool.' }]);
   });
 
   test('a changed definition warns and carries the before/after', () => {

@@ -129,9 +129,13 @@ export function approvalView(
     };
   }
   const request = prompt.request;
-  const warnings: ApprovalWarning[] = request.warnings.map((text) => ({ tone: 'warning', text }));
-  // The host's warning covers a malformed hint too ("treated as destructive"), which the parsed
-  // annotations cannot carry.
+  // The host's words, as written; its destructive warning gets the danger tone the panel's own
+  // would have (issue 14: the card of a destructive tool looks like one). It covers a malformed
+  // hint too ("treated as destructive"), which the parsed annotations cannot carry.
+  const warnings: ApprovalWarning[] = request.warnings.map((text) => ({
+    tone: /destructive/i.test(text) ? 'danger' : 'warning',
+    text,
+  }));
   const hostSaysDestructive = mentions(request.warnings, /destructive/i);
   const destructive = request.annotations?.destructiveHint === true || hostSaysDestructive;
   if (request.annotations?.destructiveHint === true && !hostSaysDestructive) {
