@@ -57,7 +57,14 @@ export function ConsentCard({
       className="sy-card sy-consent"
       aria-labelledby={headingId}
       onKeyDown={(event) => {
-        if (event.key !== 'Escape' || onDismiss === undefined || busy) return;
+        if (
+          event.key !== 'Escape' ||
+          event.nativeEvent.isComposing ||
+          onDismiss === undefined ||
+          busy
+        ) {
+          return;
+        }
         event.preventDefault();
         onDismiss();
       }}

@@ -76,7 +76,7 @@ export function ApprovalCard({
       aria-labelledby={headingId}
       data-card-id={pending.approvalId}
       onKeyDown={(event) => {
-        if (event.key !== 'Escape' || busy) return;
+        if (event.key !== 'Escape' || event.nativeEvent.isComposing || busy) return;
         event.preventDefault();
         decide('deny');
       }}

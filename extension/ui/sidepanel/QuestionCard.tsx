@@ -91,7 +91,8 @@ export function QuestionCard({ request, now = Date.now() }: QuestionCardProps) {
       data-card-id={request.id}
       {...{ [CARD_FOCUS_ATTRIBUTE]: '' }}
       onKeyDown={(event) => {
-        if (event.key !== 'Escape' || busy) return;
+        // An Escape while an input method composes belongs to the input method.
+        if (event.key !== 'Escape' || event.nativeEvent.isComposing || busy) return;
         event.preventDefault();
         answer('cancel');
       }}
