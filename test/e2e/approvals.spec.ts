@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -14,7 +15,14 @@ import {
   toolPolicy,
   toolRow,
 } from './support/side-panel';
-import { openSidePanel, screenshot, useScriptedModel, waitForTools } from './support/ui';
+import {
+  SIDE_PANEL_VIEWPORT,
+  openSidePanel,
+  screenshot,
+  screenshotSidePanelModes,
+  useScriptedModel,
+  waitForTools,
+} from './support/ui';
 
 // Journey (issue 4, design D8): the model asks for an MCP tool, the side panel's approval card
 // shows exactly what would run, and the user's answer is what happens: Allow once runs it once,
@@ -23,6 +31,9 @@ import { openSidePanel, screenshot, useScriptedModel, waitForTools } from './sup
 // model is the scripted loopback server speaking OpenAI chat completions.
 
 const READ = 'filesystem__read_text_file';
+const LIST = 'filesystem__list_directory';
+/** Annotated `destructiveHint: true` by the reference filesystem server. */
+const WRITE = 'filesystem__write_file';
 const NOTES = 'Buy oat milk.\nCall the plumber on Tuesday.';
 const PLAN = 'Ship the side panel by Friday.';
 
@@ -40,7 +51,7 @@ function lastPayload(content: string | undefined): string | undefined {
 beforeAll(async () => {
   panel = await openSidePanel(session.browser);
   await useScriptedModel(panel, model, 'openai');
-  await waitForTools(panel, [READ]);
+  await waitForTools(panel, [READ, LIST, WRITE]);
 });
 
 afterAll(async () => {
@@ -227,5 +238,195 @@ describe('a tool call waits for the user', () => {
         }),
       ]);
     });
+  });
+});
+
+/** What has keyboard focus: its accessible label or text, and whether it is a card's answer. */
+async function focused(page: Page): Promise<{ name: string; tag: string; isAnswer: boolean }> {
+  return page.evaluate(() => {
+    const active = document.activeElement;
+    return {
+      name: (active?.getAttribute('aria-label') ?? active?.textContent ?? '').trim(),
+      tag: active?.tagName.toLowerCase() ?? '',
+      isAnswer: active?.closest('.sy-card__actions') !== null && active?.tagName === 'BUTTON',
+    };
+  });
+}
+
+/** Presses Tab until focus is on one of a card's answers; returns that button's name. */
+async function tabToFirstAnswer(page: Page): Promise<string> {
+  for (let presses = 0; presses < 12; presses += 1) {
+    await page.keyboard.press('Tab');
+    const now = await focused(page);
+    if (now.isAnswer) return now.name;
+  }
+  throw new Error('Tab never reached an answer of the card');
+}
+
+/** Types into the message box from the keyboard and sends with Enter. */
+async function typeAndSend(page: Page, text: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'Message' }).focus();
+  await page.keyboard.type(text);
+  await page.keyboard.press('Enter');
+}
+
+async function expectFocusInComposer(page: Page): Promise<void> {
+  await vi.waitFor(async () => {
+    expect(await focused(page)).toMatchObject({ tag: 'textarea', name: 'Message' });
+  });
+}
+
+// Journey (issue 14): the same gate with the keyboard alone. A new card takes focus on its
+// heading (a screen reader reads the request before any answer), Tab reaches the default answer
+// first, Escape denies, and focus comes back to the message box, never <body>. A tool whose
+// server calls it destructive defaults to Deny, and "Always allow" asks once more in words.
+describe('the approval gate by keyboard alone', () => {
+  it('send, the card takes focus, Tab to Allow once, Enter allows; focus returns to the message box', async () => {
+    await newChat(panel);
+    const listed = 'The workspace holds notes.txt and plan.txt.';
+    model.script(
+      { kind: 'tool-call', name: LIST, arguments: { path: session.profile.workspace } },
+      {
+        kind: 'text',
+        text: (seen) =>
+          /notes\.txt/.test(seen.toolResults.at(-1)?.content ?? '') ? listed : 'Nothing listed.',
+      },
+    );
+
+    await typeAndSend(panel, 'What files are in my workspace?');
+    const card = approvalCard(panel, LIST);
+    await card.waitFor();
+    await vi.waitFor(async () => {
+      expect(await focused(panel)).toMatchObject({ tag: 'h3', name: `Allow ${LIST}?` });
+    });
+    expect(await card.getByText('Esc denies').count()).toBe(1);
+
+    expect(await tabToFirstAnswer(panel)).toBe('Allow once');
+    await panel.keyboard.press('Enter');
+    await conversationLog(panel).getByText(listed).waitFor();
+
+    expect(await card.count()).toBe(0);
+    await expectFocusInComposer(panel);
+  });
+
+  it('Escape on the next card denies it; the model is told, and focus is in the message box again', async () => {
+    const understood = 'Understood: I will not list it.';
+    const first = model.requests.length;
+    model.script(
+      { kind: 'tool-call', name: LIST, arguments: { path: session.profile.workspace } },
+      {
+        kind: 'text',
+        text: (seen) =>
+          seen.toolResults.at(-1)?.content === OUTCOME_TEXT.userDenied ? understood : 'Hmm.',
+      },
+    );
+
+    await typeAndSend(panel, 'List it again, please.');
+    await approvalCard(panel, LIST).waitFor();
+    await vi.waitFor(async () => {
+      expect(await focused(panel)).toMatchObject({ tag: 'h3', name: `Allow ${LIST}?` });
+    });
+    await panel.keyboard.press('Escape');
+    await conversationLog(panel).getByText(understood).waitFor();
+
+    expect((await model.request(first + 1)).toolResults.at(-1)?.content).toBe(
+      OUTCOME_TEXT.userDenied,
+    );
+    expect(await approvalCard(panel, LIST).count()).toBe(0);
+    await expectFocusInComposer(panel);
+  });
+
+  it('a destructive tool: Deny is the default, the answers stay in view at 360 px, and "Always allow" asks once more', async () => {
+    await newChat(panel);
+    const target = inWorkspace('todo.txt');
+    // Long arguments: the card is taller than the approvals region at 360 px.
+    const content = Array.from({ length: 60 }, (_, i) => `- item ${i + 1}: water the plants`).join(
+      '\n',
+    );
+    const first = model.requests.length;
+    model.script(
+      { kind: 'tool-call', name: WRITE, arguments: { path: target, content } },
+      { kind: 'text', text: 'Saved your list to todo.txt.' },
+    );
+
+    await typeAndSend(panel, 'Write my to-do list to todo.txt.');
+    const card = approvalCard(panel, WRITE);
+    await card.waitFor();
+    await card.getByText(/marks this tool as destructive/).waitFor();
+    await vi.waitFor(async () => {
+      expect(await focused(panel)).toMatchObject({ tag: 'h3', name: `Allow ${WRITE}?` });
+    });
+    const deny = card.getByRole('button', { name: 'Deny', exact: true });
+    expect(await deny.getAttribute('class')).toContain('sy-button--primary');
+    const region = panel.getByRole('region', { name: 'Tool calls waiting for your approval' });
+    expect(await region.evaluate((element) => element.scrollTop)).toBe(0);
+    // As the card arrives (nothing scrolled), at 360 px and at the default width, the answers are
+    // on screen and not under other content, although the arguments are longer than the region.
+    for (const width of [360, SIDE_PANEL_VIEWPORT.width]) {
+      await panel.setViewportSize({ width, height: SIDE_PANEL_VIEWPORT.height });
+      for (const name of ['Deny', 'Allow once', 'Always allow this tool']) {
+        const onTop = await card
+          .getByRole('button', { name, exact: true })
+          .evaluate((button, viewportHeight) => {
+            const box = button.getBoundingClientRect();
+            const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+            return (
+              box.bottom <= viewportHeight && box.top >= 0 && hit !== null && button.contains(hit)
+            );
+          }, SIDE_PANEL_VIEWPORT.height);
+        expect(onTop, `${name} at ${width} px`).toBe(true);
+      }
+    }
+    await panel.setViewportSize(SIDE_PANEL_VIEWPORT);
+    await screenshotSidePanelModes(panel, 'sidepanel-approval-destructive');
+
+    expect(await tabToFirstAnswer(panel)).toBe('Deny');
+
+    // Deny (focused) → Allow once → Always allow, then Enter: the second step, nothing done yet.
+    await deny.focus();
+    await panel.keyboard.press('Tab');
+    await panel.keyboard.press('Tab');
+    expect((await focused(panel)).name).toBe('Always allow this tool');
+    await panel.keyboard.press('Enter');
+    const question = card.getByText(`Add ${WRITE} to your allow-list?`);
+    await question.waitFor();
+    expect(await question.evaluate((node) => node === document.activeElement)).toBe(true);
+    expect(await question.textContent()).toMatch(
+      /may delete or overwrite data.*Switchyard still asks before every call/,
+    );
+    await screenshot(panel, 'sidepanel-approval-destructive-confirm');
+    expect(toolPolicy(session.profile)[WRITE]).toBeUndefined();
+    expect(existsSync(target)).toBe(false);
+    expect(model.requests).toHaveLength(first + 1);
+
+    // "No, go back" is first and returns to the three answers, focus on "Always allow".
+    expect(await tabToFirstAnswer(panel)).toBe('No, go back');
+    await panel.keyboard.press('Enter');
+    await vi.waitFor(async () => {
+      expect((await focused(panel)).name).toBe('Always allow this tool');
+    });
+    await panel.keyboard.press('Enter');
+    await question.waitFor();
+    await panel.keyboard.press('Tab');
+    await panel.keyboard.press('Tab');
+    expect((await focused(panel)).name).toBe('Yes, always allow');
+    await panel.keyboard.press('Enter');
+    await conversationLog(panel).getByText('Saved your list to todo.txt.').waitFor();
+
+    expect(readFileSync(target, 'utf8')).toBe(content);
+    expect(toolPolicy(session.profile)[WRITE]).toBe('allow');
+    await expectFocusInComposer(panel);
+
+    // What the second step said: the host still asks while the server calls the tool destructive.
+    model.script(
+      { kind: 'tool-call', name: WRITE, arguments: { path: target, content: 'overwritten' } },
+      { kind: 'text', text: 'Left it as it was.' },
+    );
+    await typeAndSend(panel, 'Now overwrite it.');
+    await approvalCard(panel, WRITE).waitFor();
+    await panel.keyboard.press('Escape');
+    await conversationLog(panel).getByText('Left it as it was.').waitFor();
+    expect(readFileSync(target, 'utf8')).toBe(content);
+    await expectFocusInComposer(panel);
   });
 });

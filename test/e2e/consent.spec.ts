@@ -81,6 +81,15 @@ describe('a workspace server asks before it first runs', () => {
     ]);
     expect(await cardField(card, 'Working folder').textContent()).toBe(repo);
     expect(await cardField(card, 'Comes from').textContent()).toContain(join(repo, '.mcp.json'));
+    // The answers are in view although the card is taller than the region it scrolls in.
+    for (const name of ['Approve', 'Not now']) {
+      const onTop = await card.getByRole('button', { name }).evaluate((button) => {
+        const box = button.getBoundingClientRect();
+        const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+        return box.bottom <= window.innerHeight && hit !== null && button.contains(hit);
+      });
+      expect(onTop, name).toBe(true);
+    }
     await screenshot(panel, 'sidepanel-consent-card');
   });
 
@@ -95,6 +104,22 @@ describe('a workspace server asks before it first runs', () => {
     expect(session.profile.auditLog()).toContainEqual(
       expect.objectContaining({ event: 'launch', server: SERVER, outcome: 'needs-approval' }),
     );
+  });
+
+  it('Escape on the card is "Not now", as it says: the card goes, focus is in the message box, nothing runs', async () => {
+    const card = consentCard(panel, SERVER);
+    expect(await card.getByText('Esc: not now').count()).toBe(1);
+    // A consent card does not take focus by itself (it waits for no run): the user goes to it.
+    await card.getByRole('heading').focus();
+    await panel.keyboard.press('Escape');
+    await card.waitFor({ state: 'detached' });
+    expect(
+      await panel.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null),
+    ).toBe('Message');
+    expect(repoServer()).toBeUndefined();
+    // "Not now" hides the card in this panel only; reopened, the panel asks again.
+    await panel.reload();
+    await card.waitFor();
   });
 
   it('starts the server once approved, and its tools join the chat', async () => {

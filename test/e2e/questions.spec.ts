@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { unwrapUntrusted } from '../../protocol/untrusted/block';
 import { EVERYTHING_SERVER } from '../integration/host-harness';
 import { startScriptedModel } from './support/scripted-model';
@@ -113,6 +113,23 @@ describe('a server asks the user', () => {
       .getByText(/The tool said:/)
       .waitFor();
     expect(lastToolResult()).toContain('User declined to provide the requested information');
+  });
+
+  it('Escape cancels the question, as the card says; focus returns to the message box', async () => {
+    await newChat(panel);
+    const card = await askViaTool('Ask, and I will wave it away.');
+    expect(await card.getByText('Esc cancels').count()).toBe(1);
+    await card.getByLabel('String (required)').focus();
+    await panel.keyboard.press('Escape');
+    await conversationLog(panel)
+      .getByText(/The tool said:/)
+      .waitFor();
+    expect(lastToolResult()).toContain('User cancelled the elicitation dialog');
+    await vi.waitFor(async () => {
+      expect(
+        await panel.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null),
+      ).toBe('Message');
+    });
   });
 
   it('takes the screenshots for the docs: default width and 360 px, light and dark', async () => {

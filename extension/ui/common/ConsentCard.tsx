@@ -13,6 +13,7 @@ import { RemoteConsentFields } from './RemoteConsentFields';
 import { UntrustedText } from './UntrustedText';
 import { ValuesAsWritten } from './ValuesAsWritten';
 import { useAsyncAction } from './use-async-action';
+import { CARD_FOCUS_ATTRIBUTE } from './use-card-focus';
 import { VisibleText } from './VisibleText';
 import './common.css';
 
@@ -34,7 +35,8 @@ function approveDefault(server: string, fingerprint: string): Promise<{ server: 
  * Launch consent for one server (design D6): the literal program, every argument in its own box,
  * the environment as written (`${VAR}` unexpanded), the folder, where the entry came from, the
  * fingerprint the approval quotes, and what changed since a previous approval. Nothing runs until
- * "Approve"; the host accepts it only if the fingerprint is still what would run.
+ * "Approve"; the host accepts it only if the fingerprint is still what would run. With `onDismiss`
+ * (the side panel), Escape on the card is "Not now", and the card says so.
  */
 export function ConsentCard({
   consent,
@@ -51,8 +53,28 @@ export function ConsentCard({
     );
   };
   return (
-    <article className="sy-card sy-consent" aria-labelledby={headingId}>
-      <h3 className="sy-card__title" id={headingId}>
+    <article
+      className="sy-card sy-consent"
+      aria-labelledby={headingId}
+      onKeyDown={(event) => {
+        if (
+          event.key !== 'Escape' ||
+          event.nativeEvent.isComposing ||
+          onDismiss === undefined ||
+          busy
+        ) {
+          return;
+        }
+        event.preventDefault();
+        onDismiss();
+      }}
+    >
+      <h3
+        className="sy-card__title sy-card__focus"
+        id={headingId}
+        tabIndex={-1}
+        {...{ [CARD_FOCUS_ATTRIBUTE]: '' }}
+      >
         Start server “<VisibleText text={consent.server} edgeSpaces />
         ”?
       </h3>
@@ -143,9 +165,12 @@ export function ConsentCard({
           Approve
         </Button>
         {onDismiss === undefined ? null : (
-          <Button onClick={onDismiss} disabled={busy}>
-            Not now
-          </Button>
+          <>
+            <Button onClick={onDismiss} disabled={busy} aria-keyshortcuts="Escape">
+              Not now
+            </Button>
+            <span className="sy-hint sy-card__keys">Esc: not now (the server stays off)</span>
+          </>
         )}
       </div>
     </article>

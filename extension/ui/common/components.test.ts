@@ -127,4 +127,13 @@ describe('ConsentCard', () => {
     expect(html).toMatch(/<button[^>]*>Approve<\/button>/);
     expect(html).toMatch(/<button[^>]*>Not now<\/button>/);
   });
+
+  test('says what Escape does where it does something (with Not now), and only there', () => {
+    expect(html).toContain('Esc: not now');
+    expect(html).toMatch(/<button[^>]*aria-keyshortcuts="Escape"[^>]*>Not now</);
+    const withoutDismiss = renderToStaticMarkup(
+      createElement(ConsentCard, { consent, approve: noop }),
+    );
+    expect(withoutDismiss).not.toContain('Esc');
+  });
 });

@@ -8,7 +8,25 @@ import { mcpApproval } from './test-fixtures';
 
 const resolve = (): Promise<void> => Promise.resolve();
 
-test('an MCP approval card has exactly the three answers, by name', () => {
+const buttonsOf = (html: string): (string | undefined)[] =>
+  [...html.matchAll(/<button[^>]*>([^<]*)<\/button>/g)].map((m) => m[1]);
+
+test('an MCP approval card has exactly the three answers, by name, Allow once first', () => {
+  const html = renderToStaticMarkup(
+    createElement(ApprovalCard, {
+      pending: mcpApproval({ annotations: { readOnlyHint: true } }),
+      messages: [],
+      onResolve: resolve,
+      now: 0,
+    }),
+  );
+  expect(buttonsOf(html)).toEqual(['Allow once', 'Always allow this tool', 'Deny']);
+  expect(html).toContain('fs__write_file');
+  expect(html).toContain('/tmp/a.txt');
+  expect(html).toMatch(/<button[^>]*sy-button--primary[^>]*>Allow once</);
+});
+
+test("a destructive tool's card puts Deny first, as the primary button", () => {
   const html = renderToStaticMarkup(
     createElement(ApprovalCard, {
       pending: mcpApproval({ annotations: { destructiveHint: true } }),
@@ -17,12 +35,19 @@ test('an MCP approval card has exactly the three answers, by name', () => {
       now: 0,
     }),
   );
-  const buttons = [...html.matchAll(/<button[^>]*>([^<]*)<\/button>/g)].map((m) => m[1]);
-  expect(buttons).toEqual(['Allow once', 'Always allow this tool', 'Deny']);
-  expect(html).toContain('fs__write_file');
-  expect(html).toContain('write_file');
-  expect(html).toContain('/tmp/a.txt');
+  expect(buttonsOf(html)).toEqual(['Deny', 'Allow once', 'Always allow this tool']);
+  expect(html).toMatch(/<button[^>]*sy-button--primary[^>]*>Deny</);
   expect(html).toMatch(/destructive/);
+});
+
+test('the card says that Escape denies, and its heading is where focus lands', () => {
+  const html = renderToStaticMarkup(
+    createElement(ApprovalCard, { pending: mcpApproval(), messages: [], onResolve: resolve }),
+  );
+  expect(html).toContain('Esc denies');
+  expect(html).toMatch(/<button[^>]*aria-keyshortcuts="Escape"[^>]*>Deny</);
+  expect(html).toMatch(/<h3[^>]*tabindex="-1"[^>]*data-card-focus=""/);
+  expect(html).toContain('data-card-id="a1"');
 });
 
 test('a built-in approval card names the tool and has the same answers', () => {

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { ApprovalDecision } from '../../messaging/approvals';
 import type { PendingApproval } from '../../messaging/approvals';
 import type { ChatMessage } from '../../messaging/conversation';
@@ -8,7 +8,14 @@ import { JsonView } from '../common/JsonView';
 import { UntrustedText } from '../common/UntrustedText';
 import { useAsyncAction } from '../common/use-async-action';
 import { VisibleText } from '../common/VisibleText';
-import { approvalView, expiryText } from './approval-view';
+import {
+  CANCEL_ALWAYS_LABEL,
+  CONFIRM_ALWAYS_LABEL,
+  approvalChoices,
+  approvalView,
+  expiryText,
+} from './approval-view';
+import { CARD_FOCUS_ATTRIBUTE } from '../common/use-card-focus';
 
 export interface ApprovalCardProps {
   readonly pending: PendingApproval;
@@ -28,7 +35,9 @@ const CHANGE_FIELD_LABELS: Readonly<Record<ToolChange['field'], string>> = {
 /**
  * One tool call waiting for the user (design D8): who asks to run what, the exact arguments, every
  * reason to look twice, and three answers. "Always allow this tool" writes the allow-list through
- * the host; it never covers other tools, and a destructive tool still asks.
+ * the host; it never covers other tools, and a destructive tool still asks. For a tool that
+ * claims to be destructive, Deny comes first and "Always allow" asks once more (approvalChoices).
+ * Escape anywhere on the card denies, and the card says so.
  */
 export function ApprovalCard({
   pending,
@@ -37,17 +46,54 @@ export function ApprovalCard({
   now = Date.now(),
 }: ApprovalCardProps) {
   const headingId = useId();
+  const confirmId = useId();
   const { busy, error, run } = useAsyncAction();
+  const [confirming, setConfirming] = useState(false);
+  const confirmText = useRef<HTMLParagraphElement>(null);
+  const card = useRef<HTMLElement>(null);
+  /** Set by "No, go back": focus returns to the button that opened the second step. */
+  const backToAlways = useRef(false);
   const view = approvalView(pending, messages);
+  const choices = approvalChoices(view);
   const decide = (decision: ApprovalDecision): void => {
+    setConfirming(false);
     run(() => onResolve(decision));
   };
+  useEffect(() => {
+    // The second step replaces the buttons the user was on: read its question out first.
+    if (confirming) {
+      confirmText.current?.focus();
+    } else if (backToAlways.current) {
+      backToAlways.current = false;
+      const always = card.current?.querySelector('[data-decision="always"]');
+      if (always instanceof HTMLElement) always.focus();
+    }
+  }, [confirming]);
   return (
     <article
+      ref={card}
       className={`sy-card sy-approval${view.warnings.some((w) => w.tone === 'danger') ? ' sy-approval--danger' : ''}`}
       aria-labelledby={headingId}
+      data-card-id={pending.approvalId}
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape' || event.nativeEvent.isComposing || busy) return;
+        event.preventDefault();
+        decide('deny');
+      }}
     >
-      <h3 className="sy-card__title" id={headingId}>
+      {/*
+        A new card focuses its heading, not its default button (use-card-focus.ts). A screen
+        reader then announces "Allow <tool>?" and reads on into the server, the warnings and the
+        arguments, which is what must be heard before answering; a focused button would be
+        announced alone ("Allow once, button"), inviting an answer to an unread request, and an
+        Enter still held from sending the message could press it.
+      */}
+      <h3
+        className="sy-card__title sy-card__focus"
+        id={headingId}
+        tabIndex={-1}
+        {...{ [CARD_FOCUS_ATTRIBUTE]: '' }}
+      >
         Allow <code>{view.exposedName}</code>?
       </h3>
       {pending.fromApp === undefined ? null : (
@@ -146,37 +192,61 @@ export function ApprovalCard({
           {error}
         </p>
       )}
-      <div className="sy-card__actions">
-        <Button
-          variant="primary"
-          disabled={busy}
-          onClick={() => {
-            decide('allow-once');
-          }}
-        >
-          Allow once
-        </Button>
-        <Button
-          disabled={busy}
-          onClick={() => {
-            decide('always');
-          }}
-        >
-          Always allow this tool
-        </Button>
-        <Button
-          variant="danger"
-          disabled={busy}
-          onClick={() => {
-            decide('deny');
-          }}
-        >
-          Deny
-        </Button>
+      <div className="sy-card__actions sy-approval__actions">
+        {confirming && choices.confirmAlways !== null ? (
+          <div className="sy-approval__confirm" role="group" aria-labelledby={confirmId}>
+            <p id={confirmId} ref={confirmText} tabIndex={-1} className="sy-approval__question">
+              {choices.confirmAlways}
+            </p>
+            <div className="sy-approval__buttons">
+              <Button
+                variant="primary"
+                disabled={busy}
+                onClick={() => {
+                  backToAlways.current = true;
+                  setConfirming(false);
+                }}
+              >
+                {CANCEL_ALWAYS_LABEL}
+              </Button>
+              <Button
+                variant="danger"
+                disabled={busy}
+                onClick={() => {
+                  decide('always');
+                }}
+              >
+                {CONFIRM_ALWAYS_LABEL}
+              </Button>
+            </div>
+          </div>
+        ) : (
+          <div className="sy-approval__buttons">
+            {choices.buttons.map((button) => (
+              <Button
+                key={button.decision}
+                variant={button.variant}
+                disabled={busy}
+                data-decision={button.decision}
+                aria-keyshortcuts={button.decision === 'deny' ? 'Escape' : undefined}
+                onClick={() => {
+                  if (button.decision === 'always' && choices.confirmAlways !== null) {
+                    setConfirming(true);
+                  } else {
+                    decide(button.decision);
+                  }
+                }}
+              >
+                {button.label}
+              </Button>
+            ))}
+          </div>
+        )}
+        <p className="sy-hint sy-approval__keys">
+          Esc denies
+          {view.expiresAt === null ? '' : ` · This request ${expiryText(view.expiresAt, now)}`}.
+        </p>
       </div>
-      {view.expiresAt === null ? null : (
-        <p className="sy-field-note">This request {expiryText(view.expiresAt, now)}.</p>
-      )}
     </article>
   );
 }

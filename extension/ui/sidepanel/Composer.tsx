@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { onProposedMessage } from './app-messages';
 import type { Resource } from '../../../protocol/resources';
 import type { AttachmentRef } from '../../messaging/conversation';
@@ -20,6 +20,8 @@ export interface ComposerProps {
   /** Resolves true when the worker took the message (the text is cleared then). */
   readonly onSend: (text: string, attachments: readonly AttachmentRef[]) => Promise<boolean>;
   readonly onStop: () => void;
+  /** The message box, for the panel to return focus to after a card is answered (issue 14). */
+  readonly boxRef?: RefObject<HTMLTextAreaElement | null>;
 }
 
 /** Most resources one message carries. */
@@ -31,7 +33,15 @@ export const MAX_ATTACHMENTS = 8;
  * chip on the next message until it is sent or removed. `/` in an empty box opens the servers'
  * prompts; a chosen one's text lands in the box, to be read and edited before sending.
  */
-export function Composer({ busy, running, hasProvider, profile, onSend, onStop }: ComposerProps) {
+export function Composer({
+  busy,
+  running,
+  hasProvider,
+  profile,
+  onSend,
+  onStop,
+  boxRef,
+}: ComposerProps) {
   const [text, setText] = useState('');
   const [attachments, setAttachments] = useState<readonly AttachmentRef[]>([]);
   /**
@@ -41,7 +51,8 @@ export function Composer({ busy, running, hasProvider, profile, onSend, onStop }
   const [picker, setPicker] = useState<
     { readonly kind: 'context'; readonly at: number | null } | { readonly kind: 'prompt' } | null
   >(null);
-  const box = useRef<HTMLTextAreaElement>(null);
+  const ownBox = useRef<HTMLTextAreaElement>(null);
+  const box = boxRef ?? ownBox;
   /** The MCP App whose message is in the box, until the user edits or sends it. */
   const [fromApp, setFromApp] = useState<string | null>(null);
   useEffect(

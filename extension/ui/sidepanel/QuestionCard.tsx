@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { browser } from 'wxt/browser';
 import type {
   ElicitationAction,
@@ -22,11 +22,10 @@ import {
   type Draft,
   type DraftValue,
 } from './question-form';
+import { CARD_FOCUS_ATTRIBUTE } from '../common/use-card-focus';
 
 export interface QuestionCardProps {
   readonly request: ElicitationRequest;
-  /** Takes focus when it appears (the newest card). */
-  readonly autoFocus?: boolean;
   readonly now?: number;
 }
 
@@ -46,20 +45,16 @@ async function respond(
  * A server's question to the user (issue 12): who asks, what it says (the server's words, shown
  * as untrusted text), and a form generated from what it asked for, or the origin of a page it
  * wants opened. Accept sends only values the form's own check passes; Decline tells the server
- * no; Cancel dismisses without an answer. A page is opened only after the user agrees.
+ * no; Cancel (or Escape, as the card says) dismisses without an answer. A page is opened only
+ * after the user agrees. The card takes focus when it appears (QuestionSection, use-card-focus.ts).
  */
-export function QuestionCard({ request, autoFocus = false, now = Date.now() }: QuestionCardProps) {
+export function QuestionCard({ request, now = Date.now() }: QuestionCardProps) {
   const headingId = useId();
-  const card = useRef<HTMLElement>(null);
   const { busy, error, run } = useAsyncAction();
   const [draft, setDraft] = useState<Draft>(() =>
     request.mode === 'form' ? initialDraft(request.fields) : {},
   );
   const [problems, setProblems] = useState<Readonly<Record<string, string>>>({});
-
-  useEffect(() => {
-    if (autoFocus) card.current?.focus();
-  }, [autoFocus]);
 
   const answer = (action: ElicitationAction): void => {
     run(() => respond(request.id, action));
@@ -87,13 +82,19 @@ export function QuestionCard({ request, autoFocus = false, now = Date.now() }: Q
   };
 
   return (
+    // The whole card takes focus: a screen reader reads the server's question and the form's
+    // fields in one go, and Tab then starts at the first field.
     <article
-      ref={card}
       tabIndex={-1}
       className="sy-card sy-question"
       aria-labelledby={headingId}
+      data-card-id={request.id}
+      {...{ [CARD_FOCUS_ATTRIBUTE]: '' }}
       onKeyDown={(event) => {
-        if (event.key === 'Escape' && !busy) answer('cancel');
+        // An Escape while an input method composes belongs to the input method.
+        if (event.key !== 'Escape' || event.nativeEvent.isComposing || busy) return;
+        event.preventDefault();
+        answer('cancel');
       }}
     >
       <h3 className="sy-card__title" id={headingId}>
@@ -149,12 +150,14 @@ export function QuestionCard({ request, autoFocus = false, now = Date.now() }: Q
         <Button
           variant="quiet"
           disabled={busy}
+          aria-keyshortcuts="Escape"
           onClick={() => {
             answer('cancel');
           }}
         >
           Cancel
         </Button>
+        <span className="sy-hint sy-question__keys">Esc cancels</span>
       </div>
     </article>
   );

@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { Button } from '../common/Button';
 import { ConnectionBanner } from '../common/ConnectionBanner';
 import { Notice } from '../common/Notice';
@@ -13,6 +14,7 @@ import { ProviderNotice } from './ProviderNotice';
 import { QuestionSection } from './QuestionSection';
 import { SiteAccess } from './SiteAccess';
 import { Transcript } from './Transcript';
+import { useCardFocus } from '../common/use-card-focus';
 import { useSession } from './use-session';
 
 /**
@@ -24,6 +26,13 @@ export function SidePanel() {
   const messages = state.conversation?.messages ?? [];
   const busy = isBusy(state);
   const waiting = state.approvals.length;
+  const composerBox = useRef<HTMLTextAreaElement>(null);
+  const approvalsRegion = useRef<HTMLElement>(null);
+  useCardFocus(
+    state.approvals.map((pending) => pending.approvalId),
+    approvalsRegion,
+    composerBox,
+  );
 
   if (!state.loaded) {
     return (
@@ -59,7 +68,7 @@ export function SidePanel() {
       <div className="sy-top">
         <ConnectionBanner state={state.connection} />
         <ProviderNotice provider={state.provider} />
-        <ConsentSection connection={state.connection.state} />
+        <ConsentSection connection={state.connection.state} composer={composerBox} />
         <SiteAccess url={state.profile?.url ?? null} />
       </div>
 
@@ -74,9 +83,13 @@ export function SidePanel() {
           ? ''
           : `${waiting} tool call${waiting === 1 ? '' : 's'} waiting for your approval`}
       </p>
-      <QuestionSection connection={state.connection.state} />
+      <QuestionSection connection={state.connection.state} composer={composerBox} />
       {waiting === 0 ? null : (
-        <section className="sy-approvals" aria-label="Tool calls waiting for your approval">
+        <section
+          ref={approvalsRegion}
+          className="sy-approvals"
+          aria-label="Tool calls waiting for your approval"
+        >
           {state.approvals.map((pending) => (
             <ApprovalCard
               key={pending.approvalId}
@@ -98,6 +111,7 @@ export function SidePanel() {
           profile={state.profile?.id}
           onSend={actions.send}
           onStop={actions.stop}
+          boxRef={composerBox}
         />
       </footer>
     </div>

@@ -1,6 +1,14 @@
 import { describe, expect, test } from 'vitest';
 import type { ChatMessage } from '../../messaging/conversation';
-import { approvalView, expiryText, untrustedSources } from './approval-view';
+import type { PendingApproval } from '../../messaging/approvals';
+import type { ToolAnnotations } from '../../../protocol/tools';
+import {
+  approvalChoices,
+  approvalView,
+  expiryText,
+  untrustedSources,
+  type ApprovalButton,
+} from './approval-view';
 import { mcpApproval } from './test-fixtures';
 
 /**
@@ -67,7 +75,7 @@ describe('approvalView for an MCP call', () => {
       mcpApproval({ annotations: { destructiveHint: true }, warnings: ['Destructive tool.'] }),
       [],
     );
-    expect(view.warnings).toHaveLength(1);
+    expect(view.warnings).toEqual([{ tone: 'danger', text: 'Destructive tool.' }]);
   });
 
   test('a changed definition warns and carries the before/after', () => {
@@ -129,4 +137,71 @@ test.each([
   [0, 'expired: Allow will fail; ask again'],
 ])('expiryText(%i ms left)', (left, text) => {
   expect(expiryText(1000 + left, 1000)).toBe(text);
+});
+
+/**
+ * Dangerous direction: a tool that claims to be destructive whose card defaults to Allow, or lets
+ * "Always allow" take effect in one press. Treating a harmless tool as destructive costs a click.
+ */
+describe('approvalChoices: the default answer and whether "Always allow" asks again', () => {
+  const builtin: PendingApproval = {
+    approvalId: 'a',
+    runId: 'r',
+    callId: 'c',
+    prompt: { kind: 'builtin', tool: 'browser_read_page', arguments: {} },
+  };
+  const mcp = (
+    annotations: ToolAnnotations | undefined,
+    warnings: string[] = [],
+  ): PendingApproval =>
+    mcpApproval(annotations === undefined ? { warnings } : { annotations, warnings });
+  const order = (buttons: readonly ApprovalButton[]): string[] =>
+    buttons.map((b) => `${b.decision}:${b.variant}`);
+  const ALLOW_FIRST = ['allow-once:primary', 'always:secondary', 'deny:danger'];
+  const DENY_FIRST = ['deny:primary', 'allow-once:secondary', 'always:secondary'];
+
+  test.each<[string, PendingApproval, string[], boolean]>([
+    ['destructive (destructiveHint: true)', mcp({ destructiveHint: true }), DENY_FIRST, true],
+    [
+      'destructive and "read-only" at once: the tightening claim wins',
+      mcp({ readOnlyHint: true, destructiveHint: true }),
+      DENY_FIRST,
+      true,
+    ],
+    [
+      'a malformed hint the host reports as destructive',
+      mcp(undefined, ['The server sent a malformed destructive hint; treated as destructive.']),
+      DENY_FIRST,
+      true,
+    ],
+    ['read-only (readOnlyHint: true)', mcp({ readOnlyHint: true }), ALLOW_FIRST, false],
+    ['explicitly not destructive', mcp({ destructiveHint: false }), ALLOW_FIRST, false],
+    ['unannotated (no claim either way)', mcp(undefined), ALLOW_FIRST, false],
+    ['annotations with a title only', mcp({ title: 'Write' }), ALLOW_FIRST, false],
+    [
+      'a changed definition alone (warned about, not a destructive claim)',
+      mcp(undefined, ["This tool's definition changed since you approved it."]),
+      ALLOW_FIRST,
+      false,
+    ],
+    ['a built-in browser tool', builtin, ALLOW_FIRST, false],
+  ])('%s', (_name, pending, buttons, asksAgain) => {
+    const choices = approvalChoices(approvalView(pending, []));
+    expect(order(choices.buttons)).toEqual(buttons);
+    expect(choices.confirmAlways !== null).toBe(asksAgain);
+  });
+
+  test('the second step names the tool and says that it still asks while marked destructive', () => {
+    const choices = approvalChoices(approvalView(mcp({ destructiveHint: true }), []));
+    expect(choices.confirmAlways).toContain('fs__write_file');
+    expect(choices.confirmAlways).toMatch(/delete or overwrite/);
+    expect(choices.confirmAlways).toMatch(/still asks before every call/);
+  });
+
+  test('every card has the same three answers, by name, whatever the order', () => {
+    for (const pending of [mcp({ destructiveHint: true }), mcp(undefined), builtin]) {
+      const labels = approvalChoices(approvalView(pending, [])).buttons.map((b) => b.label);
+      expect([...labels].sort()).toEqual(['Allow once', 'Always allow this tool', 'Deny']);
+    }
+  });
 });

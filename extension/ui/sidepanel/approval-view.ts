@@ -1,6 +1,6 @@
 import type { BuiltinToolName } from '../../../protocol/builtin-tools';
 import type { ToolAnnotations, ToolChange } from '../../../protocol/tools';
-import type { PendingApproval } from '../../messaging/approvals';
+import type { ApprovalDecision, PendingApproval } from '../../messaging/approvals';
 import type { ChatMessage } from '../../messaging/conversation';
 
 /**
@@ -33,6 +33,11 @@ export interface ApprovalView {
   readonly annotations: readonly { readonly label: string; readonly value: string }[];
   /** Epoch ms after which "Allow" no longer works; null when it does not expire. */
   readonly expiresAt: number | null;
+  /**
+   * The server claims the tool is destructive (`destructiveHint: true`), or the host says so (it
+   * also reads a malformed hint as destructive). Unverified, but a claim that only tightens.
+   */
+  readonly destructive: boolean;
 }
 
 const BUILTIN_DESCRIPTIONS: Readonly<Record<BuiltinToolName, string>> = {
@@ -120,14 +125,20 @@ export function approvalView(
       changes: [],
       annotations: [],
       expiresAt: null,
+      destructive: false,
     };
   }
   const request = prompt.request;
-  const warnings: ApprovalWarning[] = request.warnings.map((text) => ({ tone: 'warning', text }));
-  if (
-    request.annotations?.destructiveHint === true &&
-    !mentions(request.warnings, /destructive/i)
-  ) {
+  // The host's words, as written; its destructive warning gets the danger tone the panel's own
+  // would have (issue 14: the card of a destructive tool looks like one). It covers a malformed
+  // hint too ("treated as destructive"), which the parsed annotations cannot carry.
+  const warnings: ApprovalWarning[] = request.warnings.map((text) => ({
+    tone: /destructive/i.test(text) ? 'danger' : 'warning',
+    text,
+  }));
+  const hostSaysDestructive = mentions(request.warnings, /destructive/i);
+  const destructive = request.annotations?.destructiveHint === true || hostSaysDestructive;
+  if (request.annotations?.destructiveHint === true && !hostSaysDestructive) {
     warnings.push({
       tone: 'danger',
       text: 'The server marks this tool as destructive: it may delete or overwrite data.',
@@ -151,6 +162,55 @@ export function approvalView(
     changes: request.changes,
     annotations: annotationRows(request.annotations),
     expiresAt: request.expiresAt,
+    destructive,
+  };
+}
+
+export interface ApprovalButton {
+  readonly decision: ApprovalDecision;
+  readonly label: string;
+  readonly variant: 'primary' | 'secondary' | 'danger';
+}
+
+/**
+ * The card's answers, in focus order (issue 14). The first is the default: the primary button,
+ * the first one Tab reaches. For a tool that claims to be destructive the default is Deny, and
+ * "Always allow" needs a second, plain-worded step (`confirmAlways`, null when it takes effect at
+ * once). `readOnlyHint` changes nothing: like the host (design D8), the card lets annotations
+ * tighten, never loosen, and an absent hint is no claim either way.
+ */
+export interface ApprovalChoices {
+  readonly buttons: readonly ApprovalButton[];
+  readonly confirmAlways: string | null;
+}
+
+export const ALLOW_ONCE_LABEL = 'Allow once';
+export const ALWAYS_LABEL = 'Always allow this tool';
+export const DENY_LABEL = 'Deny';
+/** The second step's buttons, for a destructive tool. */
+export const CONFIRM_ALWAYS_LABEL = 'Yes, always allow';
+export const CANCEL_ALWAYS_LABEL = 'No, go back';
+
+export function approvalChoices(view: ApprovalView): ApprovalChoices {
+  if (!view.destructive) {
+    return {
+      buttons: [
+        { decision: 'allow-once', label: ALLOW_ONCE_LABEL, variant: 'primary' },
+        { decision: 'always', label: ALWAYS_LABEL, variant: 'secondary' },
+        { decision: 'deny', label: DENY_LABEL, variant: 'danger' },
+      ],
+      confirmAlways: null,
+    };
+  }
+  return {
+    buttons: [
+      { decision: 'deny', label: DENY_LABEL, variant: 'primary' },
+      { decision: 'allow-once', label: ALLOW_ONCE_LABEL, variant: 'secondary' },
+      { decision: 'always', label: ALWAYS_LABEL, variant: 'secondary' },
+    ],
+    // The host still asks before every call of a tool marked destructive, allow-listed or not
+    // (tool-policy.ts): say what "always" really buys, so nobody expects silence.
+    confirmAlways: `Add ${view.exposedName} to your allow-list? Its server says it may delete or overwrite data. This call runs now; while the server marks the tool destructive, Switchyard still asks before every call.`,
   };
 }
 
