@@ -95,6 +95,8 @@ function fakeLauncher() {
     firstPid: 101,
     setup: (mcp, launch) => {
       mcp.server.oninitialized = () => {
+        // The in-memory server speaks 2025-11-25, whose `initialize` carries the capabilities.
+        // eslint-disable-next-line @typescript-eslint/no-deprecated
         const extensions = mcp.server.getClientCapabilities()?.extensions ?? {};
         declaredApps.push({ server: launch.name, apps: Object.keys(extensions).length > 0 });
       };
