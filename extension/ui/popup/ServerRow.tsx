@@ -68,21 +68,26 @@ export function ServerRow({
   };
   // The value the user switched apps to, until servers/list reports it.
   const [appsWanted, setAppsWanted] = useState<boolean | null>(null);
-  const apps = appsSwitch(server, appsWanted);
+  const [appsSending, setAppsSending] = useState(false);
+  const apps = appsSwitch(server, appsWanted, appsSending);
   useEffect(() => {
-    if (appsWanted !== null && appsWanted === server.apps) setAppsWanted(null);
-  }, [appsWanted, server.apps]);
+    if (!appsSending && appsWanted !== null && appsWanted === server.apps) setAppsWanted(null);
+  }, [appsSending, appsWanted, server.apps]);
   const appsHintId = useId();
 
   const setApps = (enabled: boolean) => {
     const action = actions.begin();
     setAppsWanted(enabled);
+    setAppsSending(true);
     client
       .host('servers/setApps', { server: server.name, enabled })
       .then(onChanged)
       .catch((e: unknown) => {
         setAppsWanted(null);
         fail(action, e);
+      })
+      .finally(() => {
+        setAppsSending(false);
       });
   };
 

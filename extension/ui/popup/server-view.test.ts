@@ -368,20 +368,38 @@ describe('the MCP Apps switch', () => {
   const on = summary({ state: 'stopped' }, { name: 'pdf', apps: true });
   const off = summary({ state: 'stopped' }, { name: 'pdf', apps: false });
   const cases: ReadonlyArray<
-    readonly [string, ServerSummary, boolean | null, { checked: boolean; busy: boolean }]
+    readonly [string, ServerSummary, boolean | null, boolean, { checked: boolean; busy: boolean }]
   > = [
-    ['on as the host reports it', on, null, { checked: true, busy: false }],
-    ['off as the host reports it', off, null, { checked: false, busy: false }],
-    ['switched off, not yet reported', on, false, { checked: false, busy: true }],
-    ['switched on, not yet reported', off, true, { checked: true, busy: true }],
-    ['switched off and reported', off, false, { checked: false, busy: false }],
+    ['on as the host reports it', on, null, false, { checked: true, busy: false }],
+    ['off as the host reports it', off, null, false, { checked: false, busy: false }],
+    ['switched off, not yet reported', on, false, true, { checked: false, busy: true }],
+    ['switched on, not yet reported', off, true, true, { checked: true, busy: true }],
+    // The list may report the new value while the server still reconnects.
+    [
+      'switched off, reported, still reconnecting',
+      off,
+      false,
+      true,
+      { checked: false, busy: true },
+    ],
+    [
+      'switched off, answered, list not re-read yet',
+      on,
+      false,
+      false,
+      { checked: false, busy: true },
+    ],
+    ['switched off, answered and reported', off, false, false, { checked: false, busy: false }],
   ];
-  test.each(cases)('%s', (_label, server, wanted, expected) => {
-    expect(appsSwitch(server, wanted)).toMatchObject({ ...expected, name: 'MCP Apps for pdf' });
+  test.each(cases)('%s', (_label, server, wanted, sending, expected) => {
+    expect(appsSwitch(server, wanted, sending)).toMatchObject({
+      ...expected,
+      name: 'MCP Apps for pdf',
+    });
   });
 
   it('says in one line what on and off mean', () => {
-    expect(appsSwitch(on, null).hint).toMatch(/shown in the chat, in a sandbox/);
-    expect(appsSwitch(off, null).hint).toMatch(/^Off: its tools answer in text only/);
+    expect(appsSwitch(on, null).hint).toBe('Pages its tools offer show in the chat, sandboxed.');
+    expect(appsSwitch(off, null).hint).toBe('Off: its tools answer in text; no pages are shown.');
   });
 });

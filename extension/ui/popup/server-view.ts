@@ -244,20 +244,25 @@ export interface AppsSwitchView {
 }
 
 /**
- * The switch for `server`'s MCP Apps: `wanted` is the value the user switched to and the host has
- * not reported yet (null when there is none), so the switch neither jumps back while the host
- * works nor hides the host's value once it has answered.
+ * The switch for `server`'s MCP Apps. `wanted` is the value the user switched to, until the host
+ * reports it (null when there is none), and `sending` whether that request is still on its way:
+ * the switch neither jumps back while the host writes and reconnects, nor hides the host's value
+ * once it has answered.
  */
-export function appsSwitch(server: ServerSummary, wanted: boolean | null): AppsSwitchView {
-  const busy = wanted !== null && wanted !== server.apps;
-  const checked = busy ? wanted : server.apps;
+export function appsSwitch(
+  server: ServerSummary,
+  wanted: boolean | null,
+  sending = false,
+): AppsSwitchView {
+  const busy = sending || (wanted !== null && wanted !== server.apps);
+  const checked = busy && wanted !== null ? wanted : server.apps;
   return {
     checked,
     busy,
     name: `MCP Apps for ${server.name}`,
     hint: checked
-      ? 'Pages its tools offer are shown in the chat, in a sandbox.'
-      : 'Off: its tools answer in text only, and none of its pages are shown.',
+      ? 'Pages its tools offer show in the chat, sandboxed.'
+      : 'Off: its tools answer in text; no pages are shown.',
   };
 }
 
