@@ -258,9 +258,10 @@ export function ServerRow({
                   checked={apps.checked}
                   aria-describedby={appsHintId}
                   aria-busy={apps.busy}
-                  disabled={apps.busy}
+                  // Not `disabled`: that would drop the keyboard focus to the page.
+                  aria-disabled={apps.busy}
                   onChange={(event) => {
-                    setApps(event.currentTarget.checked);
+                    if (!apps.busy) setApps(event.currentTarget.checked);
                   }}
                 />
                 <span>
