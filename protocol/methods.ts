@@ -101,6 +101,15 @@ export const requestMethods = {
     params: ServerParamsSchema,
     result: z.object({ removed: z.literal(true) }),
   },
+  'servers/setApps': {
+    // A setting of the user's entry, not of what runs: it is no new approval (docs/security.md).
+    params: z.object({
+      server: z.string().min(1).max(256),
+      /** false writes `"apps": false`; true removes the key (absent: apps are on). */
+      enabled: z.boolean(),
+    }),
+    result: ServerResultSchema,
+  },
   'servers/logs': {
     params: ServerParamsSchema.extend({
       limit: z.number().int().positive().max(10_000).optional(),

@@ -161,6 +161,8 @@ export const ServerSummarySchema = z.object({
   workspaceRoot: z.string().nullable(),
   /** Listed but not started automatically (`"disabled": true`). */
   disabled: z.boolean(),
+  /** Whether the server's MCP Apps are shown (`"apps": false` turns them off; `servers/setApps`). */
+  apps: z.boolean(),
   /** The command as configured (literal, before PATH resolution). */
   command: z.string(),
   args: z.array(z.string()),

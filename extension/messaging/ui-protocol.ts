@@ -34,6 +34,8 @@ export const PAGE_HOST_METHODS = [
   'servers/restart',
   'servers/add',
   'servers/remove',
+  // The popup's "MCP Apps for <server>" switch: a setting of the user's own entry.
+  'servers/setApps',
   'servers/logs',
   'tools/list',
   'policy/set',

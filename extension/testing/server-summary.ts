@@ -11,6 +11,7 @@ export function serverSummary(
     provenance: 'user',
     workspaceRoot: null,
     disabled: false,
+    apps: true,
     command: 'node',
     args: [],
     resolvedCommand: '/usr/bin/node',

@@ -5,7 +5,14 @@ import { sectionText } from './secrets-doctor';
 
 function summary(name: string, status: ServerState, toolCount = 0): ServerSummary {
   return {
-    ...{ name, provenance: 'user', workspaceRoot: null, disabled: false, command: 'node' },
+    ...{
+      name,
+      provenance: 'user',
+      workspaceRoot: null,
+      disabled: false,
+      apps: true,
+      command: 'node',
+    },
     ...{
       args: ['server.js'],
       resolvedCommand: '/usr/bin/node',

@@ -14,6 +14,7 @@ function server(name: string, oauthClientId?: string): ServerSummary {
     provenance: 'user',
     workspaceRoot: null,
     disabled: false,
+    apps: true,
     command: '',
     args: [],
     resolvedCommand: null,

@@ -78,7 +78,13 @@ describe('shimNotes and shimSection', () => {
 describe("doctor's table shows the argv that runs", () => {
   it('node and the script for a shim; the resolved program and args otherwise', () => {
     const summary = (spec: ServerSpec) => ({
-      ...({ name: spec.name, provenance: 'user', workspaceRoot: null, disabled: false } as const),
+      ...({
+        name: spec.name,
+        provenance: 'user',
+        workspaceRoot: null,
+        disabled: false,
+        apps: true,
+      } as const),
       ...{ command: spec.command, args: [...spec.args], resolvedCommand: spec.resolvedCommand },
       ...{
         cwd: null,

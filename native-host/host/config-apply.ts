@@ -17,7 +17,8 @@ import { messageOf } from '../../protocol/guards';
 /**
  * Moves the host to a reloaded configuration (config-reload.ts plans it): dropped servers stop,
  * new and changed ones go through the launch gate (a changed launch asks again, with what
- * changed), unchanged ones are not touched. A server whose entry is now invalid keeps its running
+ * changed), unchanged ones are not touched; one whose apps were turned on or off reconnects only
+ * if it is connected. A server whose entry is now invalid keeps its running
  * version.
  */
 
@@ -95,9 +96,17 @@ export class ConfigApply {
         if (!spec.disabled) starts.push(runtime);
       } else if (plan.retuned.includes(spec.name)) {
         const was = before.get(spec.name);
-        if (was?.prefix !== spec.prefix) events.onToolsChanged?.(spec.name);
+        const appsTurned = was !== undefined && was.apps !== spec.apps;
+        // A tool's page is listed only while its server's apps are on.
+        if (was?.prefix !== spec.prefix || appsTurned) events.onToolsChanged?.(spec.name);
         if (spec.disabled && state !== 'stopped') await runtime.stop();
         else if (!spec.disabled && was?.disabled === true && state === 'stopped') {
+          starts.push(runtime);
+        } else if (appsTurned && (state === 'running' || state === 'starting')) {
+          // The client declares apps when it connects, so a connected server is told by a new
+          // connection. Not a new launch: the gate finds the same fingerprint approved and it
+          // starts. A server that is not connected learns it when it next connects.
+          await runtime.stop();
           starts.push(runtime);
         } else events.onServerChanged?.(this.options.summarize(runtime));
       } else if (state === 'needs-approval' && !(await launchTrust.consentFor(spec, snapshot))) {

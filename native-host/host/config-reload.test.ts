@@ -46,6 +46,8 @@ describe('planReload', () => {
     ],
     ['a new prefix retunes it', spec('a', { prefix: 'x' }), { retuned: ['a'] }],
     ['disabling retunes it', spec('a', { disabled: true }), { retuned: ['a'] }],
+    // Not a new launch: the popup's switch must never make a server ask to be approved again.
+    ['turning apps off retunes it', spec('a', { apps: false }), { retuned: ['a'] }],
   ];
   test.each(cases)('%s', (_label, next, expected) => {
     expect(planReload([a], [next])).toEqual({
@@ -68,6 +70,12 @@ describe('planReload', () => {
     });
   });
 
+  it('keeps the launch fingerprint when apps are turned off', () => {
+    expect(launchFingerprint(spec('a', { apps: false }).definition!)).toBe(
+      launchFingerprint(a.definition!),
+    );
+  });
+
   it('carries over a running server whose entry became invalid, and only that', () => {
     const running = [spec('a'), spec('b'), spec('c')];
     const next = [spec('b', { args: ['new.js'] })];
@@ -78,10 +86,21 @@ describe('planReload', () => {
   });
 });
 
+/** Per launch, in order: whether the client declared MCP Apps when it connected. */
+const declaredApps: Array<{ server: string; apps: boolean }> = [];
+
 /** An in-memory MCP server per launch, counted, with one tool. */
 function fakeLauncher() {
   return inMemoryLauncher({
     firstPid: 101,
+    setup: (mcp, launch) => {
+      mcp.server.oninitialized = () => {
+        // The in-memory server speaks 2025-11-25, whose `initialize` carries the capabilities.
+        // eslint-disable-next-line @typescript-eslint/no-deprecated
+        const extensions = mcp.server.getClientCapabilities()?.extensions ?? {};
+        declaredApps.push({ server: launch.name, apps: Object.keys(extensions).length > 0 });
+      };
+    },
     tools: (launch) => [
       {
         name: 'ping',
@@ -170,6 +189,45 @@ describe('HostCore.applyConfig', () => {
     await h.apply([spec('a', { prefix: 'alpha' })]);
     expect(h.state('a')).toMatchObject({ state: 'running' });
     expect(h.launched).toEqual(['a', 'a']);
+    await h.core.shutdown();
+  });
+
+  it('reconnects a connected server whose apps were turned off or on, with no new approval', async () => {
+    declaredApps.length = 0;
+    const [a, b] = [spec('a'), spec('b', { disabled: true })];
+    const h = await harness([a, b], [a, b]);
+    const approvals = await h.trust.snapshot();
+    h.tools.length = 0;
+    await h.apply([spec('a', { apps: false }), spec('b', { disabled: true, apps: false })]);
+    // a reconnected, telling the server apps are off; its launch was approved as it was.
+    expect(h.state('a')).toMatchObject({ state: 'running' });
+    expect(h.launched).toEqual(['a', 'a']);
+    expect(declaredApps).toEqual([
+      { server: 'a', apps: true },
+      { server: 'a', apps: false },
+    ]);
+    expect(h.core.pendingConsents()).toEqual([]);
+    expect(h.tools).toContain('a');
+    expect(h.core.listServers().map((s) => [s.name, s.apps])).toEqual([
+      ['a', false],
+      ['b', false],
+    ]);
+    // b was not connected: it stays stopped, and connects with the new setting when started.
+    expect(h.state('b')).toEqual({ state: 'stopped' });
+    await h.apply([spec('a', { apps: false }), spec('b', { apps: false })]);
+    expect(declaredApps.at(-1)).toEqual({ server: 'b', apps: false });
+    await h.apply([spec('a'), spec('b')]);
+    expect(declaredApps.filter((d) => d.server === 'a').map((d) => d.apps)).toEqual([
+      true,
+      false,
+      true,
+    ]);
+    const after = await h.trust.snapshot();
+    for (const s of [a, b]) {
+      expect(after.launchStatus(s.scope, s.name, s.definition!)).toEqual(
+        approvals.launchStatus(s.scope, s.name, s.definition!),
+      );
+    }
     await h.core.shutdown();
   });
 

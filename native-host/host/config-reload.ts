@@ -23,7 +23,8 @@ export interface ReloadPlan {
   readonly removed: readonly string[];
   /** What runs, or how it is run, changed: stopped, then through the launch gate again. */
   readonly replaced: readonly string[];
-  /** Only the tool prefix or `disabled` changed: the process is kept (or stopped, if disabled). */
+  /** Only the tool prefix, `disabled` or `apps` changed: the runtime is kept (stopped, if now
+   * disabled; reconnected, if it is connected and its apps were turned on or off). */
   readonly retuned: readonly string[];
   /** Identical: left running untouched. */
   readonly unchanged: readonly string[];
@@ -42,8 +43,6 @@ function launchIdentity(spec: ServerSpec): string {
     cwd: spec.cwd ?? null,
     handshakeTimeoutMs: spec.handshakeTimeoutMs,
     toolTimeoutMs: spec.toolTimeoutMs,
-    // Declared to the server when it connects: a change needs a new connection.
-    apps: spec.apps,
     provenance: spec.provenance,
     workspaceRoot: spec.workspaceRoot,
     scope: spec.scope,
@@ -71,7 +70,12 @@ export function planReload(current: Iterable<ServerSpec>, next: readonly ServerS
     const old = before.get(spec.name);
     if (old === undefined) plan.added.push(spec.name);
     else if (launchIdentity(old) !== launchIdentity(spec)) plan.replaced.push(spec.name);
-    else if (old.prefix !== spec.prefix || old.disabled !== spec.disabled) {
+    else if (
+      old.prefix !== spec.prefix ||
+      old.disabled !== spec.disabled ||
+      // Not what runs (the fingerprint never covers it), but declared when connecting.
+      old.apps !== spec.apps
+    ) {
       plan.retuned.push(spec.name);
     } else plan.unchanged.push(spec.name);
   }

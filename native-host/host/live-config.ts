@@ -8,6 +8,7 @@ import { loadSetup, type HostSetup, type SetupEnvironment } from './setup';
 import {
   addUserServer,
   removeUserServer,
+  setUserServerApps,
   type NewUserServer,
   type UserServersContext,
 } from './user-servers';
@@ -98,6 +99,25 @@ export class LiveConfig {
    */
   exclusive<T>(write: () => Promise<T>): Promise<T> {
     return this.reloader.exclusive(write);
+  }
+
+  /**
+   * `servers/setApps`: writes the entry's `apps`, then reloads; a connected server reconnects to
+   * be told (config-apply.ts), any other is left as it is. Answers once that has settled.
+   */
+  async setApps(name: string, enabled: boolean): Promise<ServerSummary> {
+    const { value, settled } = await this.reloader.afterWrite(() =>
+      setUserServerApps(name, enabled, this.context),
+    );
+    await settled;
+    const summary = this.core.listServers().find((s) => s.name === name);
+    if (summary === undefined) {
+      throw new HostError(
+        'internal',
+        `Server '${name}' is in ${value.configFile} but is not loaded; see the configuration warnings.`,
+      );
+    }
+    return summary;
   }
 
   /** `servers/remove`: the entry, its approval and its pins are gone, and its process stopped. */

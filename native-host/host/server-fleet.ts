@@ -155,6 +155,7 @@ export class ServerFleet {
       provenance: spec.provenance,
       workspaceRoot: spec.workspaceRoot,
       disabled: spec.disabled,
+      apps: spec.apps,
       command: spec.command,
       args: [...spec.args],
       resolvedCommand: spec.resolvedCommand,
@@ -191,6 +192,8 @@ export class ServerFleet {
         const now = this.specs.get(spec.name);
         return now === undefined ? [] : this.options.rootsOf(now);
       },
+      // The spec in force at each connection: turning apps on or off keeps this runtime.
+      apps: () => this.specs.get(spec.name)?.apps ?? spec.apps,
       ...(this.options.restartPolicy ? { restartPolicy: this.options.restartPolicy } : {}),
       ...negotiationOf(spec, this.options.eraVerdicts),
       events: {

@@ -1,11 +1,16 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, test } from 'vitest';
 import { TrustStore } from '../trust/trust-store';
 import { HostError } from '../shared/host-error';
 import { loadSetup } from './setup';
-import { addUserServer, removeUserServer, type NewUserServer } from './user-servers';
+import {
+  addUserServer,
+  removeUserServer,
+  setUserServerApps,
+  type NewUserServer,
+} from './user-servers';
 import { reasonOf } from '../testing/host-errors';
 
 // The dangerous direction: an approval that covers something other than what the host will run
@@ -232,5 +237,75 @@ describe('removeUserServer', () => {
     expect(error).toBeInstanceOf(HostError);
     expect(error).toMatchObject({ reason: 'workspace-server' });
     expect(String(error)).toMatch(/edit its \.mcp\.json/);
+  });
+});
+
+describe('setUserServerApps', () => {
+  // The dangerous direction here: a switch that changes what runs (or its approval), or that
+  // loses the user's other keys. An extra write only costs a reload.
+  const entry = { command: NODE, args: ['server.js'], prefix: 'mem', timeout: 30 };
+  const cases: ReadonlyArray<
+    readonly [string, Record<string, unknown>, boolean, Record<string, unknown>, boolean]
+  > = [
+    ['turning off writes "apps": false', entry, false, { ...entry, apps: false }, true],
+    ['turning on removes the key', { ...entry, apps: false }, true, entry, true],
+    ['turning on an entry with no key writes nothing', entry, true, entry, false],
+    [
+      'turning off an entry already off writes nothing',
+      { ...entry, apps: false },
+      false,
+      { ...entry, apps: false },
+      false,
+    ],
+    [
+      'an explicit "apps": true turned on stays as written',
+      { ...entry, apps: true },
+      true,
+      { ...entry, apps: true },
+      false,
+    ],
+    [
+      'an explicit "apps": true turned off',
+      { ...entry, apps: true },
+      false,
+      { ...entry, apps: false },
+      true,
+    ],
+  ];
+  test.each(cases)('%s', async (_label, before, enabled, after, changed) => {
+    const { home, env, read, configFile } = fixture({ mcpServers: { mem: before }, custom: 1 });
+    const written = statSync(configFile).mtimeMs;
+    const ctx = await context(env, home);
+    await ctx.trust.approveLaunch('user', 'mem', {
+      executable: NODE,
+      args: ['server.js'],
+      env: {},
+      cwd: null,
+      provenance: 'user',
+      workspaceRoot: null,
+    });
+    const trustBefore = readFileSync(path.join(home, 'trust.json'), 'utf8');
+    expect(await setUserServerApps('mem', enabled, ctx)).toEqual({ configFile, changed });
+    expect(read()).toEqual({ mcpServers: { mem: after }, custom: 1 });
+    if (!changed) expect(statSync(configFile).mtimeMs).toBe(written);
+    // No approval was written or withdrawn, and the launch is still approved as it was.
+    expect(readFileSync(path.join(home, 'trust.json'), 'utf8')).toBe(trustBefore);
+    expect(await gateOf(env, home, 'mem')).toBe('approved');
+  });
+
+  it('answers unknown-server for a name config.json does not have, and writes nothing', async () => {
+    const { home, env, read } = fixture({ mcpServers: {} });
+    expect(await reasonOf(setUserServerApps('nope', false, await context(env, home)))).toBe(
+      'unknown-server',
+    );
+    expect(read()).toEqual({ mcpServers: {} });
+  });
+
+  it('refuses a server only a workspace file defines: Switchyard does not write it', async () => {
+    const { home, env } = fixture();
+    addWorkspaceServer(home);
+    expect(await reasonOf(setUserServerApps('db', false, await context(env, home)))).toBe(
+      'workspace-server',
+    );
   });
 });

@@ -218,6 +218,53 @@ export async function removeUserServer(
   return { name, configFile, ...forgotten };
 }
 
+/**
+ * Turns the MCP Apps of the config.json entry `name` on or off: off writes `"apps": false`, on
+ * removes the key (absent: on). Only that key changes, and it is no part of the launch
+ * fingerprint, so no approval is asked or recorded. Resolves to whether the file changed (it is
+ * not written when the entry already says so). A server that only a workspace file defines cannot
+ * be changed here: Switchyard does not write repository files.
+ */
+export async function setUserServerApps(
+  name: string,
+  enabled: boolean,
+  context: UserServersContext,
+): Promise<{ readonly configFile: string; readonly changed: boolean }> {
+  const { setup, configFile, servers } = await userTier(context);
+  const entry = servers[name];
+  if (!isRecord(entry)) {
+    const existing = setup.specs.find((spec) => spec.name === name);
+    if (existing?.provenance === 'workspace') throw workspaceServer(name, existing.workspaceRoot);
+    throw unknownEntry(name, configFile);
+  }
+  if (appsOf(entry) === enabled) return { configFile, changed: false };
+  let changed = false;
+  await writeConfig(configFile, (config) => {
+    const current = serversOf(config);
+    const now = current[name];
+    // Removed meanwhile (another host, an editor): nothing to change, and nothing to re-create.
+    if (!isRecord(now)) throw unknownEntry(name, configFile);
+    if (appsOf(now) === enabled) return;
+    const rest = Object.fromEntries(Object.entries(now).filter(([key]) => key !== 'apps'));
+    current[name] = enabled ? rest : { ...rest, apps: false };
+    changed = true;
+  });
+  return { configFile, changed };
+}
+
+/** What an entry's `apps` key means: only `false` turns apps off (the schema refuses others). */
+function appsOf(entry: Record<string, unknown>): boolean {
+  return entry['apps'] !== false;
+}
+
+function unknownEntry(name: string, configFile: string): HostError {
+  return new HostError(
+    'unknown-server',
+    `No server named '${name}' is in ${configFile}; nothing was changed.`,
+    { server: name },
+  );
+}
+
 const ServersSchema = z.record(z.string(), z.unknown());
 
 function serversOf(config: Record<string, unknown>): Record<string, unknown> {

@@ -42,6 +42,11 @@ export interface ServerRuntimeOptions {
   readonly clientInfo: { readonly name: string; readonly version: string };
   /** The MCP roots offered (file:// URIs), read on every `roots/list`; absent: no `roots`. */
   readonly roots?: RootsSource;
+  /**
+   * Whether a new connection declares MCP Apps, read at each connect (the popup's switch changes
+   * it for the next connection); absent: `launch.apps`.
+   */
+  readonly apps?: () => boolean;
   /** How this launch negotiated before (decision 0016); without it every start probes. */
   readonly negotiation?: NegotiationMemory;
   readonly restartPolicy?: RestartPolicy;
@@ -292,7 +297,7 @@ export class ServerRuntime {
       clientInfo: this.options.clientInfo,
       roots: this.options.roots,
       probeTimeoutMs: probeTimeoutMs(this.options.launch.handshakeTimeoutMs),
-      apps: this.options.launch.apps !== false,
+      apps: this.options.apps?.() ?? this.options.launch.apps !== false,
       onClose: () => {
         const connection = this.connection;
         if (connection?.client === client) this.onConnectionClosed(connection);

@@ -22,6 +22,7 @@ function handlers(overrides: Partial<Handlers> = {}): Handlers {
     'servers/restart': ({ server }) => Promise.reject(new HostError('unknown-server', server)),
     'servers/add': ({ name }) => Promise.reject(new HostError('already-exists', name)),
     'servers/remove': () => Promise.resolve({ removed: true }),
+    'servers/setApps': ({ server }) => Promise.reject(new HostError('unknown-server', server)),
     'servers/logs': ({ server }) => Promise.resolve({ server, lines: [], dropped: 0 }),
     'tools/list': () => Promise.resolve(emptyListing),
     'tools/call': () => Promise.resolve({ content: [{ type: 'text', text: 'ok' }] }),

@@ -72,6 +72,9 @@ export function createHandlers({
       await live().removeServer(server);
       return { removed: true };
     },
+    'servers/setApps': async ({ server, enabled }) => ({
+      server: await live().setApps(server, enabled),
+    }),
     'servers/logs': ({ server, limit }) => {
       const { lines, dropped } = core.logs(server, limit);
       return Promise.resolve({ server, lines, dropped });

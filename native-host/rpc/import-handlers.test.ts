@@ -22,6 +22,7 @@ const summary = (name: string): ServerSummary => ({
   provenance: 'user',
   workspaceRoot: null,
   disabled: false,
+  apps: true,
   command: 'uvx',
   args: [],
   resolvedCommand: '/usr/bin/uvx',

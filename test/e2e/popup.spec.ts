@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { requestMethods, type ParamsOf } from '../../protocol/methods';
 import { FILESYSTEM_SERVER, MEMORY_SERVER, ROOT } from '../integration/host-harness';
 import { useSwitchyard } from './support/session';
-import { openPopup, screenshot, uiRequest } from './support/ui';
+import { openPopup, POPUP_VIEWPORT, screenshot, uiRequest } from './support/ui';
 
 // Journey (issue 5, popup server manager): add a server by typing its command line into the
 // popup, see it start without a consent prompt (Switchyard wrote and approved it) and its tools
@@ -102,6 +102,30 @@ function row(name: string): Locator {
 /** Waits until the row's state badge reads `state`. */
 async function waitForState(name: string, state: string): Promise<void> {
   await row(name).getByText(state, { exact: true }).waitFor();
+}
+
+/** The popup's narrowest width the shots check, besides its own 400 px. */
+const NARROW_WIDTH = 360;
+
+/**
+ * `<name>`, `<name>-dark`, `<name>-narrow` and `<name>-narrow-dark` of the popup scrolled to
+ * `focus`: its own width and NARROW_WIDTH, light and dark. Leaves the popup as it was.
+ */
+async function shootModes(page: Page, name: string, focus: Locator): Promise<void> {
+  await page.mouse.move(0, 0);
+  for (const [width, suffix] of [
+    [POPUP_VIEWPORT.width, ''],
+    [NARROW_WIDTH, '-narrow'],
+  ] as const) {
+    await page.setViewportSize({ width, height: POPUP_VIEWPORT.height });
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await focus.scrollIntoViewIfNeeded();
+      await screenshot(page, `${name}${suffix}${scheme === 'dark' ? '-dark' : ''}`);
+    }
+  }
+  await page.setViewportSize(POPUP_VIEWPORT);
+  await page.emulateMedia({ colorScheme: 'light' });
 }
 
 function memoryProcesses(): number {
@@ -206,9 +230,13 @@ describe('the popup server manager', () => {
 
   it('denies one tool: the host no longer offers it to the model', async () => {
     expect((await hostTools({})).tools.map((tool) => tool.name)).toContain(DENIED_TOOL);
+    const added = popup.getByRole('status').getByText('Added memory.');
+    expect(await added.count()).toBe(1);
 
     await popup.getByRole('combobox', { name: `Policy for ${DENIED_TOOL}` }).selectOption('deny');
 
+    // The next action: "Added memory." told the outcome of the last one, and goes (issue 14).
+    expect(await added.count()).toBe(0);
     await popup
       .getByRole('group', { name: DENIED_TOOL, exact: true })
       .getByText('deny', { exact: true })
@@ -222,12 +250,64 @@ describe('the popup server manager', () => {
     expect(configFile().toolPolicy).toEqual({ [DENIED_TOOL]: 'deny' });
   });
 
+  it('turns the server’s MCP Apps off and on with its switch: written, reported, no new approval', async () => {
+    const toggle = row('memory').getByRole('switch', { name: 'MCP Apps for memory' });
+    expect(await toggle.isChecked()).toBe(true);
+    expect(await row('memory').innerText()).toContain('show in the chat, sandboxed.');
+    const launchesBefore = session.profile
+      .auditLog()
+      .filter((line) => line['server'] === 'memory' && line['event'] === 'launch').length;
+
+    await toggle.click();
+
+    await vi.waitFor(async () => {
+      expect(await toggle.getAttribute('aria-busy')).toBe('false');
+    }, PROCESS_WAIT);
+    expect(await toggle.isChecked()).toBe(false);
+    expect(await row('memory').innerText()).toContain('Off: its tools answer in text;');
+    expect(configFile().mcpServers['memory']).toMatchObject({ apps: false });
+    const listed = requestMethods['servers/list'].result.parse(
+      await uiRequest(popup, 'host/request', { method: 'servers/list', params: {} }),
+    );
+    expect(listed.servers.find((s) => s.name === 'memory')).toMatchObject({
+      apps: false,
+      status: { state: 'running' },
+    });
+    // Not a new launch: nothing asked, nothing held at the gate.
+    const pending = requestMethods['trust/pending'].result.parse(
+      await uiRequest(popup, 'host/request', { method: 'trust/pending', params: {} }),
+    );
+    expect(pending.requests).toEqual([]);
+    expect(
+      session.profile
+        .auditLog()
+        .filter((line) => line['server'] === 'memory' && line['event'] === 'launch'),
+    ).toHaveLength(launchesBefore);
+    await vi.waitFor(() => {
+      expect(memoryProcesses()).toBe(1);
+    }, PROCESS_WAIT);
+    await toggle.scrollIntoViewIfNeeded();
+    await shootModes(popup, 'popup-apps-switch', row('memory'));
+
+    await toggle.click();
+
+    await vi.waitFor(async () => {
+      expect(await toggle.isChecked()).toBe(true);
+      expect(await toggle.getAttribute('aria-busy')).toBe('false');
+    }, PROCESS_WAIT);
+    expect(configFile().mcpServers['memory']).not.toHaveProperty('apps');
+  });
+
   it('revokes launch trust: the server stops and asks for approval again', async () => {
-    await row('memory').getByRole('button', { name: 'Revoke', exact: true }).click();
+    await row('memory').getByRole('button', { name: 'Revoke memory', exact: true }).click();
 
     await waitForState('memory', 'needs approval');
     const consent = row('memory').getByRole('article', { name: 'Start server “memory”?' });
     await consent.waitFor();
+    // Every button of the row says which server it acts on (issue 14).
+    for (const name of ['Remove memory', 'Logs of memory', 'Approve memory']) {
+      expect(await row('memory').getByRole('button', { name, exact: true }).count()).toBe(1);
+    }
     await vi.waitFor(() => {
       expect(memoryProcesses()).toBe(0);
     }, PROCESS_WAIT);
@@ -235,7 +315,9 @@ describe('the popup server manager', () => {
     const text = await row('memory').innerText();
     expect(text).toContain('You revoked its launch trust.');
     expect(text).not.toContain('edited outside Switchyard');
-    expect(await row('memory').getByRole('button', { name: 'Start', exact: true }).count()).toBe(0);
+    expect(
+      await row('memory').getByRole('button', { name: 'Start memory', exact: true }).count(),
+    ).toBe(0);
     expect((await hostTools({})).tools.filter((tool) => tool.server === 'memory')).toEqual([]);
     const servers = requestMethods['servers/list'].result.parse(
       await uiRequest(popup, 'host/request', { method: 'servers/list', params: {} }),
@@ -250,7 +332,7 @@ describe('the popup server manager', () => {
   it('approves it in the consent card: running again', async () => {
     const consent = row('memory').getByRole('article', { name: 'Start server “memory”?' });
 
-    await consent.getByRole('button', { name: 'Approve', exact: true }).click();
+    await consent.getByRole('button', { name: 'Approve memory', exact: true }).click();
 
     await waitForState('memory', 'running');
     await vi.waitFor(() => {
@@ -341,5 +423,19 @@ describe('adding a remote server by URL', () => {
     expect((await hostTools({ server: 'remote' })).tools.map((tool) => tool.name)).toEqual([
       'remote__echo',
     ]);
+  });
+
+  it('clears "Added remote." once remote is gone (issue 14)', async () => {
+    const added = popup.getByRole('status').getByText('Added remote.');
+    expect(await added.count()).toBe(1);
+
+    // Removed elsewhere (the CLI, another window): the popup only sees the list change.
+    await uiRequest(popup, 'host/request', {
+      method: 'servers/remove',
+      params: { server: 'remote' },
+    });
+
+    await row('remote').waitFor({ state: 'detached' });
+    expect(await added.count()).toBe(0);
   });
 });

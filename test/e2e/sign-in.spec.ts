@@ -74,7 +74,9 @@ async function openSignInWindow(): Promise<Page> {
   const opened = session.browser.context.waitForEvent('page', (page) =>
     page.url().startsWith(`${fixture.issuer}/interaction/`),
   );
-  await signIn().getByRole('button', { name: 'Sign in', exact: true }).click();
+  await signIn()
+    .getByRole('button', { name: `Sign in to ${SERVER}`, exact: true })
+    .click();
   const page = await opened;
   await page.locator('#allow').waitFor();
   return page;
@@ -192,7 +194,11 @@ describe('signing in to a remote server from the popup', () => {
     await waitForState('needs sign-in');
     const host = new URL(fixture.mcpUrl).host;
     await signIn().getByText(`Sign in to ${host} to use this server.`).waitFor();
-    expect(await signIn().getByRole('button', { name: 'Sign in', exact: true }).count()).toBe(1);
+    expect(
+      await signIn()
+        .getByRole('button', { name: `Sign in to ${SERVER}`, exact: true })
+        .count(),
+    ).toBe(1);
     // The server answered 401 and nothing more happened: no client registered, no page shown.
     expect(fixture.counters.mcp.unauthorized).toBeGreaterThan(0);
     expect(fixture.counters.as.registrations).toBe(0);
@@ -209,7 +215,9 @@ describe('signing in to a remote server from the popup', () => {
     expect(await signIn().getByRole('alert').innerText()).toBe(
       `'${SERVER}': sign-in stopped: the sign-in window was closed.`,
     );
-    await signIn().getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+    await signIn()
+      .getByRole('button', { name: `Sign in to ${SERVER}`, exact: true })
+      .waitFor();
     expect(fixture.counters.as.issued).toBe(0);
     await waitForState('needs sign-in');
     await shootRow('sign-in-cancelled');
@@ -235,7 +243,11 @@ describe('signing in to a remote server from the popup', () => {
     expect(JSON.stringify(hostRecords())).toContain(
       JSON.stringify(`https://${session.browser.extensionId}.chromiumapp.org/`),
     );
-    expect(await signIn().getByRole('button', { name: 'Sign out', exact: true }).count()).toBe(1);
+    expect(
+      await signIn()
+        .getByRole('button', { name: `Sign out of ${SERVER}`, exact: true })
+        .count(),
+    ).toBe(1);
     expect(await signIn().getByRole('alert').count()).toBe(0);
     expect(await signIn().innerText()).toMatch(/expires in \d+ min, renews/);
     expect(fixture.counters.as.issued).toBe(1);
@@ -300,9 +312,13 @@ describe('signing in to a remote server from the popup', () => {
   });
 
   it('signs out: the host forgets the tokens and the row asks for sign-in again', async () => {
-    await signIn().getByRole('button', { name: 'Sign out', exact: true }).click();
+    await signIn()
+      .getByRole('button', { name: `Sign out of ${SERVER}`, exact: true })
+      .click();
 
-    await signIn().getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+    await signIn()
+      .getByRole('button', { name: `Sign in to ${SERVER}`, exact: true })
+      .waitFor();
     await waitForState('needs sign-in');
     expect(await signIn().getByText('Signed in', { exact: false }).count()).toBe(0);
     const fields = hostSecrets().map((secret) => secret.field);

@@ -33,6 +33,7 @@ export interface ServerEntryInput {
   toolTimeout?: number;
   prefix?: string;
   apps?: boolean;
+  disabled?: boolean;
 }
 
 /** A remote server's entry, in the shapes config.json accepts (issue 11). */

@@ -161,7 +161,14 @@ export function ConsentCard({
         </p>
       )}
       <div className="sy-card__actions">
-        <Button variant="primary" onClick={onApprove} disabled={busy} aria-busy={busy}>
+        <Button
+          variant="primary"
+          // Names the server (issue 14): several cards may be open at once.
+          aria-label={`Approve ${consent.server}`}
+          onClick={onApprove}
+          disabled={busy}
+          aria-busy={busy}
+        >
           Approve
         </Button>
         {onDismiss === undefined ? null : (

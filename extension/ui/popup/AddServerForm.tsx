@@ -15,6 +15,7 @@ import {
   type TransportChoice,
 } from './add-server-form';
 import { Field } from './Field';
+import { statusApplies, usePopupActions, type StatusMessage } from './status-message';
 
 const TRANSPORT_LABELS: Readonly<Record<TransportChoice, string>> = {
   auto: 'Automatic',
@@ -33,14 +34,20 @@ export function AddServerForm({
   existingNames,
   onAdded,
 }: {
-  readonly existingNames: readonly string[];
+  /** The configured servers' names; null until the list has loaded. */
+  readonly existingNames: readonly string[] | null;
   readonly onAdded: () => void;
 }) {
   const client = useMemo(() => pageClient(), []);
+  const actions = usePopupActions();
   const [fields, setFields] = useState<AddServerFields>(EMPTY_ADD_SERVER_FIELDS);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ error: boolean; text: string } | null>(null);
+  const [outcome, setOutcome] = useState<StatusMessage | null>(null);
+  // "Added x." stands until the next action, and only while x is configured (issue 14).
+  const result = statusApplies(outcome, { action: actions.current, servers: existingNames })
+    ? outcome
+    : null;
 
   const origin = remoteOrigin(fields.target);
   const preview =
@@ -49,26 +56,27 @@ export function AddServerForm({
   const edit = (next: AddServerFields) => {
     setFields(next);
     setErrors({});
-    setResult(null);
+    setOutcome(null);
   };
 
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const parsed = parseAddServerForm(fields, existingNames);
+    const parsed = parseAddServerForm(fields, existingNames ?? []);
     if (!parsed.ok) {
       setErrors(parsed.errors);
       return;
     }
+    const action = actions.begin();
     setBusy(true);
     client
       .host('servers/add', parsed.params)
       .then(({ server }) => {
         setFields(EMPTY_ADD_SERVER_FIELDS);
-        setResult({ error: false, text: `Added ${server.name}.` });
+        setOutcome({ error: false, text: `Added ${server.name}.`, action, server: server.name });
         onAdded();
       })
       .catch((e: unknown) => {
-        setResult({ error: true, text: errorMessage(e) });
+        setOutcome({ error: true, text: errorMessage(e), action, server: null });
       })
       .finally(() => {
         setBusy(false);

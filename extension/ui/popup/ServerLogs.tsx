@@ -3,6 +3,7 @@ import type { ResultOf } from '../../../protocol/methods';
 import type { PageClient } from '../../messaging/page-client';
 import type { PageEvent } from '../../messaging/ui-protocol';
 import { Button } from '../common/Button';
+import { withServer } from './server-view';
 import { UntrustedText } from '../common/UntrustedText';
 import { useLive } from './use-host-data';
 
@@ -39,7 +40,12 @@ export function ServerLogs({ server }: { readonly server: string }) {
     <section className="pp-logs" aria-label={`Logs of ${server}`}>
       <div className="pp-logs-head">
         <span className="pp-muted">{summary}</span>
-        <Button size="small" variant="quiet" onClick={() => void reload()}>
+        <Button
+          size="small"
+          variant="quiet"
+          aria-label={withServer('Refresh logs', server, 'of')}
+          onClick={() => void reload()}
+        >
           Refresh logs
         </Button>
       </div>

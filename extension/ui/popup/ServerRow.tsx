@@ -1,5 +1,5 @@
 import { browser } from 'wxt/browser';
-import { useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import type { ServerSummary } from '../../../protocol/servers';
 import { Button } from '../common/Button';
 import { ConsentCard } from '../common/ConsentCard';
@@ -10,22 +10,18 @@ import { VisibleText } from '../common/VisibleText';
 import { ServerLogs } from './ServerLogs';
 import { ServerTools } from './ServerTools';
 import { SignInPanel } from './SignInPanel';
+import { statusApplies, usePopupActions, type StatusMessage } from './status-message';
 import {
+  ACTION_LABELS,
+  actionButtonName,
+  appsSwitch,
   formatTokens,
   formatToolCount,
   serverRow,
+  withServer,
   type LaunchView,
   type ServerAction,
 } from './server-view';
-
-const ACTION_LABELS: Readonly<Record<Exclude<ServerAction, 'approve'>, string>> = {
-  start: 'Start',
-  stop: 'Stop',
-  restart: 'Restart',
-  revoke: 'Revoke',
-  forget: 'Forget approval',
-  remove: 'Remove',
-};
 
 const ACTION_TITLES: Readonly<Record<Exclude<ServerAction, 'approve'>, string>> = {
   start: 'Start this server',
@@ -61,7 +57,39 @@ export function ServerRow({
   const [showLogs, setShowLogs] = useState(false);
   const [busy, setBusy] = useState<ServerAction | null>(null);
   const [confirmRemove, setConfirmRemove] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const actions = usePopupActions();
+  const [failure, setFailure] = useState<StatusMessage | null>(null);
+  // Stands until the next action anywhere in the popup (status-message.ts).
+  const error = statusApplies(failure, { action: actions.current, servers: null })
+    ? failure.text
+    : null;
+  const fail = (action: number, e: unknown) => {
+    setFailure({ text: errorMessage(e), error: true, action, server: server.name });
+  };
+  // The value the user switched apps to, until servers/list reports it.
+  const [appsWanted, setAppsWanted] = useState<boolean | null>(null);
+  const [appsSending, setAppsSending] = useState(false);
+  const apps = appsSwitch(server, appsWanted, appsSending);
+  useEffect(() => {
+    if (!appsSending && appsWanted !== null && appsWanted === server.apps) setAppsWanted(null);
+  }, [appsSending, appsWanted, server.apps]);
+  const appsHintId = useId();
+
+  const setApps = (enabled: boolean) => {
+    const action = actions.begin();
+    setAppsWanted(enabled);
+    setAppsSending(true);
+    client
+      .host('servers/setApps', { server: server.name, enabled })
+      .then(onChanged)
+      .catch((e: unknown) => {
+        setAppsWanted(null);
+        fail(action, e);
+      })
+      .finally(() => {
+        setAppsSending(false);
+      });
+  };
 
   const run = (action: Exclude<ServerAction, 'approve'>) => {
     const params = { server: server.name };
@@ -86,13 +114,13 @@ export function ServerRow({
           return client.host('servers/remove', params);
       }
     };
+    const begun = actions.begin();
     setBusy(action);
-    setError(null);
     setConfirmRemove(false);
     call()
       .then(onChanged)
       .catch((e: unknown) => {
-        setError(errorMessage(e));
+        fail(begun, e);
       })
       .finally(() => {
         setBusy(null);
@@ -157,7 +185,14 @@ export function ServerRow({
         </p>
       )}
       {server.status.state === 'needs-approval' && (
-        <ConsentCard consent={server.status.consent} onApproved={onChanged} />
+        <ConsentCard
+          consent={server.status.consent}
+          onApproved={() => {
+            // An approval is an action too: the lines about earlier ones no longer apply.
+            actions.begin();
+            onChanged();
+          }}
+        />
       )}
       {server.remote !== null && <SignInPanel server={server} onChanged={onChanged} />}
       {confirmRemove ? (
@@ -166,6 +201,7 @@ export function ServerRow({
           <Button
             variant="danger"
             size="small"
+            aria-label={actionButtonName('remove', server.name)}
             onClick={() => {
               run('remove');
             }}
@@ -174,6 +210,7 @@ export function ServerRow({
           </Button>
           <Button
             size="small"
+            aria-label={withServer('Cancel removing', server.name)}
             onClick={() => {
               setConfirmRemove(false);
             }}
@@ -190,6 +227,7 @@ export function ServerRow({
                 size="small"
                 variant={action === 'remove' ? 'quiet' : 'secondary'}
                 title={ACTION_TITLES[action]}
+                aria-label={actionButtonName(action, server.name)}
                 disabled={busy !== null}
                 aria-busy={busy === action}
                 onClick={() => {
@@ -212,9 +250,32 @@ export function ServerRow({
         {expanded && (
           <>
             <LaunchFacts launch={row.launch} />
+            <div className="pp-apps">
+              <label className="pp-switch" title="A running server reconnects to be told">
+                <input
+                  type="checkbox"
+                  role="switch"
+                  checked={apps.checked}
+                  aria-describedby={appsHintId}
+                  aria-busy={apps.busy}
+                  // Not `disabled`: that would drop the keyboard focus to the page.
+                  aria-disabled={apps.busy}
+                  onChange={(event) => {
+                    if (!apps.busy) setApps(event.currentTarget.checked);
+                  }}
+                />
+                <span>
+                  MCP Apps<span className="sy-sr-only"> for {server.name}</span>
+                </span>
+              </label>
+              <p id={appsHintId} className="pp-muted">
+                {apps.hint}
+              </p>
+            </div>
             <ServerTools server={server.name} running={running} profile={profile} />
             <Button
               size="small"
+              aria-label={withServer('Logs', server.name, 'of')}
               aria-expanded={showLogs}
               onClick={() => {
                 setShowLogs(!showLogs);

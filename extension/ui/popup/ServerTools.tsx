@@ -16,6 +16,7 @@ import {
   type ToolRowView,
 } from './tool-view';
 import { useLive } from './use-host-data';
+import { usePopupActions } from './status-message';
 
 /** Description characters shown before "Show all". */
 const DESCRIPTION_CHARS = 2000;
@@ -90,9 +91,11 @@ function ToolItem({
 }) {
   const client = useMemo(() => pageClient(), []);
   const { busy, error, run } = useAsyncAction();
+  const actions = usePopupActions();
 
   const setPolicy = (value: string) => {
     if (!isPolicyChoice(value)) return;
+    actions.begin();
     run(
       () => client.host('policy/set', { tool: row.exposedName, policy: policyParam(value) }),
       onChanged,

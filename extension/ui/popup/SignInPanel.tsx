@@ -5,7 +5,9 @@ import { Button } from '../common/Button';
 import { errorMessage } from '../common/errors';
 import { pageClient } from '../common/page-client';
 import { VisibleText } from '../common/VisibleText';
+import { withServer } from './server-view';
 import { signInView } from './sign-in-view';
+import { usePopupActions } from './status-message';
 
 /**
  * Sign in / Signed in as … / Sign out for a remote server (issue 11, decision 0018). Sign in asks
@@ -24,6 +26,7 @@ export function SignInPanel({
   const [status, setStatus] = useState<SignInStatus | null | undefined>(undefined);
   const [busy, setBusy] = useState<'sign-in' | 'sign-out' | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const actions = usePopupActions();
   const remote = server.remote !== null;
   const stateKey = `${server.status.state}:${server.status.state === 'failed' ? server.status.reason : ''}`;
 
@@ -47,6 +50,7 @@ export function SignInPanel({
   if (view.kind === 'none' && error === null) return null;
 
   const act = (what: 'sign-in' | 'sign-out') => {
+    actions.begin();
     setBusy(what);
     setError(null);
     const call =
@@ -76,6 +80,7 @@ export function SignInPanel({
             variant="primary"
             disabled={busy !== null}
             aria-busy={busy === 'sign-in'}
+            aria-label={withServer('Sign in', server.name, 'to')}
             onClick={() => {
               act('sign-in');
             }}
@@ -96,6 +101,7 @@ export function SignInPanel({
             title="Revoke the tokens at the authorization server and delete them from this machine"
             disabled={busy !== null}
             aria-busy={busy === 'sign-out'}
+            aria-label={withServer('Sign out', server.name, 'of')}
             onClick={() => {
               act('sign-out');
             }}

@@ -3,7 +3,10 @@ import serversFixture from '../../../protocol/fixtures/servers-list.json';
 import { requestMethods } from '../../../protocol/methods';
 import type { ConsentRequest, ServerState, ServerSummary } from '../../../protocol/servers';
 import {
+  ACTION_LABELS,
+  actionButtonName,
   actionsFor,
+  appsSwitch,
   describeProvenance,
   describeState,
   formatTokens,
@@ -335,5 +338,68 @@ describe('rows', () => {
   it('formats token counts', () => {
     expect(formatTokens(1)).toBe('1 token');
     expect(formatTokens(18250)).toBe('18,250 tokens');
+  });
+});
+
+describe('accessible names of a row’s buttons (issue 14)', () => {
+  // The dangerous direction: a name that does not say which server it acts on (a screen reader
+  // hears "Stop" once per row), or one that does not start with what the button shows.
+  const names: ReadonlyArray<readonly [Exclude<ServerAction, 'approve'>, string]> = [
+    ['start', 'Start filesystem'],
+    ['stop', 'Stop filesystem'],
+    ['restart', 'Restart filesystem'],
+    ['revoke', 'Revoke filesystem'],
+    ['forget', 'Forget approval of filesystem'],
+    ['remove', 'Remove filesystem'],
+  ];
+  test.each(names)('%s is "%s"', (action, name) => {
+    expect(actionButtonName(action, 'filesystem')).toBe(name);
+    // Label in name (WCAG 2.5.3): the visible label, whole, comes first.
+    expect(name.startsWith(`${ACTION_LABELS[action]} `)).toBe(true);
+  });
+
+  it('names every action', () => {
+    expect(names.map(([action]) => action).sort()).toEqual(Object.keys(ACTION_LABELS).sort());
+  });
+});
+
+describe('the MCP Apps switch', () => {
+  // The dangerous direction: a switch that shows apps on while the host has them off.
+  const on = summary({ state: 'stopped' }, { name: 'pdf', apps: true });
+  const off = summary({ state: 'stopped' }, { name: 'pdf', apps: false });
+  const cases: ReadonlyArray<
+    readonly [string, ServerSummary, boolean | null, boolean, { checked: boolean; busy: boolean }]
+  > = [
+    ['on as the host reports it', on, null, false, { checked: true, busy: false }],
+    ['off as the host reports it', off, null, false, { checked: false, busy: false }],
+    ['switched off, not yet reported', on, false, true, { checked: false, busy: true }],
+    ['switched on, not yet reported', off, true, true, { checked: true, busy: true }],
+    // The list may report the new value while the server still reconnects.
+    [
+      'switched off, reported, still reconnecting',
+      off,
+      false,
+      true,
+      { checked: false, busy: true },
+    ],
+    [
+      'switched off, answered, list not re-read yet',
+      on,
+      false,
+      false,
+      { checked: false, busy: true },
+    ],
+    ['switched off, answered and reported', off, false, false, { checked: false, busy: false }],
+  ];
+  test.each(cases)('%s', (_label, server, wanted, sending, expected) => {
+    expect(appsSwitch(server, wanted, sending)).toMatchObject({
+      ...expected,
+      name: 'MCP Apps for pdf',
+    });
+  });
+
+  it('says in one line what on and off mean', () => {
+    expect(appsSwitch(on, null).hint).toBe('Pages its tools offer show in the chat, sandboxed.');
+    expect(appsSwitch(off, null).hint).toBe('Off: its tools answer in text; no pages are shown.');
   });
 });

@@ -206,6 +206,66 @@ export function actionsFor(server: ServerSummary): ServerAction[] {
   return [...lifecycle, ...trust, ...remove];
 }
 
+/** What each action's button shows: short, because the row already names the server. */
+export const ACTION_LABELS: Readonly<Record<Exclude<ServerAction, 'approve'>, string>> = {
+  start: 'Start',
+  stop: 'Stop',
+  restart: 'Restart',
+  revoke: 'Revoke',
+  forget: 'Forget approval',
+  remove: 'Remove',
+};
+
+/**
+ * The accessible name of a button in `server`'s row (issue 14): its visible label, then the server
+ * it acts on ("Stop filesystem", "Logs of filesystem"), so a screen reader does not hear "Stop"
+ * once per row. The visible label comes first and whole (WCAG 2.5.3, label in name), so a speech
+ * user can say what they see.
+ */
+export function withServer(label: string, server: string, preposition?: 'of' | 'to'): string {
+  return preposition === undefined ? `${label} ${server}` : `${label} ${preposition} ${server}`;
+}
+
+/** The accessible name of an action's button in `server`'s row. */
+export function actionButtonName(action: Exclude<ServerAction, 'approve'>, server: string): string {
+  return withServer(ACTION_LABELS[action], server, action === 'forget' ? 'of' : undefined);
+}
+
+/** The row's "MCP Apps" switch (issue 12 part 4). */
+export interface AppsSwitchView {
+  /** On or off as shown: what the user asked for while that is on its way, else the host's. */
+  readonly checked: boolean;
+  /** The user's change is on its way (the host writes config.json, maybe reconnects). */
+  readonly busy: boolean;
+  /** Its accessible name: "MCP Apps for filesystem". */
+  readonly name: string;
+  /** One line on what the switch does now. */
+  readonly hint: string;
+}
+
+/**
+ * The switch for `server`'s MCP Apps. `wanted` is the value the user switched to, until the host
+ * reports it (null when there is none), and `sending` whether that request is still on its way:
+ * the switch neither jumps back while the host writes and reconnects, nor hides the host's value
+ * once it has answered.
+ */
+export function appsSwitch(
+  server: ServerSummary,
+  wanted: boolean | null,
+  sending = false,
+): AppsSwitchView {
+  const busy = sending || (wanted !== null && wanted !== server.apps);
+  const checked = busy && wanted !== null ? wanted : server.apps;
+  return {
+    checked,
+    busy,
+    name: `MCP Apps for ${server.name}`,
+    hint: checked
+      ? 'Pages its tools offer show in the chat, sandboxed.'
+      : 'Off: its tools answer in text; no pages are shown.',
+  };
+}
+
 /** A remote server's address, or the local command line (a remote summary's command is empty). */
 export function launchView(server: ServerSummary): LaunchView {
   const remote = server.remote;

@@ -11,6 +11,7 @@ function server(status: ServerState, remote = true): ServerSummary {
     provenance: 'user',
     workspaceRoot: null,
     disabled: false,
+    apps: true,
     command: '',
     args: [],
     resolvedCommand: null,
