@@ -33,6 +33,8 @@ const tool = (key: string): TranscriptItem => ({
   status: 'ok',
   result: 'data',
   app: null,
+  progress: null,
+  cancelling: false,
 });
 
 describe('messageCopies', () => {
@@ -115,6 +117,9 @@ function render(overrides: Partial<ChatState> = {}): string {
     createElement(Transcript, {
       state,
       onDismissNotice: () => {
+        // Not under test.
+      },
+      onCancelCall: () => {
         // Not under test.
       },
     }),
