@@ -80,6 +80,26 @@ export function providerOriginPattern(
   }
 }
 
+/** Access to the provider's origin (`optional_host_permissions`), as the page asks for it. */
+export interface ProviderAccess {
+  /** `127.0.0.1:11434`, for the button's label. */
+  readonly origin: string;
+  /** `http://127.0.0.1:11434/*`, for `permissions.request`. */
+  readonly pattern: string;
+}
+
+/**
+ * The site access that lets the worker reach the provider whatever CORS headers it sends, for
+ * the page's `permissions.request` and its button's label; null when the URL does not parse.
+ */
+export function providerAccess(
+  settings: Pick<ProviderSettings, 'kind'> & { readonly baseURL?: string | undefined },
+): ProviderAccess | null {
+  const pattern = providerOriginPattern(settings);
+  if (pattern === null) return null;
+  return { origin: new URL(effectiveBaseUrl(settings)).host, pattern };
+}
+
 /** A human name for the provider, for messages. */
 export function providerLabel(settings: ProviderSettings): string {
   switch (settings.kind) {

@@ -18,6 +18,8 @@ import {
   type ProviderSettings,
 } from '../../messaging/provider';
 import { messageOf } from '../../../protocol/guards';
+import { classifyProbe } from './connection-test';
+import { diagnoseNetworkFailure, isNetworkFailure, type ReachDeps } from './provider-reach';
 
 /**
  * A ModelProvider over the AI SDK's `streamText`, for OpenAI, Anthropic and any
@@ -31,6 +33,11 @@ export interface AiSdkProviderOptions {
   readonly fetch?: typeof globalThis.fetch;
   /** Retries of rate limits, 5xx and network errors (the SDK's backoff). Default 2. */
   readonly maxRetries?: number;
+  /**
+   * The browser's site access and a plain fetch, to say why a request failed before any HTTP
+   * answer (provider-reach.ts). Without it such a failure is worded as "cannot reach".
+   */
+  readonly reach?: ReachDeps;
 }
 
 function languageModel(settings: ProviderSettings, fetch?: typeof globalThis.fetch): LanguageModel {
@@ -110,6 +117,29 @@ export function describeError(error: unknown, settings: ProviderSettings): strin
 }
 
 /**
+ * An `error` event for a failed request. A failure before any HTTP answer (the browser's
+ * "Failed to fetch") is diagnosed: missing site access is named, with the access to grant.
+ */
+export async function errorEvent(
+  error: unknown,
+  settings: ProviderSettings,
+  reach: ReachDeps | undefined,
+): Promise<Extract<ProviderEvent, { type: 'error' }>> {
+  const cause = RetryError.isInstance(error) ? error.lastError : error;
+  if (
+    reach !== undefined &&
+    APICallError.isInstance(cause) &&
+    cause.statusCode === undefined &&
+    isNetworkFailure(cause.cause)
+  ) {
+    const diagnosis = await diagnoseNetworkFailure(settings, cause.url, reach);
+    const { message, access } = classifyProbe({ kind: 'network', diagnosis }, settings);
+    return { type: 'error', message, ...(access === undefined ? {} : { access }) };
+  }
+  return { type: 'error', message: describeError(error, settings) };
+}
+
+/**
  * Builds a provider from settings (parsed again here, so unvalidated settings fail at once rather
  * than on the first request).
  */
@@ -137,7 +167,7 @@ export function createAiSdkProvider(
           onError: () => undefined,
         });
       } catch (error) {
-        yield { type: 'error', message: describeError(error, parsed) };
+        yield await errorEvent(error, parsed, options.reach);
         return;
       }
       try {
@@ -168,7 +198,7 @@ export function createAiSdkProvider(
               return;
             case 'error':
               if (request.signal.aborted || isAbort(part.error)) return;
-              yield { type: 'error', message: describeError(part.error, parsed) };
+              yield await errorEvent(part.error, parsed, options.reach);
               return;
             case 'abort':
               return;
@@ -198,7 +228,7 @@ export function createAiSdkProvider(
         }
       } catch (error) {
         if (request.signal.aborted || isAbort(error)) return;
-        yield { type: 'error', message: describeError(error, parsed) };
+        yield await errorEvent(error, parsed, options.reach);
       }
     },
   };

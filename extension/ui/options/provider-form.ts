@@ -3,6 +3,7 @@ import {
   OpenAiSettingsSchema,
   type ProviderSettings,
 } from '../../messaging/provider';
+import type { ConnectionTestResult } from '../../messaging/connection-test';
 import {
   ProviderSettingsInputSchema,
   type ProviderSettingsInput,
@@ -43,12 +44,37 @@ export const COMPATIBLE_PRESETS: readonly {
   { id: 'vllm', name: 'vLLM', baseURL: 'http://localhost:8000/v1' },
 ];
 
-/** Model name examples for the field's placeholder. */
+/**
+ * The Model field's placeholder: an example that reads as one ("e.g. …", styled as placeholder
+ * text), so an empty field never looks filled in (issue 14).
+ */
 export const MODEL_PLACEHOLDERS: Readonly<Record<ProviderKind, string>> = {
-  openai: 'gpt-4.1',
-  anthropic: 'claude-sonnet-4-5',
-  'openai-compatible': 'llama3.1',
+  openai: 'e.g. gpt-4.1-mini',
+  anthropic: 'e.g. claude-sonnet-4-5',
+  'openai-compatible': 'e.g. llama3.1',
 };
+
+/** How the options page shows a Test connection result: the notice's tone and title. */
+export function testResultView(result: ConnectionTestResult): {
+  readonly tone: 'info' | 'warning' | 'error';
+  readonly title: string;
+} {
+  switch (result.tone) {
+    case 'success':
+      return { tone: 'info', title: 'Connection works' };
+    case 'warning':
+      return {
+        tone: 'warning',
+        title:
+          result.cause === 'rate-limited' ? 'Reached, but limited' : 'Connected, but check this',
+      };
+    case 'error':
+      return {
+        tone: 'error',
+        title: result.cause === 'no-access' ? 'Access not granted' : 'Connection failed',
+      };
+  }
+}
 
 export interface ProviderFields {
   readonly kind: ProviderKind;
