@@ -112,8 +112,21 @@ export function describeError(error: unknown, settings: ProviderSettings): strin
     }
     return `${label} answered HTTP ${status}: ${cause.message}`;
   }
+  if (isNetworkFailure(cause)) {
+    return `Cannot reach ${effectiveBaseUrl(settings)}: check the base URL and that the server is running.`;
+  }
   const message = messageOf(cause);
   return `The request to ${label} failed: ${message}`;
+}
+
+/**
+ * The URL of a request that failed before any HTTP answer, or null for any other failure. The
+ * SDK wraps Node's "fetch failed" (which has a cause) as an APICallError without a status, but
+ * passes on the browser's bare `TypeError: Failed to fetch` (which has none) as it is.
+ */
+function networkFailureUrl(cause: unknown, settings: ProviderSettings): string | null {
+  if (APICallError.isInstance(cause)) return cause.statusCode === undefined ? cause.url : null;
+  return isNetworkFailure(cause) ? effectiveBaseUrl(settings) : null;
 }
 
 /**
@@ -126,13 +139,9 @@ export async function errorEvent(
   reach: ReachDeps | undefined,
 ): Promise<Extract<ProviderEvent, { type: 'error' }>> {
   const cause = RetryError.isInstance(error) ? error.lastError : error;
-  if (
-    reach !== undefined &&
-    APICallError.isInstance(cause) &&
-    cause.statusCode === undefined &&
-    isNetworkFailure(cause.cause)
-  ) {
-    const diagnosis = await diagnoseNetworkFailure(settings, cause.url, reach);
+  const failedUrl = networkFailureUrl(cause, settings);
+  if (reach !== undefined && failedUrl !== null) {
+    const diagnosis = await diagnoseNetworkFailure(settings, failedUrl, reach);
     const { message, access } = classifyProbe({ kind: 'network', diagnosis }, settings);
     return { type: 'error', message, ...(access === undefined ? {} : { access }) };
   }

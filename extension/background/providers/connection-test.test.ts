@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import {
   startLoopbackServer,
@@ -228,13 +227,11 @@ describe('testProviderConnection over HTTP', () => {
     server = await startLoopbackServer((request) => reply(request));
     return server;
   }
-  async function closedPort(): Promise<number> {
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const address = probe.address();
-    if (address === null || typeof address === 'string') throw new Error('no port');
-    await new Promise((resolve) => probe.close(resolve));
-    return address.port;
+  /** A base URL where nothing listens (a loopback server, closed). */
+  async function closedBaseURL(): Promise<string> {
+    const closed = await startLoopbackServer(() => ({ kind: 'json', status: 200, body: {} }));
+    await closed.close();
+    return closed.baseURL;
   }
 
   test('success counts the models and sends the key to the models endpoint', async () => {
@@ -277,7 +274,7 @@ describe('testProviderConnection over HTTP', () => {
   });
 
   test('a closed port is unreachable, with or without access', async () => {
-    const baseURL = `http://127.0.0.1:${await closedPort()}/v1`;
+    const baseURL = await closedBaseURL();
     for (const granted of [true, false]) {
       const result = await testProviderConnection({ ...LOCAL, baseURL }, nodeReach(granted));
       expect(result.cause).toBe('unreachable');

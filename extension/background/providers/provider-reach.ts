@@ -27,9 +27,12 @@ export type NetworkDiagnosis = 'no-access' | 'unreachable' | 'blocked';
 
 export const REACH_TIMEOUT_MS = 5_000;
 
-/** True when a `fetch` rejection is the browser's network failure (not an abort or a bug). */
+/** How fetch words a failure before any HTTP answer: Chromium, Node (undici), Firefox, Safari. */
+const NETWORK_FAILURE_MESSAGE = /^(failed to fetch|fetch failed|networkerror\b.*|load failed)$/i;
+
+/** True when a `fetch` rejection is a network failure (not an abort, nor a bug's TypeError). */
 export function isNetworkFailure(error: unknown): boolean {
-  return error instanceof TypeError;
+  return error instanceof TypeError && NETWORK_FAILURE_MESSAGE.test(error.message);
 }
 
 /** Asks the two questions above about the provider that `url` belongs to. */

@@ -5,7 +5,10 @@ import {
   EMPTY_PROVIDER_FIELDS,
   fieldsFromView,
   keyStatus,
+  MODEL_PLACEHOLDERS,
   parseProviderForm,
+  PROVIDER_KINDS,
+  testResultView,
   presetOf,
   type ProviderField,
   type ProviderFields,
@@ -144,5 +147,26 @@ describe('parsing', () => {
         model: 'llama3.1',
       },
     });
+  });
+});
+
+describe('the Model field and the Test connection result', () => {
+  // An example must not read as a value already filled in (issue 14).
+  test.each(PROVIDER_KINDS.map((entry) => entry.kind))(
+    '%s: the placeholder says it is an example',
+    (kind) => {
+      expect(MODEL_PLACEHOLDERS[kind]).toMatch(/^e\.g\. \S+$/);
+    },
+  );
+
+  test.each([
+    [{ cause: 'ok', tone: 'success' }, 'info', 'Connection works'],
+    [{ cause: 'model-not-listed', tone: 'warning' }, 'warning', 'Connected, but check this'],
+    [{ cause: 'rate-limited', tone: 'warning' }, 'warning', 'Reached, but limited'],
+    [{ cause: 'no-access', tone: 'error' }, 'error', 'Access not granted'],
+    [{ cause: 'key-rejected', tone: 'error' }, 'error', 'Connection failed'],
+    [{ cause: 'unreachable', tone: 'error' }, 'error', 'Connection failed'],
+  ] as const)('%o is shown as %s, "%s"', (result, tone, title) => {
+    expect(testResultView({ ...result, message: 'm' })).toEqual({ tone, title });
   });
 });
