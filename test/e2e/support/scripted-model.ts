@@ -62,6 +62,11 @@ export interface ScriptedModel {
   script(...turns: ModelTurn[]): void;
   /** Resolves with request `index` (0-based) once it has arrived. */
   request(index: number): Promise<ModelRequest>;
+  /**
+   * Answers the next request (a model turn or the model list) with this HTTP status and an
+   * error body in the provider's shape instead, e.g. 401 for a refused key (Test connection).
+   */
+  failNext(status: number, message?: string): void;
   /** Provider settings that point the extension at this model. */
   settings(api: ModelApi): ProviderSettings;
   close(): Promise<void>;
@@ -308,13 +313,54 @@ function failure(message: string): LoopbackReply {
   };
 }
 
+export interface ScriptedModelOptions {
+  /**
+   * Send CORS headers (default true), as OpenAI's and Anthropic's APIs do. Without them the
+   * extension reaches the model only with the site access for its origin, as with a local server
+   * that sends none (Test connection's "no access" case).
+   */
+  readonly cors?: boolean;
+}
+
+/** The model list both APIs answer at `GET /v1/models` (one shape fits both). */
+function modelList(): LoopbackReply {
+  return {
+    kind: 'json',
+    status: 200,
+    body: {
+      object: 'list',
+      data: Object.values(SCRIPTED_MODEL_IDS).map((id) => ({
+        id,
+        object: 'model',
+        type: 'model',
+        created: 1,
+        owned_by: 'scripted',
+      })),
+      has_more: false,
+    },
+  };
+}
+
 /** Starts a scripted model; `close()` it in the test's teardown. */
-export async function startScriptedModel(turns: readonly ModelTurn[] = []): Promise<ScriptedModel> {
+export async function startScriptedModel(
+  turns: readonly ModelTurn[] = [],
+  options: ScriptedModelOptions = {},
+): Promise<ScriptedModel> {
   const queue = [...turns];
+  const failures: { readonly status: number; readonly message: string }[] = [];
   const requests: ModelRequest[] = [];
   const arrivals = new Set<() => void>();
   const server = await startLoopbackServer(
     (raw) => {
+      const failing = failures.shift();
+      if (failing !== undefined) {
+        return {
+          kind: 'json',
+          status: failing.status,
+          body: { type: 'error', error: { type: 'scripted_error', message: failing.message } },
+        };
+      }
+      if (raw.method === 'GET' && /\/models(\?|$)/.test(raw.url)) return modelList();
       const seen = parseRequest(raw, requests.length);
       if (typeof seen === 'string') return failure(`scripted model: ${seen}`);
       requests.push(seen);
@@ -325,7 +371,7 @@ export async function startScriptedModel(turns: readonly ModelTurn[] = []): Prom
       }
       return seen.api === 'openai' ? openAiReply(turn, seen) : anthropicReply(turn, seen);
     },
-    { cors: true },
+    { cors: options.cors ?? true },
   );
   const { baseURL } = server;
   return {
@@ -333,6 +379,9 @@ export async function startScriptedModel(turns: readonly ModelTurn[] = []): Prom
     requests,
     script: (...more) => {
       queue.push(...more);
+    },
+    failNext: (status, message = `scripted HTTP ${status}`) => {
+      failures.push({ status, message });
     },
     request: (index) =>
       new Promise((resolve) => {
