@@ -92,6 +92,18 @@ describe('Test connection names the real cause', () => {
       .getByText("Connected to OpenAI: 2 models available, including 'gpt-4.1'.")
       .waitFor();
     await screenshotSection(options, 'options-provider-test');
+
+    // An empty Model field shows an example that reads as one (issue 14), not a value.
+    const field = section.getByLabel('Model');
+    await field.fill('');
+    expect(await field.getAttribute('placeholder')).toBe('e.g. gpt-4.1-mini');
+    // The edit made the result stale: it is gone.
+    expect(await section.getByText('Connection works').count()).toBe(0);
+    await section.screenshot({
+      path: join(SCREENSHOT_DIR, 'options-provider-placeholder.png'),
+      animations: 'disabled',
+      caret: 'hide',
+    });
   });
 
   it('a 401 names the key (Anthropic too)', async () => {

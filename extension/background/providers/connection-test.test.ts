@@ -124,7 +124,7 @@ describe('classifyProbe', () => {
       { kind: 'network', diagnosis: 'no-access' },
       LOCAL,
       'no-access',
-      /no permission to reach localhost:11434.*allow access/,
+      /no permission to reach localhost:11434.*allow Switchyard access to localhost:11434\./,
     ],
     [
       'nothing answers',

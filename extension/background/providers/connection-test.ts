@@ -148,7 +148,7 @@ export function classifyProbe(
         return {
           cause: 'no-access',
           tone: 'error',
-          message: `Switchyard has no permission to reach ${origin}, and the server does not accept requests from the browser without it: allow access, then test again.`,
+          message: `Switchyard has no permission to reach ${origin}, and the server does not accept requests from the browser without it: allow Switchyard access to ${origin}.`,
           ...(access === null ? {} : { access }),
         };
       case 'unreachable':
