@@ -15,11 +15,16 @@ const BaseUrlSchema = z.url({
   error: 'The base URL must be an http(s) URL.',
 });
 
+/** OpenAI's two APIs (issue 14): Chat Completions (absent: settings saved before the choice) or Responses. */
+export const OpenAiApiSchema = z.enum(['chat', 'responses']);
+export type OpenAiApi = z.infer<typeof OpenAiApiSchema>;
+
 export const OpenAiSettingsSchema = z.object({
   kind: z.literal('openai'),
   apiKey: apiKeySchema('Enter an OpenAI API key.'),
   model: ModelSchema,
   baseURL: BaseUrlSchema.optional(),
+  api: OpenAiApiSchema.optional(),
 });
 
 export const AnthropicSettingsSchema = z.object({

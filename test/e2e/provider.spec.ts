@@ -22,6 +22,8 @@ import {
 // "Failed to fetch". The model is the loopback scripted model; for "no access" it sends no CORS
 // headers, as a local server may not.
 //
+// OpenAI's Responses API, chosen on the form, carries the chat (the loopback speaks its stream).
+//
 // Not driven here: answering the browser's own permission prompt (a browser dialog, which
 // headless Chromium offers no way to accept); the button that opens it is checked to be there.
 
@@ -175,6 +177,20 @@ describe('the chat', () => {
       .waitFor({ timeout: 30_000 });
     await log.getByRole('button', { name: `Allow access to ${origin}` }).waitFor();
     expect(await log.getByText('Failed to fetch').count()).toBe(0);
+    await panel.close();
+  });
+
+  it("speaks OpenAI's Responses API when the form says so", async () => {
+    await configure(model.settings('openai-responses'));
+    expect(await providerSection(options).getByLabel('API').inputValue()).toBe('responses');
+    const before = model.requests.length;
+    model.script({ kind: 'text', text: 'answered over Responses' });
+    const panel = await openSidePanel(session.browser);
+    await sendMessage(panel, 'which API?');
+    await conversationLog(panel).getByText('answered over Responses').waitFor();
+    expect(model.requests.slice(before).map((request) => [request.api, request.raw.url])).toEqual([
+      ['openai-responses', '/v1/responses'],
+    ]);
     await panel.close();
   });
 

@@ -43,14 +43,18 @@ export interface AiSdkProviderOptions {
 function languageModel(settings: ProviderSettings, fetch?: typeof globalThis.fetch): LanguageModel {
   const injected = fetch === undefined ? {} : { fetch };
   switch (settings.kind) {
-    case 'openai':
-      // Chat completions rather than the Responses API: the same wire format as every
-      // OpenAI-compatible server, and stateless (the transcript is re-sent each turn).
-      return createOpenAI({
+    case 'openai': {
+      const openai = createOpenAI({
         apiKey: settings.apiKey,
         ...(settings.baseURL === undefined ? {} : { baseURL: settings.baseURL }),
         ...injected,
-      }).chat(settings.model);
+      });
+      // Chat completions unless the user chose the Responses API (issue 14): the same wire
+      // format as every OpenAI-compatible server. Both are used statelessly (see below).
+      return settings.api === 'responses'
+        ? openai.responses(settings.model)
+        : openai.chat(settings.model);
+    }
     case 'anthropic':
       return createAnthropic({
         apiKey: settings.apiKey,
@@ -170,6 +174,11 @@ export function createAiSdkProvider(
           messages: toModelMessages(request.messages),
           tools: toToolSet(request.tools),
           stopWhen: stepCountIs(1),
+          // The Responses API keeps every response on OpenAI's side unless told not to; the
+          // transcript is re-sent each turn, so nothing needs storing there.
+          ...(parsed.kind === 'openai' && parsed.api === 'responses'
+            ? { providerOptions: { openai: { store: false } } }
+            : {}),
           maxRetries,
           abortSignal: request.signal,
           // Errors arrive as `error` parts below; the default handler would also log them.

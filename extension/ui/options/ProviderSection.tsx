@@ -13,7 +13,9 @@ import {
   applyPreset,
   COMPATIBLE_PRESETS,
   fieldsFromView,
+  isOpenAiApi,
   isProviderKind,
+  OPENAI_APIS,
   keyStatus,
   MODEL_PLACEHOLDERS,
   parseProviderForm,
@@ -167,6 +169,29 @@ export function ProviderSection() {
             </select>
           )}
         </Field>
+        {fields.kind === 'openai' && (
+          <Field
+            label="API"
+            hint="Chat Completions is what OpenAI-compatible servers speak too; Responses is OpenAI's newer API. Either way nothing is stored at OpenAI between turns."
+          >
+            {(control) => (
+              <select
+                {...control}
+                value={fields.api}
+                onChange={(event) => {
+                  const api = event.target.value;
+                  if (isOpenAiApi(api)) edit({ ...fields, api });
+                }}
+              >
+                {OPENAI_APIS.map((entry) => (
+                  <option key={entry.api} value={entry.api}>
+                    {entry.label}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        )}
         {compatible && (
           <>
             <Field label="Preset" hint="Fills in the name and the usual base URL.">

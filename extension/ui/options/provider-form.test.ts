@@ -170,3 +170,31 @@ describe('the Model field and the Test connection result', () => {
     expect(testResultView({ ...result, message: 'm' })).toEqual({ tone, title });
   });
 });
+
+describe("OpenAI's API choice (issue 14)", () => {
+  test('settings saved before the choice read as Chat Completions, Responses as saved', () => {
+    expect(fieldsFromView(storedOpenAi).api).toBe('chat');
+    expect(fieldsFromView({ ...storedOpenAi, api: 'responses' }).api).toBe('responses');
+  });
+
+  test.each([
+    ['chat', { kind: 'openai', apiKey: 'sk-1', model: 'gpt-4.1' }],
+    ['responses', { kind: 'openai', api: 'responses', apiKey: 'sk-1', model: 'gpt-4.1' }],
+  ] as const)('%s is sent as chosen (Chat Completions as before: no field)', (api, input) => {
+    expect(parseProviderForm(fields({ api, apiKey: 'sk-1', model: 'gpt-4.1' }), null)).toEqual({
+      ok: true,
+      input,
+    });
+  });
+
+  test('another kind never carries it', () => {
+    const parsed = parseProviderForm(
+      fields({ kind: 'anthropic', api: 'responses', apiKey: 'k', model: 'claude-sonnet-4-5' }),
+      null,
+    );
+    expect(parsed).toEqual({
+      ok: true,
+      input: { kind: 'anthropic', apiKey: 'k', model: 'claude-sonnet-4-5' },
+    });
+  });
+});

@@ -1,6 +1,7 @@
 import {
   AnthropicSettingsSchema,
   OpenAiSettingsSchema,
+  type OpenAiApi,
   type ProviderSettings,
 } from '../../messaging/provider';
 import type { ConnectionTestResult } from '../../messaging/connection-test';
@@ -76,8 +77,20 @@ export function testResultView(result: ConnectionTestResult): {
   }
 }
 
+/** OpenAI's APIs, for the form's select (issue 14). */
+export const OPENAI_APIS: readonly { readonly api: OpenAiApi; readonly label: string }[] = [
+  { api: 'chat', label: 'Chat Completions' },
+  { api: 'responses', label: 'Responses' },
+];
+
+export function isOpenAiApi(value: string): value is OpenAiApi {
+  return OPENAI_APIS.some((entry) => entry.api === value);
+}
+
 export interface ProviderFields {
   readonly kind: ProviderKind;
+  /** OpenAI only. */
+  readonly api: OpenAiApi;
   /** OpenAI-compatible only. */
   readonly name: string;
   readonly baseURL: string;
@@ -91,6 +104,7 @@ export type ProviderFieldErrors = Partial<Record<ProviderField, string>>;
 
 export const EMPTY_PROVIDER_FIELDS: ProviderFields = {
   kind: 'openai',
+  api: 'chat',
   name: '',
   baseURL: '',
   model: '',
@@ -102,6 +116,8 @@ export function fieldsFromView(view: ProviderSettingsView | null): ProviderField
   if (view === null) return EMPTY_PROVIDER_FIELDS;
   return {
     kind: view.kind,
+    // (The view type is an Omit over a union, which drops `api`: read it as it comes.)
+    api: view.kind === 'openai' && 'api' in view && view.api === 'responses' ? 'responses' : 'chat',
     name: view.kind === 'openai-compatible' ? view.name : '',
     baseURL: view.baseURL ?? '',
     model: view.model,
@@ -175,7 +191,9 @@ export function parseProviderForm(
   const candidate =
     fields.kind === 'openai-compatible'
       ? { kind: fields.kind, name: fields.name.trim(), ...common }
-      : { kind: fields.kind, ...common };
+      : fields.kind === 'openai' && fields.api === 'responses'
+        ? { kind: fields.kind, api: fields.api, ...common }
+        : { kind: fields.kind, ...common };
   const parsed = ProviderSettingsInputSchema.safeParse(candidate);
   const errors: ProviderFieldErrors = {};
   for (const issue of parsed.error?.issues ?? []) {
