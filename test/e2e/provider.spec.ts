@@ -182,7 +182,9 @@ describe('the chat', () => {
 
   it("speaks OpenAI's Responses API when the form says so", async () => {
     await configure(model.settings('openai-responses'));
-    expect(await providerSection(options).getByLabel('API').inputValue()).toBe('responses');
+    expect(await providerSection(options).getByLabel('API', { exact: true }).inputValue()).toBe(
+      'responses',
+    );
     const before = model.requests.length;
     model.script({ kind: 'text', text: 'answered over Responses' });
     const panel = await openSidePanel(session.browser);
