@@ -130,7 +130,10 @@ export type ProviderSettingsInput = z.infer<typeof ProviderSettingsInputSchema>;
 
 /** Provider settings as pages see them: everything but the key. */
 export type ProviderSettingsView =
-  | (Omit<Extract<ProviderSettings, { kind: 'openai' | 'anthropic' }>, 'apiKey'> & {
+  | (Omit<Extract<ProviderSettings, { kind: 'openai' }>, 'apiKey'> & {
+      readonly hasApiKey: boolean;
+    })
+  | (Omit<Extract<ProviderSettings, { kind: 'anthropic' }>, 'apiKey'> & {
       readonly hasApiKey: boolean;
     })
   | (Omit<Extract<ProviderSettings, { kind: 'openai-compatible' }>, 'apiKey'> & {

@@ -116,8 +116,7 @@ export function fieldsFromView(view: ProviderSettingsView | null): ProviderField
   if (view === null) return EMPTY_PROVIDER_FIELDS;
   return {
     kind: view.kind,
-    // (The view type is an Omit over a union, which drops `api`: read it as it comes.)
-    api: view.kind === 'openai' && 'api' in view && view.api === 'responses' ? 'responses' : 'chat',
+    api: view.kind === 'openai' ? (view.api ?? 'chat') : 'chat',
     name: view.kind === 'openai-compatible' ? view.name : '',
     baseURL: view.baseURL ?? '',
     model: view.model,
