@@ -6,6 +6,7 @@ import type {
   ToolOutcome,
 } from '../messaging/agent-events';
 import type { ApprovalDecision, ApprovalPrompt } from '../messaging/approvals';
+import type { ProviderAccess } from '../messaging/provider';
 import type {
   AssistantMessage,
   ChatMessage,
@@ -92,8 +93,10 @@ export async function runAgent(input: AgentRunInput): Promise<RunSummary> {
   let messages: readonly ChatMessage[] = input.messages;
   let toolRounds = 0;
 
-  const finish = (reason: RunEndReason, error?: string): RunSummary => {
-    if (error !== undefined) input.onEvent({ type: 'error', message: error });
+  const finish = (reason: RunEndReason, error?: string, access?: ProviderAccess): RunSummary => {
+    if (error !== undefined) {
+      input.onEvent({ type: 'error', message: error, ...(access === undefined ? {} : { access }) });
+    }
     const summary = { reason, usage: { ...usage }, toolRounds };
     input.onEvent({ type: 'done', ...summary });
     return summary;
@@ -141,7 +144,9 @@ export async function runAgent(input: AgentRunInput): Promise<RunSummary> {
           : { status: 'error', content: OUTCOME_TEXT.modelFailed };
       const results = settleAll(turn.calls, outcome);
       append(...assistant, ...(results.length === 0 ? [] : [{ role: 'tool' as const, results }]));
-      return turn.end.kind === 'aborted' ? finish('aborted') : finish('error', turn.end.message);
+      return turn.end.kind === 'aborted'
+        ? finish('aborted')
+        : finish('error', turn.end.message, turn.end.access);
     }
     if (turn.calls.length === 0) {
       append(...assistant);

@@ -3,6 +3,7 @@ import { messageOf } from '../../protocol/guards';
 import { EXPOSED_TOOL_NAME_PATTERN } from '../../protocol/tools';
 import type { AgentRunEvent } from '../messaging/agent-events';
 import type { ChatMessage, ToolCallPart } from '../messaging/conversation';
+import type { ProviderAccess } from '../messaging/provider';
 import type { FinishReason, ModelProvider, ProviderEvent } from './providers/provider';
 import type { ToolSpec } from './tool-outcome';
 
@@ -28,7 +29,7 @@ export interface Turn {
   readonly calls: readonly Call[];
   readonly end:
     | { readonly kind: 'finish'; readonly reason: FinishReason }
-    | { readonly kind: 'error'; readonly message: string }
+    | { readonly kind: 'error'; readonly message: string; readonly access?: ProviderAccess }
     | { readonly kind: 'aborted' };
 }
 
@@ -131,7 +132,7 @@ export async function readTurn(
           usage.outputTokens += event.usage?.outputTokens ?? 0;
           return { text, calls, end: { kind: 'finish', reason: event.reason } };
         case 'error':
-          return { text, calls, end: { kind: 'error', message: event.message } };
+          return { text, calls, end: { ...event, kind: 'error' } };
       }
     }
   } catch (error) {

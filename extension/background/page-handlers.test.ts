@@ -4,6 +4,7 @@ import { z } from 'zod';
 import serversLogs from '../../protocol/fixtures/servers-logs.json';
 import type { SenderInfo } from '../messaging/sender';
 import type { PageEvent } from '../messaging/ui-protocol';
+import type { ProviderSettings } from '../messaging/provider';
 import { AgentSession, RunInProgressError } from './agent-session';
 import type { AgentEvent } from '../messaging/agent-events';
 import { PageRequestRefused, createPageHandlers } from './page-handlers';
@@ -47,6 +48,8 @@ async function setup(turns: readonly ScriptedTurn[] = []) {
   const broadcasts: PageEvent[] = [];
   /** Host methods a page's request reached and the host answered. */
   const relayed: string[] = [];
+  /** The settings each provider/test ran with (the key resolved). */
+  const testedWith: ProviderSettings[] = [];
   const handlers = createPageHandlers({
     session,
     settings,
@@ -57,6 +60,10 @@ async function setup(turns: readonly ScriptedTurn[] = []) {
     broadcast: (event) => broadcasts.push(event),
     afterHostRequest: (method) => relayed.push(method),
     webAuth: NO_WEB_AUTH,
+    testConnection: (tested) => {
+      testedWith.push(tested);
+      return Promise.resolve({ cause: 'ok', tone: 'success', message: 'Connected.' });
+    },
   });
   /** Host methods the worker sent after the handshake. */
   const hostMethods = (): string[] =>
@@ -73,6 +80,7 @@ async function setup(turns: readonly ScriptedTurn[] = []) {
     agentEvents,
     broadcasts,
     relayed,
+    testedWith,
     handlers,
     hostMethods,
   };
@@ -190,6 +198,31 @@ describe('settings: the API key never leaves the worker', () => {
   });
 });
 
+describe('provider/test: the form as typed, the saved key only for its own server', () => {
+  test('an omitted key is the saved one for the same server, nothing is saved, no key in the answer', async () => {
+    const { handlers, settings, testedWith, broadcasts } = await setup();
+    await settings.setProvider({ kind: 'openai', apiKey: KEY, model: 'gpt-4o' });
+    const result = await handlers['provider/test']({
+      provider: { kind: 'openai', model: 'gpt-4.1' },
+    });
+    expect(testedWith).toEqual([{ kind: 'openai', apiKey: KEY, model: 'gpt-4.1' }]);
+    expect(settings.provider?.model).toBe('gpt-4o');
+    expect(broadcasts).toEqual([]);
+    expect(JSON.stringify(result)).not.toContain(KEY);
+  });
+
+  // Dangerous direction: the saved key sent to a server the user did not save it for.
+  test.each([
+    ['another base URL', { kind: 'openai', model: 'gpt-4.1', baseURL: 'https://evil.example/v1' }],
+    ['another kind', { kind: 'anthropic', model: 'claude-sonnet-4-5' }],
+  ] as const)('with %s the saved key is not used: refused for want of one', async (_, provider) => {
+    const { handlers, settings, testedWith } = await setup();
+    await settings.setProvider({ kind: 'openai', apiKey: KEY, model: 'gpt-4o' });
+    await expect(handlers['provider/test']({ provider })).rejects.toThrow(/API key/);
+    expect(testedWith).toEqual([]);
+  });
+});
+
 describe('chat', () => {
   test('without a provider, chat/send is refused with no-provider and nothing runs', async () => {
     const { handlers, provider, session } = await setup([textTurn('never')]);
@@ -260,6 +293,7 @@ describe('session/snapshot', () => {
       profile: () => null,
       run: () => null,
       broadcast: () => undefined,
+      testConnection: () => Promise.reject(new Error('not in this test')),
     });
 
     const snapshot = handlers['session/snapshot']({});

@@ -6,7 +6,8 @@ import {
   type PageEvent,
   type SessionSnapshot,
 } from '../messaging/ui-protocol';
-import { viewOfProviderSettings } from '../messaging/provider';
+import type { ConnectionTestResult } from '../messaging/connection-test';
+import { viewOfProviderSettings, type ProviderSettings } from '../messaging/provider';
 import { RunInProgressError, type AgentSession } from './agent-session';
 import type { HostClient } from './host-client';
 import { readAttachments } from './attachments';
@@ -46,6 +47,8 @@ export interface PageHandlerDeps {
   readonly afterHostRequest?: (method: RequestMethod) => void;
   /** The browser's sign-in window (`identity.launchWebAuthFlow`). */
   readonly webAuth: WebAuthFlow;
+  /** Test connection (issue 14): one request to the provider, its cause named. */
+  readonly testConnection: (settings: ProviderSettings) => Promise<ConnectionTestResult>;
 }
 
 export function settingsEvent(settings: SettingsStore): PageEvent {
@@ -125,6 +128,11 @@ export function createPageHandlers(deps: PageHandlerDeps): PageHandlers {
       );
       deps.broadcast(settingsEvent(settings));
       return { provider: viewOfProviderSettings(saved) };
+    },
+    'provider/test': async ({ provider }) => {
+      // Refused (a sentence) when the form lacks what a request needs, e.g. a key to send.
+      const resolved = settings.resolveProvider(provider);
+      return await deps.testConnection(resolved);
     },
     'host/request': async ({ method, params }) => {
       if (!isRequestMethod(method) || !isPageHostMethod(method)) {

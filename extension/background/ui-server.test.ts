@@ -32,6 +32,7 @@ function handlers(overrides: Partial<PageHandlers> = {}): PageHandlers {
     'autopilot/set': ({ on }) => Promise.resolve({ autopilot: on }),
     'settings/get': () => Promise.resolve({ provider: null }),
     'settings/set': fail,
+    'provider/test': fail,
     'host/request': fail,
     'apps/call': fail,
     'host/reconnect': () => Promise.resolve({}),

@@ -7,6 +7,8 @@ import type { HostClient } from './host-client';
 import { createPageHandlers, settingsEvent } from './page-handlers';
 import type { ModelProvider } from './providers/provider';
 import type { ProviderSettings } from '../messaging/provider';
+import { testProviderConnection } from './providers/connection-test';
+import type { ReachDeps } from './providers/provider-reach';
 import { settingsProvider } from './providers/settings-provider';
 import { ConversationStore } from './stores/conversation-store';
 import type { KeyValueStorage } from './stores/key-value';
@@ -37,7 +39,17 @@ export interface WorkerDeps {
   readonly watchActiveTab?: (listener: (url: string | null) => void) => void;
   /** How long a run waits for servers still starting (default SERVER_READY_WAIT_MS). */
   readonly serverReadyWaitMs?: number;
+  /**
+   * The network and the browser's site access, for Test connection (issue 14). Default: the
+   * global fetch, with every origin counted as granted (there is no site access outside a browser).
+   */
+  readonly reach?: ReachDeps;
 }
+
+const UNRESTRICTED_REACH: ReachDeps = {
+  fetch: (input, init) => globalThis.fetch(input, init),
+  hasAccess: () => Promise.resolve(true),
+};
 
 export interface Worker {
   readonly session: AgentSession;
@@ -108,6 +120,8 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     extensionOrigin: deps.extensionOrigin,
     handlers: createPageHandlers({
       webAuth: browserWebAuthFlow,
+      testConnection: (provider) =>
+        testProviderConnection(provider, deps.reach ?? UNRESTRICTED_REACH),
       session,
       settings,
       host,

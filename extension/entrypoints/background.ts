@@ -8,6 +8,7 @@ import { holdPort } from '../background/held-port';
 import { HostClient } from '../background/host-client';
 import { createAiSdkProvider } from '../background/providers/ai-sdk-provider';
 import { installChatOpeners } from '../background/open-chat';
+import type { ReachDeps } from '../background/providers/provider-reach';
 import { browserLocalStorage, restrictToExtensionPages } from '../background/stores/key-value';
 import { startWorker } from '../background/worker';
 
@@ -21,6 +22,13 @@ export default defineBackground(() => {
     console.info(`[switchyard] ${describeConnection(state)}`);
   });
 
+  // The network as the worker sees it, and the site access that frees its requests from the
+  // provider's CORS headers: Test connection and the chat's errors name a missing one (issue 14).
+  const reach: ReachDeps = {
+    fetch: (input, init) => fetch(input, init),
+    hasAccess: (pattern) => browser.permissions.contains({ origins: [pattern] }),
+  };
+
   // Listeners are registered synchronously, so an event that woke the worker is not missed;
   // pages that connect before the stores have loaded wait for them.
   const worker = restrictToExtensionPages().then(() =>
@@ -28,7 +36,8 @@ export default defineBackground(() => {
       host,
       storage: browserLocalStorage(),
       builtins: createBuiltinTools(),
-      createProvider: (settings) => createAiSdkProvider(settings),
+      createProvider: (settings) => createAiSdkProvider(settings, { reach }),
+      reach,
       extensionId: browser.runtime.id,
       // `chrome-extension://<id>` (Firefox: `moz-extension://<uuid>`), without the slash.
       extensionOrigin: browser.runtime.getURL('/').replace(/\/$/, ''),

@@ -1,5 +1,6 @@
 import type { ApprovalDecision, PendingApproval } from './approvals';
 import type { Conversation, ToolApp } from './conversation';
+import type { ProviderAccess } from './provider';
 
 /**
  * What the worker's agent reports while it runs, as the side panel receives it: the events of one
@@ -68,7 +69,8 @@ export type AgentRunEvent =
       readonly name: string;
       readonly outcome: ToolOutcome;
     }
-  | { readonly type: 'error'; readonly message: string }
+  /** `access`: the provider's site access, when its absence made the request fail (issue 14). */
+  | { readonly type: 'error'; readonly message: string; readonly access?: ProviderAccess }
   | ({ readonly type: 'done' } & RunSummary);
 
 /** What the session pushes: run events tagged with their run, approvals, transcript changes. */

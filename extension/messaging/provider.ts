@@ -15,11 +15,16 @@ const BaseUrlSchema = z.url({
   error: 'The base URL must be an http(s) URL.',
 });
 
+/** OpenAI's two APIs (issue 14): Chat Completions (absent: settings saved before the choice) or Responses. */
+export const OpenAiApiSchema = z.enum(['chat', 'responses']);
+export type OpenAiApi = z.infer<typeof OpenAiApiSchema>;
+
 export const OpenAiSettingsSchema = z.object({
   kind: z.literal('openai'),
   apiKey: apiKeySchema('Enter an OpenAI API key.'),
   model: ModelSchema,
   baseURL: BaseUrlSchema.optional(),
+  api: OpenAiApiSchema.optional(),
 });
 
 export const AnthropicSettingsSchema = z.object({
@@ -80,6 +85,26 @@ export function providerOriginPattern(
   }
 }
 
+/** Access to the provider's origin (`optional_host_permissions`), as the page asks for it. */
+export interface ProviderAccess {
+  /** `127.0.0.1:11434`, for the button's label. */
+  readonly origin: string;
+  /** `http://127.0.0.1:11434/*`, for `permissions.request`. */
+  readonly pattern: string;
+}
+
+/**
+ * The site access that lets the worker reach the provider whatever CORS headers it sends, for
+ * the page's `permissions.request` and its button's label; null when the URL does not parse.
+ */
+export function providerAccess(
+  settings: Pick<ProviderSettings, 'kind'> & { readonly baseURL?: string | undefined },
+): ProviderAccess | null {
+  const pattern = providerOriginPattern(settings);
+  if (pattern === null) return null;
+  return { origin: new URL(effectiveBaseUrl(settings)).host, pattern };
+}
+
 /** A human name for the provider, for messages. */
 export function providerLabel(settings: ProviderSettings): string {
   switch (settings.kind) {
@@ -105,7 +130,10 @@ export type ProviderSettingsInput = z.infer<typeof ProviderSettingsInputSchema>;
 
 /** Provider settings as pages see them: everything but the key. */
 export type ProviderSettingsView =
-  | (Omit<Extract<ProviderSettings, { kind: 'openai' | 'anthropic' }>, 'apiKey'> & {
+  | (Omit<Extract<ProviderSettings, { kind: 'openai' }>, 'apiKey'> & {
+      readonly hasApiKey: boolean;
+    })
+  | (Omit<Extract<ProviderSettings, { kind: 'anthropic' }>, 'apiKey'> & {
       readonly hasApiKey: boolean;
     })
   | (Omit<Extract<ProviderSettings, { kind: 'openai-compatible' }>, 'apiKey'> & {

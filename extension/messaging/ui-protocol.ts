@@ -5,6 +5,7 @@ import type { CallToolResult } from '../../protocol/tools';
 import type { AgentEvent } from './agent-events';
 import type { PendingApproval } from './approvals';
 import type { ConnectionState } from './connection';
+import type { ConnectionTestResult } from './connection-test';
 import { AttachmentRefSchema, type Conversation } from './conversation';
 import { ProviderSettingsInputSchema, type ProviderSettingsView } from './provider';
 
@@ -161,6 +162,11 @@ export const pageRequests = {
       forgetApiKey: z.boolean().optional(),
     }),
   },
+  /**
+   * "Test connection" (issue 14): one cheap request to the provider as the form has it (an
+   * omitted key is the saved one, by the same rule as `settings/set`), nothing saved.
+   */
+  'provider/test': { params: z.object({ provider: ProviderSettingsInputSchema }) },
   /** A host method pages may call (PAGE_HOST_METHODS). */
   'host/request': {
     params: z.object({ method: z.string().min(1).max(64), params: z.unknown() }),
@@ -198,6 +204,7 @@ export interface PageResults {
   'autopilot/set': { readonly autopilot: boolean };
   'settings/get': { readonly provider: ProviderSettingsView | null };
   'settings/set': { readonly provider: ProviderSettingsView };
+  'provider/test': ConnectionTestResult;
   'host/request': unknown;
   /** The result as the host relayed it (gated), or the user's refusal on the card. */
   'apps/call':

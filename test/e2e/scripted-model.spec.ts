@@ -50,94 +50,106 @@ function textOf(events: readonly ProviderEvent[]): string {
   return events.map((event) => (event.type === 'text-delta' ? event.text : '')).join('');
 }
 
-describe.each<ModelApi>(['openai', 'anthropic'])('the scripted model over %s', (api) => {
-  it('calls a tool, then answers quoting the result it was sent', async () => {
-    model = await startScriptedModel([
-      { kind: 'tool-call', name: READ_FILE.name, arguments: { path: '/w/notes.txt' } },
-      { kind: 'text', text: (seen) => `The file says: ${seen.toolResults.at(-1)?.content ?? ''}` },
-    ]);
-    const user: ChatMessage = { role: 'user', content: 'What is in notes.txt?' };
+describe.each<ModelApi>(['openai', 'openai-responses', 'anthropic'])(
+  'the scripted model over %s',
+  (api) => {
+    it('calls a tool, then answers quoting the result it was sent', async () => {
+      model = await startScriptedModel([
+        { kind: 'tool-call', name: READ_FILE.name, arguments: { path: '/w/notes.txt' } },
+        {
+          kind: 'text',
+          text: (seen) => `The file says: ${seen.toolResults.at(-1)?.content ?? ''}`,
+        },
+      ]);
+      const user: ChatMessage = { role: 'user', content: 'What is in notes.txt?' };
 
-    const first = await turn(api, model, [user]);
-    const call = first.find((event) => event.type === 'tool-call');
-    expect(call).toMatchObject({ name: READ_FILE.name, arguments: { path: '/w/notes.txt' } });
-    const callId = call?.type === 'tool-call' ? call.id : '';
-    const second = await turn(api, model, [
-      user,
-      {
-        role: 'assistant',
-        content: [
-          {
-            type: 'tool-call',
-            id: callId,
-            name: READ_FILE.name,
-            arguments: { path: '/w/notes.txt' },
-          },
-        ],
-      },
-      {
-        role: 'tool',
-        results: [
-          {
-            type: 'tool-result',
-            callId,
-            name: READ_FILE.name,
-            status: 'ok',
-            content: 'hello from the workspace',
-          },
-        ],
-      },
-    ]);
+      const first = await turn(api, model, [user]);
+      const call = first.find((event) => event.type === 'tool-call');
+      expect(call).toMatchObject({ name: READ_FILE.name, arguments: { path: '/w/notes.txt' } });
+      const callId = call?.type === 'tool-call' ? call.id : '';
+      const second = await turn(api, model, [
+        user,
+        {
+          role: 'assistant',
+          content: [
+            {
+              type: 'tool-call',
+              id: callId,
+              name: READ_FILE.name,
+              arguments: { path: '/w/notes.txt' },
+            },
+          ],
+        },
+        {
+          role: 'tool',
+          results: [
+            {
+              type: 'tool-result',
+              callId,
+              name: READ_FILE.name,
+              status: 'ok',
+              content: 'hello from the workspace',
+            },
+          ],
+        },
+      ]);
 
-    expect(textOf(second)).toBe('The file says: hello from the workspace');
-    expect(second.at(-1)).toMatchObject({ type: 'finish', reason: 'stop' });
-    expect(model.requests.map((request) => request.tools)).toEqual([
-      [READ_FILE.name],
-      [READ_FILE.name],
-    ]);
-    expect(model.requests[0]?.lastUserText).toBe('What is in notes.txt?');
-    expect(model.requests[1]?.toolResults).toEqual([
-      { callId, content: 'hello from the workspace', isError: false },
-    ]);
-  });
+      expect(textOf(second)).toBe('The file says: hello from the workspace');
+      expect(second.at(-1)).toMatchObject({ type: 'finish', reason: 'stop' });
+      expect(model.requests.map((request) => request.tools)).toEqual([
+        [READ_FILE.name],
+        [READ_FILE.name],
+      ]);
+      expect(model.requests[0]?.lastUserText).toBe('What is in notes.txt?');
+      expect(model.requests.map((request) => request.api)).toEqual([api, api]);
+      // The Responses API is used statelessly: nothing kept on OpenAI's side.
+      if (api === 'openai-responses')
+        expect(model.requests[0]?.raw.body).toMatchObject({ store: false });
+      expect(model.requests[1]?.toolResults).toEqual([
+        { callId, content: 'hello from the workspace', isError: false },
+      ]);
+    });
 
-  it('records a denial as the model receives it', async () => {
-    model = await startScriptedModel([{ kind: 'text', text: 'Understood.' }]);
+    it('records a denial as the model receives it', async () => {
+      model = await startScriptedModel([{ kind: 'text', text: 'Understood.' }]);
 
-    await turn(api, model, [
-      { role: 'user', content: 'Read it.' },
-      {
-        role: 'assistant',
-        content: [{ type: 'tool-call', id: 'c1', name: READ_FILE.name, arguments: { path: '/x' } }],
-      },
-      {
-        role: 'tool',
-        results: [
-          {
-            type: 'tool-result',
-            callId: 'c1',
-            name: READ_FILE.name,
-            status: 'denied',
-            content: 'The user denied this call.',
-          },
-        ],
-      },
-    ]);
+      await turn(api, model, [
+        { role: 'user', content: 'Read it.' },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'tool-call', id: 'c1', name: READ_FILE.name, arguments: { path: '/x' } },
+          ],
+        },
+        {
+          role: 'tool',
+          results: [
+            {
+              type: 'tool-result',
+              callId: 'c1',
+              name: READ_FILE.name,
+              status: 'denied',
+              content: 'The user denied this call.',
+            },
+          ],
+        },
+      ]);
 
-    expect(model.requests[0]?.toolResults).toEqual([
-      { callId: 'c1', content: 'The user denied this call.', isError: api === 'anthropic' },
-    ]);
-  });
+      expect(model.requests[0]?.toolResults).toEqual([
+        { callId: 'c1', content: 'The user denied this call.', isError: api === 'anthropic' },
+      ]);
+    });
 
-  it('fails a request it has no turn for, with a message that says so', async () => {
-    model = await startScriptedModel([]);
+    it('fails a request it has no turn for, with a message that says so', async () => {
+      model = await startScriptedModel([]);
 
-    const events = await turn(api, model, [{ role: 'user', content: 'Hello?' }]);
+      const events = await turn(api, model, [{ role: 'user', content: 'Hello?' }]);
 
-    expect(events).toHaveLength(1);
-    expect(events[0]?.type === 'error' && events[0].message).toContain('no turn left');
-  });
-});
+      expect(events).toHaveLength(1);
+      expect(events[0]?.type === 'error' && events[0].message).toContain('no turn left');
+    });
+  },
+);
 
 describe('the scripted model seen from the extension', () => {
   // No host: only the worker's origin matters here.

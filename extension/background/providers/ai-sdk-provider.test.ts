@@ -282,6 +282,58 @@ describe('createAiSdkProvider over OpenAI chat completions', () => {
     );
   });
 
+  // Issue 14: the browser's "Failed to fetch" is one error for missing site access and a server
+  // that is down; with `reach` the message says which (provider-reach.ts).
+  it('names missing site access when the server answers a plain request, with the access', async () => {
+    const { baseURL } = await serve(() => OPENAI_TEXT);
+    const settings = { kind: 'openai-compatible', name: 'vllm', baseURL, model: 'm' } as const;
+    const provider = createAiSdkProvider(settings, {
+      maxRetries: 0,
+      // As Chromium refuses a cross-origin request without access when the server sends no CORS.
+      fetch: () => Promise.reject(new TypeError('Failed to fetch')),
+      reach: {
+        fetch: (input, init) => fetch(input, init),
+        hasAccess: () => Promise.resolve(false),
+      },
+    });
+
+    const events = await collect(provider);
+
+    const origin = new URL(baseURL).host;
+    expect(events).toEqual([
+      {
+        type: 'error',
+        message: expect.stringContaining(
+          `Switchyard has no permission to reach ${origin}`,
+        ) as unknown,
+        access: { origin, pattern: `${new URL(baseURL).origin}/*` },
+      },
+    ]);
+  });
+
+  it('says the connection was refused when nothing answers, access or not', async () => {
+    const dead = await startLoopbackServer(() => OPENAI_TEXT);
+    await dead.close();
+    const provider = createAiSdkProvider(
+      { kind: 'openai-compatible', name: 'vllm', baseURL: dead.baseURL, model: 'm' },
+      {
+        maxRetries: 0,
+        reach: {
+          fetch: (input, init) => fetch(input, init),
+          hasAccess: () => Promise.resolve(false),
+        },
+      },
+    );
+
+    const events = await collect(provider);
+
+    expect(events).toHaveLength(1);
+    expect(events[0]).not.toHaveProperty('access');
+    expect(events[0]?.type === 'error' && events[0].message).toContain(
+      'the name does not resolve or the connection was refused',
+    );
+  });
+
   it('uses the injected fetch', async () => {
     const { baseURL } = await serve(() => OPENAI_TEXT);
     const seen: string[] = [];

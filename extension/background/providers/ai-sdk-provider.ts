@@ -18,6 +18,8 @@ import {
   type ProviderSettings,
 } from '../../messaging/provider';
 import { messageOf } from '../../../protocol/guards';
+import { classifyProbe } from './connection-test';
+import { diagnoseNetworkFailure, isNetworkFailure, type ReachDeps } from './provider-reach';
 
 /**
  * A ModelProvider over the AI SDK's `streamText`, for OpenAI, Anthropic and any
@@ -31,19 +33,28 @@ export interface AiSdkProviderOptions {
   readonly fetch?: typeof globalThis.fetch;
   /** Retries of rate limits, 5xx and network errors (the SDK's backoff). Default 2. */
   readonly maxRetries?: number;
+  /**
+   * The browser's site access and a plain fetch, to say why a request failed before any HTTP
+   * answer (provider-reach.ts). Without it such a failure is worded as "cannot reach".
+   */
+  readonly reach?: ReachDeps;
 }
 
 function languageModel(settings: ProviderSettings, fetch?: typeof globalThis.fetch): LanguageModel {
   const injected = fetch === undefined ? {} : { fetch };
   switch (settings.kind) {
-    case 'openai':
-      // Chat completions rather than the Responses API: the same wire format as every
-      // OpenAI-compatible server, and stateless (the transcript is re-sent each turn).
-      return createOpenAI({
+    case 'openai': {
+      const openai = createOpenAI({
         apiKey: settings.apiKey,
         ...(settings.baseURL === undefined ? {} : { baseURL: settings.baseURL }),
         ...injected,
-      }).chat(settings.model);
+      });
+      // Chat completions unless the user chose the Responses API (issue 14): the same wire
+      // format as every OpenAI-compatible server. Both are used statelessly (see below).
+      return settings.api === 'responses'
+        ? openai.responses(settings.model)
+        : openai.chat(settings.model);
+    }
     case 'anthropic':
       return createAnthropic({
         apiKey: settings.apiKey,
@@ -105,8 +116,40 @@ export function describeError(error: unknown, settings: ProviderSettings): strin
     }
     return `${label} answered HTTP ${status}: ${cause.message}`;
   }
+  if (isNetworkFailure(cause)) {
+    return `Cannot reach ${effectiveBaseUrl(settings)}: check the base URL and that the server is running.`;
+  }
   const message = messageOf(cause);
   return `The request to ${label} failed: ${message}`;
+}
+
+/**
+ * The URL of a request that failed before any HTTP answer, or null for any other failure. The
+ * SDK wraps Node's "fetch failed" (which has a cause) as an APICallError without a status, but
+ * passes on the browser's bare `TypeError: Failed to fetch` (which has none) as it is.
+ */
+function networkFailureUrl(cause: unknown, settings: ProviderSettings): string | null {
+  if (APICallError.isInstance(cause)) return cause.statusCode === undefined ? cause.url : null;
+  return isNetworkFailure(cause) ? effectiveBaseUrl(settings) : null;
+}
+
+/**
+ * An `error` event for a failed request. A failure before any HTTP answer (the browser's
+ * "Failed to fetch") is diagnosed: missing site access is named, with the access to grant.
+ */
+export async function errorEvent(
+  error: unknown,
+  settings: ProviderSettings,
+  reach: ReachDeps | undefined,
+): Promise<Extract<ProviderEvent, { type: 'error' }>> {
+  const cause = RetryError.isInstance(error) ? error.lastError : error;
+  const failedUrl = networkFailureUrl(cause, settings);
+  if (reach !== undefined && failedUrl !== null) {
+    const diagnosis = await diagnoseNetworkFailure(settings, failedUrl, reach);
+    const { message, access } = classifyProbe({ kind: 'network', diagnosis }, settings);
+    return { type: 'error', message, ...(access === undefined ? {} : { access }) };
+  }
+  return { type: 'error', message: describeError(error, settings) };
 }
 
 /**
@@ -131,13 +174,18 @@ export function createAiSdkProvider(
           messages: toModelMessages(request.messages),
           tools: toToolSet(request.tools),
           stopWhen: stepCountIs(1),
+          // The Responses API keeps every response on OpenAI's side unless told not to; the
+          // transcript is re-sent each turn, so nothing needs storing there.
+          ...(parsed.kind === 'openai' && parsed.api === 'responses'
+            ? { providerOptions: { openai: { store: false } } }
+            : {}),
           maxRetries,
           abortSignal: request.signal,
           // Errors arrive as `error` parts below; the default handler would also log them.
           onError: () => undefined,
         });
       } catch (error) {
-        yield { type: 'error', message: describeError(error, parsed) };
+        yield await errorEvent(error, parsed, options.reach);
         return;
       }
       try {
@@ -168,7 +216,7 @@ export function createAiSdkProvider(
               return;
             case 'error':
               if (request.signal.aborted || isAbort(part.error)) return;
-              yield { type: 'error', message: describeError(part.error, parsed) };
+              yield await errorEvent(part.error, parsed, options.reach);
               return;
             case 'abort':
               return;
@@ -198,7 +246,7 @@ export function createAiSdkProvider(
         }
       } catch (error) {
         if (request.signal.aborted || isAbort(error)) return;
-        yield { type: 'error', message: describeError(error, parsed) };
+        yield await errorEvent(error, parsed, options.reach);
       }
     },
   };

@@ -1,5 +1,6 @@
 import type { Usage } from '../../messaging/agent-events';
 import type { ChatMessage } from '../../messaging/conversation';
+import type { ProviderAccess } from '../../messaging/provider';
 
 /**
  * The seam between the agent loop and a model. Adapters over the AI SDK (Anthropic, OpenAI,
@@ -36,8 +37,11 @@ export type ProviderEvent =
       readonly arguments: unknown;
     }
   | { readonly type: 'finish'; readonly reason: FinishReason; readonly usage?: Usage }
-  /** The turn failed (HTTP error, refused request); `message` says what to do next. */
-  | { readonly type: 'error'; readonly message: string };
+  /**
+   * The turn failed (HTTP error, refused request); `message` says what to do next, and `access`
+   * is the site access to grant when its absence is the cause (issue 14).
+   */
+  | { readonly type: 'error'; readonly message: string; readonly access?: ProviderAccess };
 
 export interface ModelProvider {
   stream(request: ProviderRequest): AsyncIterable<ProviderEvent>;

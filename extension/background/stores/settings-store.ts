@@ -79,6 +79,20 @@ export class SettingsStore implements BuiltinApprovals {
     input: ProviderSettingsInput,
     options: { readonly forgetApiKey?: boolean } = {},
   ): Promise<ProviderSettings> {
+    const resolved = this.resolveProvider(input, options);
+    await this.save({ ...this.current, provider: resolved });
+    return resolved;
+  }
+
+  /**
+   * The settings `input` would save, without saving them (Test connection on the form as typed):
+   * an omitted key is the stored one only for the same kind of provider at the same base URL, so
+   * a key is never sent to another server than the one it was saved for.
+   */
+  resolveProvider(
+    input: ProviderSettingsInput,
+    options: { readonly forgetApiKey?: boolean } = {},
+  ): ProviderSettings {
     const previous = this.current.provider;
     const sameServer =
       previous !== null &&
@@ -92,7 +106,6 @@ export class SettingsStore implements BuiltinApprovals {
     if (!parsed.success) {
       throw new SettingsError(parsed.error.issues.map((issue) => issue.message).join(' '));
     }
-    await this.save({ ...this.current, provider: parsed.data });
     return parsed.data;
   }
 

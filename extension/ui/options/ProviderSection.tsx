@@ -2,7 +2,10 @@ import { useEffect, useMemo, useRef, useState, type SubmitEvent } from 'react';
 import { browser } from 'wxt/browser';
 import { providerOriginPattern } from '../../messaging/provider';
 import type { ProviderSettingsInput, ProviderSettingsView } from '../../messaging/provider';
+import type { ConnectionTestResult } from '../../messaging/connection-test';
 import { Button } from '../common/Button';
+import { Notice } from '../common/Notice';
+import { ProviderAccessButton } from '../common/ProviderAccessButton';
 import { errorMessage } from '../common/errors';
 import { pageClient } from '../common/page-client';
 import { Field } from '../popup/Field';
@@ -10,15 +13,25 @@ import {
   applyPreset,
   COMPATIBLE_PRESETS,
   fieldsFromView,
+  isOpenAiApi,
   isProviderKind,
+  OPENAI_APIS,
   keyStatus,
   MODEL_PLACEHOLDERS,
   parseProviderForm,
   presetOf,
   PROVIDER_KINDS,
+  testResultView,
   type ProviderFieldErrors,
   type ProviderFields,
 } from './provider-form';
+
+/** Test connection (issue 14): for the fields as they were when it ran. */
+type TestState =
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'testing' }
+  | { readonly kind: 'result'; readonly result: ConnectionTestResult }
+  | { readonly kind: 'error'; readonly message: string };
 
 type Status =
   | { readonly kind: 'idle' }
@@ -36,6 +49,9 @@ export function ProviderSection() {
   const dirty = useRef(false);
   const [errors, setErrors] = useState<ProviderFieldErrors>({});
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
+  const [test, setTest] = useState<TestState>({ kind: 'idle' });
+  // Which run's answer counts: an edit or a newer run makes an older answer stale.
+  const testRun = useRef(0);
 
   useEffect(() => {
     let live = true;
@@ -70,6 +86,28 @@ export function ProviderSection() {
     dirty.current = true;
     setErrors({});
     if (status.kind !== 'saving') setStatus({ kind: 'idle' });
+    // The result was for other values.
+    testRun.current += 1;
+    setTest({ kind: 'idle' });
+  };
+
+  const runTest = () => {
+    const parsed = parseProviderForm(fields, stored);
+    if (!parsed.ok) {
+      setErrors(parsed.errors);
+      setTest({ kind: 'idle' });
+      return;
+    }
+    const run = ++testRun.current;
+    setTest({ kind: 'testing' });
+    client
+      .request('provider/test', { provider: parsed.input })
+      .then((result) => {
+        if (testRun.current === run) setTest({ kind: 'result', result });
+      })
+      .catch((error: unknown) => {
+        if (testRun.current === run) setTest({ kind: 'error', message: errorMessage(error) });
+      });
   };
 
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
@@ -131,6 +169,29 @@ export function ProviderSection() {
             </select>
           )}
         </Field>
+        {fields.kind === 'openai' && (
+          <Field
+            label="API"
+            hint="Chat Completions is what OpenAI-compatible servers speak too; Responses is OpenAI's newer API. Either way nothing is stored at OpenAI between turns."
+          >
+            {(control) => (
+              <select
+                {...control}
+                value={fields.api}
+                onChange={(event) => {
+                  const api = event.target.value;
+                  if (isOpenAiApi(api)) edit({ ...fields, api });
+                }}
+              >
+                {OPENAI_APIS.map((entry) => (
+                  <option key={entry.api} value={entry.api}>
+                    {entry.label}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        )}
         {compatible && (
           <>
             <Field label="Preset" hint="Fills in the name and the usual base URL.">
@@ -216,6 +277,9 @@ export function ProviderSection() {
           <Button type="submit" variant="primary" disabled={status.kind === 'saving'}>
             Save
           </Button>
+          <Button onClick={runTest} disabled={test.kind === 'testing'}>
+            Test connection
+          </Button>
           <p role="status" className={status.kind === 'error' ? 'sy-error-text' : 'op-muted'}>
             {status.kind === 'saving'
               ? 'Saving…'
@@ -226,8 +290,60 @@ export function ProviderSection() {
                   : ''}
           </p>
         </div>
+        <TestOutcome
+          state={test}
+          onGranted={() => {
+            runTest();
+          }}
+        />
       </form>
     </section>
+  );
+}
+
+/** What Test connection found, with the access to grant when that is what is missing. */
+function TestOutcome({
+  state,
+  onGranted,
+}: {
+  readonly state: TestState;
+  readonly onGranted: () => void;
+}) {
+  if (state.kind === 'idle') return null;
+  if (state.kind === 'testing') {
+    return (
+      <p role="status" className="op-muted">
+        Testing the connection…
+      </p>
+    );
+  }
+  if (state.kind === 'error') {
+    return (
+      <Notice tone="error" title="Could not test">
+        {state.message}
+      </Notice>
+    );
+  }
+  const { result } = state;
+  const view = testResultView(result);
+  return (
+    <Notice
+      tone={view.tone}
+      title={view.title}
+      actions={
+        result.access === undefined ? undefined : (
+          <ProviderAccessButton
+            size="small"
+            access={result.access}
+            onAnswer={(granted) => {
+              if (granted) onGranted();
+            }}
+          />
+        )
+      }
+    >
+      <span className="op-wrap">{result.message}</span>
+    </Notice>
   );
 }
 

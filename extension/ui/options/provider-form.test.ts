@@ -5,7 +5,10 @@ import {
   EMPTY_PROVIDER_FIELDS,
   fieldsFromView,
   keyStatus,
+  MODEL_PLACEHOLDERS,
   parseProviderForm,
+  PROVIDER_KINDS,
+  testResultView,
   presetOf,
   type ProviderField,
   type ProviderFields,
@@ -143,6 +146,55 @@ describe('parsing', () => {
         baseURL: 'http://localhost:11434/v1',
         model: 'llama3.1',
       },
+    });
+  });
+});
+
+describe('the Model field and the Test connection result', () => {
+  // An example must not read as a value already filled in (issue 14).
+  test.each(PROVIDER_KINDS.map((entry) => entry.kind))(
+    '%s: the placeholder says it is an example',
+    (kind) => {
+      expect(MODEL_PLACEHOLDERS[kind]).toMatch(/^e\.g\. \S+$/);
+    },
+  );
+
+  test.each([
+    [{ cause: 'ok', tone: 'success' }, 'info', 'Connection works'],
+    [{ cause: 'model-not-listed', tone: 'warning' }, 'warning', 'Connected, but check this'],
+    [{ cause: 'rate-limited', tone: 'warning' }, 'warning', 'Reached, but limited'],
+    [{ cause: 'no-access', tone: 'error' }, 'error', 'Access not granted'],
+    [{ cause: 'key-rejected', tone: 'error' }, 'error', 'Connection failed'],
+    [{ cause: 'unreachable', tone: 'error' }, 'error', 'Connection failed'],
+  ] as const)('%o is shown as %s, "%s"', (result, tone, title) => {
+    expect(testResultView({ ...result, message: 'm' })).toEqual({ tone, title });
+  });
+});
+
+describe("OpenAI's API choice (issue 14)", () => {
+  test('settings saved before the choice read as Chat Completions, Responses as saved', () => {
+    expect(fieldsFromView(storedOpenAi).api).toBe('chat');
+    expect(fieldsFromView({ ...storedOpenAi, api: 'responses' }).api).toBe('responses');
+  });
+
+  test.each([
+    ['chat', { kind: 'openai', apiKey: 'sk-1', model: 'gpt-4.1' }],
+    ['responses', { kind: 'openai', api: 'responses', apiKey: 'sk-1', model: 'gpt-4.1' }],
+  ] as const)('%s is sent as chosen (Chat Completions as before: no field)', (api, input) => {
+    expect(parseProviderForm(fields({ api, apiKey: 'sk-1', model: 'gpt-4.1' }), null)).toEqual({
+      ok: true,
+      input,
+    });
+  });
+
+  test('another kind never carries it', () => {
+    const parsed = parseProviderForm(
+      fields({ kind: 'anthropic', api: 'responses', apiKey: 'k', model: 'claude-sonnet-4-5' }),
+      null,
+    );
+    expect(parsed).toEqual({
+      ok: true,
+      input: { kind: 'anthropic', apiKey: 'k', model: 'claude-sonnet-4-5' },
     });
   });
 });

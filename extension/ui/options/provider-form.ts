@@ -1,8 +1,10 @@
 import {
   AnthropicSettingsSchema,
   OpenAiSettingsSchema,
+  type OpenAiApi,
   type ProviderSettings,
 } from '../../messaging/provider';
+import type { ConnectionTestResult } from '../../messaging/connection-test';
 import {
   ProviderSettingsInputSchema,
   type ProviderSettingsInput,
@@ -43,15 +45,52 @@ export const COMPATIBLE_PRESETS: readonly {
   { id: 'vllm', name: 'vLLM', baseURL: 'http://localhost:8000/v1' },
 ];
 
-/** Model name examples for the field's placeholder. */
+/**
+ * The Model field's placeholder: an example that reads as one ("e.g. …", styled as placeholder
+ * text), so an empty field never looks filled in (issue 14).
+ */
 export const MODEL_PLACEHOLDERS: Readonly<Record<ProviderKind, string>> = {
-  openai: 'gpt-4.1',
-  anthropic: 'claude-sonnet-4-5',
-  'openai-compatible': 'llama3.1',
+  openai: 'e.g. gpt-4.1-mini',
+  anthropic: 'e.g. claude-sonnet-4-5',
+  'openai-compatible': 'e.g. llama3.1',
 };
+
+/** How the options page shows a Test connection result: the notice's tone and title. */
+export function testResultView(result: ConnectionTestResult): {
+  readonly tone: 'info' | 'warning' | 'error';
+  readonly title: string;
+} {
+  switch (result.tone) {
+    case 'success':
+      return { tone: 'info', title: 'Connection works' };
+    case 'warning':
+      return {
+        tone: 'warning',
+        title:
+          result.cause === 'rate-limited' ? 'Reached, but limited' : 'Connected, but check this',
+      };
+    case 'error':
+      return {
+        tone: 'error',
+        title: result.cause === 'no-access' ? 'Access not granted' : 'Connection failed',
+      };
+  }
+}
+
+/** OpenAI's APIs, for the form's select (issue 14). */
+export const OPENAI_APIS: readonly { readonly api: OpenAiApi; readonly label: string }[] = [
+  { api: 'chat', label: 'Chat Completions' },
+  { api: 'responses', label: 'Responses' },
+];
+
+export function isOpenAiApi(value: string): value is OpenAiApi {
+  return OPENAI_APIS.some((entry) => entry.api === value);
+}
 
 export interface ProviderFields {
   readonly kind: ProviderKind;
+  /** OpenAI only. */
+  readonly api: OpenAiApi;
   /** OpenAI-compatible only. */
   readonly name: string;
   readonly baseURL: string;
@@ -65,6 +104,7 @@ export type ProviderFieldErrors = Partial<Record<ProviderField, string>>;
 
 export const EMPTY_PROVIDER_FIELDS: ProviderFields = {
   kind: 'openai',
+  api: 'chat',
   name: '',
   baseURL: '',
   model: '',
@@ -76,6 +116,7 @@ export function fieldsFromView(view: ProviderSettingsView | null): ProviderField
   if (view === null) return EMPTY_PROVIDER_FIELDS;
   return {
     kind: view.kind,
+    api: view.kind === 'openai' ? (view.api ?? 'chat') : 'chat',
     name: view.kind === 'openai-compatible' ? view.name : '',
     baseURL: view.baseURL ?? '',
     model: view.model,
@@ -149,7 +190,9 @@ export function parseProviderForm(
   const candidate =
     fields.kind === 'openai-compatible'
       ? { kind: fields.kind, name: fields.name.trim(), ...common }
-      : { kind: fields.kind, ...common };
+      : fields.kind === 'openai' && fields.api === 'responses'
+        ? { kind: fields.kind, api: fields.api, ...common }
+        : { kind: fields.kind, ...common };
   const parsed = ProviderSettingsInputSchema.safeParse(candidate);
   const errors: ProviderFieldErrors = {};
   for (const issue of parsed.error?.issues ?? []) {

@@ -1,6 +1,7 @@
 import { useLayoutEffect, useRef } from 'react';
 import { Button } from '../common/Button';
 import { Notice } from '../common/Notice';
+import { ProviderAccessButton } from '../common/ProviderAccessButton';
 import type { ChatState } from './chat-state';
 import { VisibleText } from '../common/VisibleText';
 import { SafeMarkdown } from './SafeMarkdown';
@@ -102,15 +103,20 @@ function Item({
         <Notice
           tone={item.notice.tone}
           actions={
-            <Button
-              size="small"
-              variant="quiet"
-              onClick={() => {
-                onDismissNotice(item.notice.id);
-              }}
-            >
-              Dismiss
-            </Button>
+            <>
+              {item.notice.access === undefined ? null : (
+                <ProviderAccessButton size="small" access={item.notice.access} />
+              )}
+              <Button
+                size="small"
+                variant="quiet"
+                onClick={() => {
+                  onDismissNotice(item.notice.id);
+                }}
+              >
+                Dismiss
+              </Button>
+            </>
           }
         >
           {item.notice.message}

@@ -216,6 +216,17 @@ describe('a run', () => {
     ]);
   });
 
+  test('an error for want of site access keeps the access, for the notice to offer it', () => {
+    const access = { origin: '127.0.0.1:11434', pattern: 'http://127.0.0.1:11434/*' };
+    const state = run(
+      started,
+      agent({ type: 'error', runId: 'run1', message: 'no permission', access }),
+    );
+    expect(state.notices).toEqual([
+      { id: 1, tone: 'error', message: 'no permission', afterMessage: 1, access },
+    ]);
+  });
+
   test('done ends the run and drops what it was waiting for', () => {
     const state = run(
       started,

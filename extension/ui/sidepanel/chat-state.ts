@@ -10,7 +10,7 @@ import type {
   PageEvent,
   SessionSnapshot,
 } from '../../messaging/ui-protocol';
-import type { ProviderSettingsView } from '../../messaging/provider';
+import type { ProviderAccess, ProviderSettingsView } from '../../messaging/provider';
 
 /**
  * The side panel's state as a pure reducer over the worker's snapshot and pushed events
@@ -38,6 +38,8 @@ export interface ChatNotice {
   readonly message: string;
   /** Shown after this many messages of the conversation. */
   readonly afterMessage: number;
+  /** The provider's site access, offered when its absence is the cause (issue 14). */
+  readonly access?: ProviderAccess;
 }
 
 export interface ChatState {
@@ -123,12 +125,18 @@ export function endNotice(
   }
 }
 
-function addNotice(state: ChatState, tone: ChatNotice['tone'], message: string): ChatState {
+function addNotice(
+  state: ChatState,
+  tone: ChatNotice['tone'],
+  message: string,
+  access?: ProviderAccess,
+): ChatState {
   const notice: ChatNotice = {
     id: state.nextNoticeId,
     tone,
     message,
     afterMessage: state.conversation?.messages.length ?? 0,
+    ...(access === undefined ? {} : { access }),
   };
   return { ...state, notices: [...state.notices, notice], nextNoticeId: state.nextNoticeId + 1 };
 }
@@ -232,7 +240,7 @@ function applyAgentEvent(state: ChatState, event: AgentEvent): ChatState {
         approvals: adopted.approvals.filter((a) => a.approvalId !== event.approvalId),
       };
     case 'error':
-      return addNotice(adopted, 'error', event.message);
+      return addNotice(adopted, 'error', event.message, event.access);
     case 'done': {
       const ended = endRun(adopted);
       const notice = endNotice(event.reason, event.toolRounds);

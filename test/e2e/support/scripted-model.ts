@@ -30,7 +30,8 @@ export type ModelTurn =
   /** Streams `text`, then keeps the response open until the client goes (a Stop button test). */
   | { readonly kind: 'hang'; readonly text: string };
 
-export type ModelApi = 'openai' | 'anthropic';
+/** OpenAI chat completions, OpenAI's Responses API (issue 14), Anthropic messages. */
+export type ModelApi = 'openai' | 'openai-responses' | 'anthropic';
 
 /** A tool result as the model received it. */
 export interface SeenToolResult {
@@ -62,6 +63,11 @@ export interface ScriptedModel {
   script(...turns: ModelTurn[]): void;
   /** Resolves with request `index` (0-based) once it has arrived. */
   request(index: number): Promise<ModelRequest>;
+  /**
+   * Answers the next request (a model turn or the model list) with this HTTP status and an
+   * error body in the provider's shape instead, e.g. 401 for a refused key (Test connection).
+   */
+  failNext(status: number, message?: string): void;
   /** Provider settings that point the extension at this model. */
   settings(api: ModelApi): ProviderSettings;
   close(): Promise<void>;
@@ -73,6 +79,7 @@ export interface ScriptedModel {
  */
 export const SCRIPTED_MODEL_IDS: Readonly<Record<ModelApi, string>> = {
   openai: 'gpt-4.1',
+  'openai-responses': 'gpt-4.1',
   anthropic: 'claude-sonnet-4-5',
 };
 const SCRIPTED_MODEL_NAME = 'scripted-model';
@@ -92,6 +99,20 @@ const OpenAiBodySchema = z.looseObject({
       role: z.string(),
       content: TextPartsSchema.nullish(),
       tool_call_id: z.string().optional(),
+    }),
+  ),
+});
+
+// The Responses API's `input`: messages, and the function calls and their outputs as items.
+const ResponsesBodySchema = z.looseObject({
+  tools: z.array(z.looseObject({ name: z.string() })).optional(),
+  input: z.array(
+    z.looseObject({
+      type: z.string().optional(),
+      role: z.string().optional(),
+      call_id: z.string().optional(),
+      content: TextPartsSchema.optional(),
+      output: TextPartsSchema.optional(),
     }),
   ),
 });
@@ -144,6 +165,25 @@ function parseRequest(raw: RecordedRequest, index: number): ModelRequest | strin
       lastUserText: textOf(messages.filter((message) => message.role === 'user').at(-1)?.content),
     };
   }
+  if (raw.url.endsWith('/responses')) {
+    const body = ResponsesBodySchema.safeParse(raw.body);
+    if (!body.success) return `not a responses body: ${body.error.message}`;
+    const items = body.data.input;
+    return {
+      index,
+      api: 'openai-responses',
+      raw,
+      tools: (body.data.tools ?? []).map((tool) => tool.name),
+      toolResults: items.flatMap((item) =>
+        item.type === 'function_call_output'
+          ? [{ callId: item.call_id ?? '', content: textOf(item.output), isError: false }]
+          : [],
+      ),
+      lastUserText: textOf(
+        items.flatMap((item) => (item.role === 'user' ? [item.content] : [])).at(-1),
+      ),
+    };
+  }
   if (raw.url.endsWith('/messages')) {
     const body = AnthropicBodySchema.safeParse(raw.body);
     if (!body.success) return `not a messages body: ${body.error.message}`;
@@ -175,7 +215,7 @@ function parseRequest(raw: RecordedRequest, index: number): ModelRequest | strin
         .join(''),
     };
   }
-  return `${raw.url}: the model serves /v1/chat/completions and /v1/messages only`;
+  return `${raw.url}: the model serves /v1/chat/completions, /v1/responses and /v1/messages only`;
 }
 
 function turnText(turn: ModelTurn, seen: ModelRequest): string {
@@ -232,6 +272,66 @@ function openAiReply(turn: ModelTurn, seen: ModelRequest): LoopbackReply {
       usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 },
     }),
     sse('[DONE]'),
+  );
+  return { kind: 'sse', events };
+}
+
+// OpenAI Responses streaming: response.created, output items (a message with text deltas, a
+// function call with argument deltas), then response.completed with the usage.
+function responsesReply(turn: ModelTurn, seen: ModelRequest): LoopbackReply {
+  const n = seen.index;
+  const event = (type: string, data: Record<string, unknown>): string =>
+    sse({ type, ...data }, type);
+  const events = [
+    event('response.created', {
+      response: { id: `resp_${n}`, created_at: 1, model: SCRIPTED_MODEL_NAME },
+    }),
+  ];
+  const text = turnText(turn, seen);
+  let output = 0;
+  if (text !== '') {
+    const item = { type: 'message', id: `msg_${n}` };
+    events.push(event('response.output_item.added', { output_index: output, item }));
+    for (const piece of pieces(text)) {
+      events.push(
+        event('response.output_text.delta', {
+          item_id: item.id,
+          output_index: output,
+          content_index: 0,
+          delta: piece,
+        }),
+      );
+    }
+    if (turn.kind === 'hang') return { kind: 'sse', events, hang: true };
+    events.push(event('response.output_item.done', { output_index: output++, item }));
+  }
+  if (turn.kind === 'hang') return { kind: 'sse', events, hang: true };
+  if (turn.kind === 'tool-call') {
+    const args = JSON.stringify(turn.arguments);
+    const call = { type: 'function_call', id: `fc_${n}`, call_id: `call_${n}`, name: turn.name };
+    events.push(
+      event('response.output_item.added', {
+        output_index: output,
+        item: { ...call, arguments: '' },
+      }),
+      event('response.function_call_arguments.delta', {
+        item_id: call.id,
+        output_index: output,
+        delta: args,
+      }),
+      event('response.output_item.done', {
+        output_index: output,
+        item: { ...call, arguments: args, status: 'completed' },
+      }),
+    );
+  }
+  events.push(
+    event('response.completed', {
+      response: {
+        incomplete_details: null,
+        usage: { input_tokens: 100, output_tokens: 10, total_tokens: 110 },
+      },
+    }),
   );
   return { kind: 'sse', events };
 }
@@ -308,13 +408,54 @@ function failure(message: string): LoopbackReply {
   };
 }
 
+export interface ScriptedModelOptions {
+  /**
+   * Send CORS headers (default true), as OpenAI's and Anthropic's APIs do. Without them the
+   * extension reaches the model only with the site access for its origin, as with a local server
+   * that sends none (Test connection's "no access" case).
+   */
+  readonly cors?: boolean;
+}
+
+/** The model list both APIs answer at `GET /v1/models` (one shape fits both). */
+function modelList(): LoopbackReply {
+  return {
+    kind: 'json',
+    status: 200,
+    body: {
+      object: 'list',
+      data: [...new Set(Object.values(SCRIPTED_MODEL_IDS))].map((id) => ({
+        id,
+        object: 'model',
+        type: 'model',
+        created: 1,
+        owned_by: 'scripted',
+      })),
+      has_more: false,
+    },
+  };
+}
+
 /** Starts a scripted model; `close()` it in the test's teardown. */
-export async function startScriptedModel(turns: readonly ModelTurn[] = []): Promise<ScriptedModel> {
+export async function startScriptedModel(
+  turns: readonly ModelTurn[] = [],
+  options: ScriptedModelOptions = {},
+): Promise<ScriptedModel> {
   const queue = [...turns];
+  const failures: { readonly status: number; readonly message: string }[] = [];
   const requests: ModelRequest[] = [];
   const arrivals = new Set<() => void>();
   const server = await startLoopbackServer(
     (raw) => {
+      const failing = failures.shift();
+      if (failing !== undefined) {
+        return {
+          kind: 'json',
+          status: failing.status,
+          body: { type: 'error', error: { type: 'scripted_error', message: failing.message } },
+        };
+      }
+      if (raw.method === 'GET' && /\/models(\?|$)/.test(raw.url)) return modelList();
       const seen = parseRequest(raw, requests.length);
       if (typeof seen === 'string') return failure(`scripted model: ${seen}`);
       requests.push(seen);
@@ -323,9 +464,16 @@ export async function startScriptedModel(turns: readonly ModelTurn[] = []): Prom
       if (turn === undefined) {
         return failure(`scripted model: no turn left for request ${seen.index + 1}`);
       }
-      return seen.api === 'openai' ? openAiReply(turn, seen) : anthropicReply(turn, seen);
+      switch (seen.api) {
+        case 'openai':
+          return openAiReply(turn, seen);
+        case 'openai-responses':
+          return responsesReply(turn, seen);
+        case 'anthropic':
+          return anthropicReply(turn, seen);
+      }
     },
-    { cors: true },
+    { cors: options.cors ?? true },
   );
   const { baseURL } = server;
   return {
@@ -333,6 +481,9 @@ export async function startScriptedModel(turns: readonly ModelTurn[] = []): Prom
     requests,
     script: (...more) => {
       queue.push(...more);
+    },
+    failNext: (status, message = `scripted HTTP ${status}`) => {
+      failures.push({ status, message });
     },
     request: (index) =>
       new Promise((resolve) => {
@@ -346,9 +497,15 @@ export async function startScriptedModel(turns: readonly ModelTurn[] = []): Prom
         check();
       }),
     settings: (api) =>
-      api === 'openai'
-        ? { kind: 'openai', apiKey: 'sk-e2e', model: SCRIPTED_MODEL_IDS.openai, baseURL }
-        : { kind: 'anthropic', apiKey: 'sk-ant-e2e', model: SCRIPTED_MODEL_IDS.anthropic, baseURL },
+      api === 'anthropic'
+        ? { kind: 'anthropic', apiKey: 'sk-ant-e2e', model: SCRIPTED_MODEL_IDS.anthropic, baseURL }
+        : {
+            kind: 'openai',
+            apiKey: 'sk-e2e',
+            model: SCRIPTED_MODEL_IDS[api],
+            baseURL,
+            ...(api === 'openai-responses' ? { api: 'responses' as const } : {}),
+          },
     close: () => server.close(),
   };
 }
