@@ -1,14 +1,41 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import { estimateTokens } from '../protocol/token-estimate';
 import type { ToolListingView } from './host-views';
+import {
+  PROVIDER_FORMATS,
+  wireTokens,
+  wireTools,
+  withFields,
+  type ProviderFormat,
+} from './provider-formats';
 
 /**
  * What the tool listings cost a model on every turn: each server's raw `tools/list` (what a naive
  * relay would forward) against the model-facing listing the host builds from it (namespaced name,
- * sanitized and capped description, input schema; no outputSchema, annotations or _meta). Both
- * sides are estimated with the host's own estimator, so the difference is the listing, not the
- * tokenizer.
+ * sanitized and capped description, minified input schema; no outputSchema, annotations or _meta).
+ * Both sides are estimated with the host's own estimator, so the difference is the listing, not
+ * the tokenizer. Per provider format, the listing is also put through the extension's real
+ * provider adapters (bench/provider-formats.ts) twice: as the host lists it, and with each tool's
+ * schema as the server wrote it, so the table shows what minifying saves in each wire format.
  */
+
+/** Model-facing listing / raw `tools/list`, in every format (issue 15). */
+export const LISTING_RATIO_TARGET = 0.5;
+
+/**
+ * One provider's wire format of the listing. Each side is the tools as that provider's adapter
+ * sends them (request flags such as Anthropic's `eager_input_streaming` not counted): `raw` with
+ * every field of the server's definition forwarded (a naive relay), `unminified` as the host
+ * lists them but with each schema as the server wrote it, `model` as the host lists them.
+ */
+export interface FormatCost {
+  readonly format: ProviderFormat;
+  readonly rawTokens: number;
+  readonly unminifiedTokens: number;
+  readonly modelTokens: number;
+  /** `modelTokens` / `rawTokens`. */
+  readonly ratio: number;
+}
 
 export interface ServerTokenCost {
   readonly server: string;
@@ -30,14 +57,17 @@ export interface TokenCostResult {
   readonly hostTotal: number;
   /** Characters of the host's whole `tools/list` reply to the extension (not model-facing). */
   readonly hostWireChars: number;
+  /** The host's estimate / the raw `tools/list` tokens. */
+  readonly hostRatio: number;
+  readonly formats: readonly FormatCost[];
 }
 
-export function tokenCost(
+export async function tokenCost(
   rawTools: Readonly<Record<string, readonly Tool[]>>,
   listing: ToolListingView,
   /** Characters of the host's `tools/list` reply as sent, all fields included. */
   hostWireChars: number,
-): TokenCostResult {
+): Promise<TokenCostResult> {
   const servers = Object.entries(rawTools).map(([server, raw]): ServerTokenCost => {
     const exposed = listing.tools.filter((t) => t.server === server);
     return {
@@ -57,16 +87,56 @@ export function tokenCost(
   });
   const sum = (key: 'tools' | 'rawChars' | 'rawTokens' | 'modelChars' | 'hostTokens'): number =>
     servers.reduce((total, s) => total + s[key], 0);
+  const rawTokens = sum('rawTokens');
+  const exposed = listing.tools.filter((t) => t.server in rawTools);
+  const rawOf = (server: string, tool: string): Tool | undefined =>
+    rawTools[server]?.find((t) => t.name === tool);
+  const formats: FormatCost[] = [];
+  for (const [format, settings] of Object.entries(PROVIDER_FORMATS) as Array<
+    [ProviderFormat, (typeof PROVIDER_FORMATS)[ProviderFormat]]
+  >) {
+    const shown = exposed.map((t) => ({
+      name: t.name,
+      description: t.description,
+      inputSchema: t.inputSchema,
+    }));
+    const unminified = exposed.map((t, i) => ({
+      ...shown[i]!,
+      inputSchema: rawOf(t.server, t.tool)?.inputSchema ?? t.inputSchema,
+    }));
+    const unminifiedWire = await wireTools(settings, unminified);
+    const rawWire = unminifiedWire.map((wireTool, i) => {
+      const t = exposed[i]!;
+      // Everything but the three members the adapter already placed.
+      const extra = Object.fromEntries(
+        Object.entries(rawOf(t.server, t.tool) ?? {}).filter(
+          ([key]) => key !== 'name' && key !== 'description' && key !== 'inputSchema',
+        ),
+      );
+      return withFields(format, wireTool, extra);
+    });
+    const rawTokens = wireTokens(format, rawWire);
+    const modelTokens = wireTokens(format, await wireTools(settings, shown));
+    formats.push({
+      format,
+      rawTokens,
+      unminifiedTokens: wireTokens(format, unminifiedWire),
+      modelTokens,
+      ratio: modelTokens / rawTokens,
+    });
+  }
   return {
     servers,
     total: {
       tools: sum('tools'),
       rawChars: sum('rawChars'),
-      rawTokens: sum('rawTokens'),
+      rawTokens,
       modelChars: sum('modelChars'),
       hostTokens: sum('hostTokens'),
     },
     hostTotal: listing.tokens.total,
     hostWireChars,
+    hostRatio: sum('hostTokens') / rawTokens,
+    formats,
   };
 }
