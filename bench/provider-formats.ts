@@ -42,8 +42,8 @@ export async function wireTools(
   }
   const wire = isRecord(body) ? body['tools'] : undefined;
   if (!Array.isArray(wire)) throw new Error(`no tools in the ${settings.kind} request`);
-  const tools: readonly unknown[] = wire;
-  return tools;
+  const sent: readonly unknown[] = wire;
+  return sent;
 }
 
 /**
