@@ -260,6 +260,11 @@ function renderColdStart({ coldStart, verdicts }: BenchReport): string {
 }
 
 function renderTokens({ tokens }: BenchReport): string {
+  return renderTokenCost(tokens);
+}
+
+/** Section 3 of the report; `npm run bench:tokens` prints it alone. */
+export function renderTokenCost(tokens: TokenCostResult): string {
   const row = (name: string, c: TokenCostResult['total']): Row => [
     name,
     count(c.tools),
@@ -278,6 +283,7 @@ function renderTokens({ tokens }: BenchReport): string {
       [...tokens.servers.map((s) => row(s.server, s)), row('total', tokens.total)],
     ),
     `  host tokens.total ${count(tokens.hostTotal)}; the host's tools/list reply to the extension is ${count(tokens.hostWireChars)} chars`,
+    `  same tools on both sides; not compared (the host declares client capabilities the direct client does not): ${tokens.hostOnlyTools.join(', ') || 'none'}`,
     `  per provider wire format, each side as the extension's own adapter sends it (raw: every field of the`,
     `  servers' definitions forwarded; unminified: the host's listing with the servers' schemas; request flags not counted):`,
     renderTable(

@@ -46,7 +46,7 @@ export interface ServerTokenCost {
   readonly rawTokens: number;
   /** Characters of `{name, description, input_schema}` per tool, as the host lists them. */
   readonly modelChars: number;
-  /** The host's own figure (`tokens.byServer`). */
+  /** The host's own figure (each listed tool's `tokens`), for the same tools. */
   readonly hostTokens: number;
 }
 
@@ -55,6 +55,8 @@ export interface TokenCostResult {
   readonly total: Omit<ServerTokenCost, 'server'>;
   /** The host's `tokens.total`. */
   readonly hostTotal: number;
+  /** Tools the host lists that the direct client was not offered, left out of both sides. */
+  readonly hostOnlyTools: readonly string[];
   /** Characters of the host's whole `tools/list` reply to the extension (not model-facing). */
   readonly hostWireChars: number;
   /** The host's estimate / the raw `tools/list` tokens. */
@@ -68,29 +70,32 @@ export async function tokenCost(
   /** Characters of the host's `tools/list` reply as sent, all fields included. */
   hostWireChars: number,
 ): Promise<TokenCostResult> {
+  const rawOf = (server: string, tool: string): Tool | undefined =>
+    rawTools[server]?.find((t) => t.name === tool);
+  // The same tools on both sides: the host declares client capabilities (elicitation, sampling,
+  // roots) the bench's direct client does not, and server-everything lists more tools for them.
+  const exposed = listing.tools.filter((t) => rawOf(t.server, t.tool) !== undefined);
   const servers = Object.entries(rawTools).map(([server, raw]): ServerTokenCost => {
-    const exposed = listing.tools.filter((t) => t.server === server);
+    const shown = exposed.filter((t) => t.server === server);
+    const compared = raw.filter((r) => shown.some((t) => t.tool === r.name));
     return {
       server,
-      tools: exposed.length,
-      rawChars: JSON.stringify({ tools: raw }).length,
-      rawTokens: raw.reduce((sum, tool) => sum + estimateTokens(JSON.stringify(tool)), 0),
-      modelChars: exposed.reduce(
+      tools: shown.length,
+      rawChars: JSON.stringify({ tools: compared }).length,
+      rawTokens: compared.reduce((sum, tool) => sum + estimateTokens(JSON.stringify(tool)), 0),
+      modelChars: shown.reduce(
         (sum, t) =>
           sum +
           JSON.stringify({ name: t.name, description: t.description, input_schema: t.inputSchema })
             .length,
         0,
       ),
-      hostTokens: listing.tokens.byServer[server] ?? 0,
+      hostTokens: shown.reduce((sum, t) => sum + t.tokens, 0),
     };
   });
   const sum = (key: 'tools' | 'rawChars' | 'rawTokens' | 'modelChars' | 'hostTokens'): number =>
     servers.reduce((total, s) => total + s[key], 0);
   const rawTokens = sum('rawTokens');
-  const exposed = listing.tools.filter((t) => t.server in rawTools);
-  const rawOf = (server: string, tool: string): Tool | undefined =>
-    rawTools[server]?.find((t) => t.name === tool);
   const formats: FormatCost[] = [];
   for (const [format, settings] of Object.entries(PROVIDER_FORMATS) as Array<
     [ProviderFormat, (typeof PROVIDER_FORMATS)[ProviderFormat]]
@@ -135,6 +140,7 @@ export async function tokenCost(
       hostTokens: sum('hostTokens'),
     },
     hostTotal: listing.tokens.total,
+    hostOnlyTools: listing.tools.filter((t) => !exposed.includes(t)).map((t) => t.name),
     hostWireChars,
     hostRatio: sum('hostTokens') / rawTokens,
     formats,
