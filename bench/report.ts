@@ -72,6 +72,8 @@ export interface BenchReport {
     /** host all-running / slowest single server's ready time. */
     readonly coldStart: Verdict;
     /** Median host spawn to all three servers running, ms. */
+    /** Model-facing listing / raw tools/list tokens, the worst of the host and every format. */
+    readonly listingRatio: Verdict;
     readonly coldStartMs: Verdict;
     /** Host RSS, the larger of the two snapshots, MiB. */
     readonly hostMemory: Verdict;
@@ -121,6 +123,7 @@ export function renderReport(report: BenchReport): string {
     verdictLine('host peak RSS', report.verdicts.hostPeakRss),
     loadRatioLine(report.load),
     verdictLine('largest frame under load', report.verdicts.loadFrames),
+    verdictLine('model-facing listing / raw tools/list', report.verdicts.listingRatio),
   ].join('\n');
 }
 
@@ -257,6 +260,11 @@ function renderColdStart({ coldStart, verdicts }: BenchReport): string {
 }
 
 function renderTokens({ tokens }: BenchReport): string {
+  return renderTokenCost(tokens);
+}
+
+/** Section 3 of the report; `npm run bench:tokens` prints it alone. */
+export function renderTokenCost(tokens: TokenCostResult): string {
   const row = (name: string, c: TokenCostResult['total']): Row => [
     name,
     count(c.tools),
@@ -275,6 +283,30 @@ function renderTokens({ tokens }: BenchReport): string {
       [...tokens.servers.map((s) => row(s.server, s)), row('total', tokens.total)],
     ),
     `  host tokens.total ${count(tokens.hostTotal)}; the host's tools/list reply to the extension is ${count(tokens.hostWireChars)} chars`,
+    `  same tools on both sides; not compared (the host declares client capabilities the direct client does not): ${tokens.hostOnlyTools.join(', ') || 'none'}`,
+    `  per provider wire format, each side as the extension's own adapter sends it (raw: every field of the`,
+    `  servers' definitions forwarded; unminified: the host's listing with the servers' schemas; request flags not counted):`,
+    renderTable(
+      ['format', 'raw tokens', 'unminified', 'model-facing', 'vs unminified', 'model / raw'],
+      [
+        [
+          'host estimate',
+          count(tokens.total.rawTokens),
+          '-',
+          count(tokens.total.hostTokens),
+          '-',
+          `${fixed(tokens.hostRatio, 2)}x`,
+        ],
+        ...tokens.formats.map((f): Row => [
+          f.format,
+          count(f.rawTokens),
+          count(f.unminifiedTokens),
+          count(f.modelTokens),
+          change(f.unminifiedTokens, f.modelTokens),
+          `${fixed(f.ratio, 2)}x`,
+        ]),
+      ],
+    ),
   ].join('\n');
 }
 

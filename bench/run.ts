@@ -25,7 +25,7 @@ import {
   type BenchReport,
   type MemorySnapshot,
 } from './report';
-import { tokenCost } from './token-cost';
+import { LISTING_RATIO_TARGET, tokenCost } from './token-cost';
 import { ensureAllowed, startTrustedHost } from './trusted-host';
 
 /**
@@ -181,6 +181,7 @@ async function main(): Promise<void> {
     const relayedCalls =
       1 + s.warmupCalls + s.rounds * s.blockCalls + s.throughputRounds * s.throughputCalls;
 
+    const tokens = await tokenCost(rawTools, listing, JSON.stringify(rawListing).length);
     const hostRss = Math.max(serversUp.host?.rssMiB ?? NaN, afterRelay.host?.rssMiB ?? NaN);
     const report: BenchReport = {
       meta: {
@@ -195,7 +196,7 @@ async function main(): Promise<void> {
       },
       relay,
       coldStart,
-      tokens: tokenCost(rawTools, listing, JSON.stringify(rawListing).length),
+      tokens,
       memory: { serversUp, afterRelay, relayedCalls, heapAfterGc },
       load,
       remote,
@@ -207,6 +208,12 @@ async function main(): Promise<void> {
         hostMemory: verdict(hostRss, '<', TARGETS.hostRssMiB, 'MiB'),
         hostPeakRss: verdict(afterRelay.host?.peakMiB ?? NaN, '<=', TARGETS.hostPeakRssMiB, 'MiB'),
         loadFrames: verdict(load.largestFrameBytes, '<=', MAX_HOST_TO_BROWSER_FRAME_BYTES, 'bytes'),
+        listingRatio: verdict(
+          Math.max(tokens.hostRatio, ...tokens.formats.map((f) => f.ratio)),
+          '<=',
+          LISTING_RATIO_TARGET,
+          'x',
+        ),
       },
     };
     writeReport(RESULTS_PATH, report);

@@ -97,4 +97,44 @@ describe('buildToolListing', () => {
       );
     }
   });
+
+  it('sends the minified schema and counts its tokens; the definition keeps the raw one', () => {
+    const raw = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      title: 'readArguments',
+      properties: {
+        file_path: { title: 'File Path', type: 'string', description: 'Where \u202e' },
+        lines: { type: ['integer'], minimum: 1, default: 10 },
+      },
+      required: ['file_path'],
+      additionalProperties: false,
+    };
+    const definition = tool({ name: 'read', inputSchema: raw });
+    const listing = buildToolListing(
+      [{ server: 'files', prefix: undefined, tools: [definition] }],
+      new Set(),
+      ask,
+    );
+    const listed = listing.tools[0];
+    if (!listed) throw new Error('not listed');
+    // Gated first (the bidi override is shown as a marker), then minified.
+    expect(listed.exposed.inputSchema).toEqual({
+      type: 'object',
+      properties: {
+        file_path: { type: 'string', description: 'Where ⟦U+202E⟧' },
+        lines: { type: 'integer', minimum: 1, default: 10 },
+      },
+      required: ['file_path'],
+    });
+    expect(listed.exposed.tokens).toBe(
+      estimateToolTokens({
+        name: listed.exposed.name,
+        description: listed.exposed.description,
+        inputSchema: listed.exposed.inputSchema,
+      }),
+    );
+    // Pins and the call path read the definition, which is the server's own schema.
+    expect(listed.definition.inputSchema).toEqual(raw);
+  });
 });

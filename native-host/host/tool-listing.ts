@@ -2,13 +2,15 @@ import type { ToolUi, ToolVisibility } from '../../protocol/apps';
 import type { ExposedTool, ToolAnnotations, ToolPolicyState } from '../../protocol/tools';
 import type { ToolDefinition, ToolHints } from '../shared/tool-definition';
 import { buildNameTable } from '../names/namespace';
+import { minifySchema } from '../../protocol/schema-minify';
 import { estimateToolTokens } from '../../protocol/token-estimate';
 import { safeDeep, safeText } from '../../protocol/untrusted/gate';
 
 /**
  * The model-facing listing of every running server's tools: exposed names from the name table
  * (design D4), descriptions and schemas through the untrusted-text gate (D9), descriptions capped
- * and `outputSchema` left out (D11), and the token cost of each tool. Pure: built from the servers'
+ * and `outputSchema` left out (D11), schemas minified (decision 0021: nothing a model or provider
+ * reads is lost), and the token cost of each tool. Pure: built from the servers'
  * current tool definitions, so the popup, the CLI and the agent all see one listing.
  */
 
@@ -57,10 +59,14 @@ function annotationsOf(hints: ToolHints): ToolAnnotations | undefined {
   return Object.keys(annotations).length > 0 ? annotations : undefined;
 }
 
-function sanitizedSchema(schema: Record<string, unknown>): Record<string, unknown> {
+/**
+ * The schema the model is sent: through the untrusted-text gate, then minified (decision 0021),
+ * with the gated tool name so a root title that only repeats it goes too.
+ */
+function shownSchema(schema: Record<string, unknown>, toolName: string): Record<string, unknown> {
   const clean = safeDeep(schema);
   if (typeof clean === 'object' && clean !== null && !Array.isArray(clean)) {
-    return Object.fromEntries(Object.entries(clean));
+    return minifySchema(Object.fromEntries(Object.entries(clean)), { toolName });
   }
   return { type: 'object' };
 }
@@ -94,10 +100,11 @@ const shownParts = new WeakMap<ToolDefinition, ShownParts>();
 function partsOf(definition: ToolDefinition): ShownParts {
   let parts = shownParts.get(definition);
   if (parts === undefined) {
+    const tool = safeText(definition.name);
     parts = {
-      tool: safeText(definition.name),
+      tool,
       description: safeText(definition.description, { maxChars: MAX_DESCRIPTION_CHARS }),
-      inputSchema: sanitizedSchema(definition.inputSchema),
+      inputSchema: shownSchema(definition.inputSchema, tool),
       title: definition.title === undefined ? undefined : safeText(definition.title),
       annotations: annotationsOf(definition.hints),
     };
