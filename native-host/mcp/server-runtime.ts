@@ -42,10 +42,7 @@ export interface ServerRuntimeOptions {
   readonly clientInfo: { readonly name: string; readonly version: string };
   /** The MCP roots offered (file:// URIs), read on every `roots/list`; absent: no `roots`. */
   readonly roots?: RootsSource;
-  /**
-   * Whether a new connection declares MCP Apps, read at each connect (the popup's switch changes
-   * it for the next connection); absent: `launch.apps`.
-   */
+  /** Whether a new connection declares MCP Apps, read at each connect; absent: `launch.apps`. */
   readonly apps?: () => boolean;
   /** How this launch negotiated before (decision 0016); without it every start probes. */
   readonly negotiation?: NegotiationMemory;
