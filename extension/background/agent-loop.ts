@@ -37,15 +37,8 @@ export interface AgentRunInput {
   readonly tools: ToolRouter;
   readonly signal: AbortSignal;
   readonly maxToolRounds?: number;
-  /**
-   * Asks the user about one call; must resolve `deny` when `signal` (the call's own: aborted when
-   * the run stops or the user cancels that call) aborts.
-   */
-  readonly requestApproval: (
-    callId: string,
-    prompt: ApprovalPrompt,
-    signal: AbortSignal,
-  ) => Promise<ApprovalDecision>;
+  /** Asks the user about one call; must resolve `deny` when the run is aborted. */
+  readonly requestApproval: (callId: string, prompt: ApprovalPrompt) => Promise<ApprovalDecision>;
   /**
    * Where the loop registers each running call's Cancel (the user's, for that call alone: the run
    * goes on and the model is told). Returns the unregistration. Absent: calls cannot be cancelled
@@ -219,7 +212,7 @@ async function runCall(
         own.signal,
         async (prompt) => {
           approval.state = 'waiting';
-          approval.state = await input.requestApproval(part.id, prompt, own.signal);
+          approval.state = await input.requestApproval(part.id, prompt);
           return approval.state;
         },
         (progress) => {

@@ -140,7 +140,7 @@ export class AgentSession {
       tools: this.options.tools,
       signal: controller.signal,
       maxToolRounds: this.options.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS,
-      requestApproval: (callId, prompt, signal) => this.ask(runId, callId, prompt, signal),
+      requestApproval: (callId, prompt) => this.ask(runId, callId, prompt, controller.signal),
       onCallCancellable: (callId, cancel) => {
         calls.set(callId, cancel);
         return () => {
@@ -179,8 +179,14 @@ export class AgentSession {
    * cancelled it, and the run goes on. False when that call is not running.
    */
   cancelCall(callId: string): boolean {
-    const cancel = this.run?.calls.get(callId);
-    if (cancel === undefined) return false;
+    const run = this.run;
+    const cancel = run?.calls.get(callId);
+    if (run === undefined || cancel === undefined) return false;
+    // Its card, if it waits at one, is answered as a Deny (the host retires the approval), then
+    // the call itself ends.
+    for (const waiting of [...this.approvals.values()]) {
+      if (waiting.runId === run.id && waiting.callId === callId) waiting.settle('deny');
+    }
     cancel();
     return true;
   }
