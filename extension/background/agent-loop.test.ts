@@ -301,6 +301,55 @@ describe('stop', () => {
   });
 });
 
+describe('resending a message (Retry, Regenerate, Edit)', () => {
+  it('drops what followed the message, sends it again (edited), and stays paired', async () => {
+    const tools = new FakeTools({ files__read: answers('contents') });
+    const turns = [
+      toolTurn([{ id: 'c1', name: 'files__read', arguments: {} }]),
+      textTurn('First answer.'),
+      textTurn('Second answer.'),
+      textTurn('Edited answer.', (request) => {
+        expect(request.messages).toEqual([{ role: 'user', content: 'Read b instead.' }]);
+      }),
+    ];
+    const { agent, saved } = session(turns, tools);
+    await agent.send('Read a.');
+    expect(agent.conversation.messages.map((m) => m.role)).toEqual([
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+    ]);
+    await agent.resend(0);
+    expect(agent.conversation.messages).toEqual([
+      { role: 'user', content: 'Read a.' },
+      { role: 'assistant', content: [{ type: 'text', text: 'Second answer.' }] },
+    ]);
+    await agent.resend(0, 'Read b instead.');
+    expect(agent.conversation.messages).toEqual([
+      { role: 'user', content: 'Read b instead.' },
+      { role: 'assistant', content: [{ type: 'text', text: 'Edited answer.' }] },
+    ]);
+    expectAlwaysPaired(saved);
+  });
+
+  it('refuses an index that is not a user message, and a resend while a run is going', async () => {
+    const tools = new FakeTools({ slow: blocks(true) });
+    const { agent } = session(
+      [textTurn('Hi.'), toolTurn([{ id: 'c1', name: 'slow', arguments: {} }])],
+      tools,
+    );
+    await agent.send('Hello');
+    await expect(agent.resend(1)).rejects.toThrow(/not one of yours/);
+    await expect(agent.resend(7)).rejects.toThrow(/not one of yours/);
+    const running = agent.send('Go slow');
+    await flush();
+    await expect(agent.resend(0)).rejects.toThrow(/still running/);
+    await agent.stop();
+    await running;
+  });
+});
+
 describe('one call cancelled, not the run', () => {
   it('reports progress, ends the cancelled call alone, tells the model, and the run goes on', async () => {
     const tools = new FakeTools({

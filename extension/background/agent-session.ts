@@ -54,6 +54,13 @@ export class RunInProgressError extends Error {
   }
 }
 
+export class NotAUserMessageError extends Error {
+  constructor() {
+    super('That message is not one of yours in this conversation any more: nothing was sent.');
+    this.name = 'NotAUserMessageError';
+  }
+}
+
 export class AgentSession {
   private conversationState: Conversation;
   private run: ActiveRun | undefined;
@@ -116,15 +123,34 @@ export class AgentSession {
    */
   async send(text: string, attachments: readonly Attachment[] = []): Promise<RunSummary> {
     if (this.run !== undefined) throw new RunInProgressError();
-    const runId = this.newId();
-    const controller = new AbortController();
-    const conversationId = this.conversationState.id;
-    const isCurrent = (): boolean => this.run?.id === runId;
     const message: ChatMessage =
       attachments.length === 0
         ? { role: 'user', content: text }
         : { role: 'user', content: text, attachments: [...attachments] };
-    this.update([...this.conversationState.messages, message]);
+    return this.start([...this.conversationState.messages, message]);
+  }
+
+  /**
+   * Sends the user message at `index` again (Retry, Regenerate) or with new words (Edit and
+   * resend): what followed it is dropped, so the transcript stays paired (a user message starts a
+   * turn: everything before it is complete), and the agent runs from there. Its attachments go
+   * again. Throws RunInProgressError while a run is going, and NotAUserMessageError for an index
+   * that is not a user message of this conversation.
+   */
+  async resend(index: number, text?: string): Promise<RunSummary> {
+    if (this.run !== undefined) throw new RunInProgressError();
+    const original = this.conversationState.messages[index];
+    if (original?.role !== 'user') throw new NotAUserMessageError();
+    const message: ChatMessage = { ...original, content: text ?? original.content };
+    return this.start([...this.conversationState.messages.slice(0, index), message]);
+  }
+
+  private async start(transcript: readonly ChatMessage[]): Promise<RunSummary> {
+    const runId = this.newId();
+    const controller = new AbortController();
+    const conversationId = this.conversationState.id;
+    const isCurrent = (): boolean => this.run?.id === runId;
+    this.update(transcript);
     let finished: (summary: RunSummary) => void = () => undefined;
     const done = new Promise<RunSummary>((resolve) => {
       finished = resolve;

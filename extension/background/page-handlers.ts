@@ -102,6 +102,18 @@ export function createPageHandlers(deps: PageHandlerDeps): PageHandlers {
       });
       return runId === undefined ? done.then(() => ({ runId: '' })) : { runId };
     },
+    'chat/resend': ({ index, text }) => {
+      if (settings.provider === null) {
+        throw new PageRequestRefused(NO_PROVIDER_MESSAGE, 'no-provider');
+      }
+      const done = session.resend(index, text);
+      const runId = session.runId;
+      done.catch((error: unknown) => {
+        console.error('[switchyard] the agent run failed', error);
+      });
+      // A refusal (a run going, not a user message) throws before any run starts.
+      return runId === undefined ? done.then(() => ({ runId: '' })) : Promise.resolve({ runId });
+    },
     'chat/stop': async () => {
       await session.stop();
       return {};

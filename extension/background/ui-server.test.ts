@@ -27,6 +27,7 @@ function handlers(overrides: Partial<PageHandlers> = {}): PageHandlers {
     'chat/send': ({ text }) => Promise.resolve({ runId: `run for ${text}` }),
     'chat/stop': () => Promise.resolve({}),
     'chat/cancelCall': () => Promise.resolve({ cancelled: false }),
+    'chat/resend': () => Promise.resolve({ runId: 'r' }),
     'chat/new': () => Promise.resolve({ conversation }),
     'approval/resolve': () => Promise.resolve({ resolved: true }),
     'autopilot/set': ({ on }) => Promise.resolve({ autopilot: on }),

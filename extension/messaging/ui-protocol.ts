@@ -143,6 +143,16 @@ export const pageRequests = {
       attachments: z.array(AttachmentRefSchema).max(8).optional(),
     }),
   },
+  /**
+   * Retry, Regenerate, Edit and resend: the user message at `index` again (with `text`, edited),
+   * what followed it dropped. Its attachments (already read when it was first sent) go again.
+   */
+  'chat/resend': {
+    params: z.object({
+      index: z.number().int().nonnegative().max(100_000),
+      text: z.string().trim().min(1).max(MAX_CHAT_MESSAGE_CHARS).optional(),
+    }),
+  },
   'chat/stop': { params: EmptySchema },
   /** Cancel on one running call: that call ends, the run goes on (the model is told). */
   'chat/cancelCall': { params: z.object({ callId: z.string().min(1).max(256) }) },
@@ -195,6 +205,7 @@ export interface PageResults {
   'session/snapshot': SessionSnapshot;
   /** Accepted; the run's progress arrives as `agent` events. */
   'chat/send': { readonly runId: string };
+  'chat/resend': { readonly runId: string };
   'chat/stop': Record<string, never>;
   /** False when that call was not running (it had just finished, or the run stopped). */
   'chat/cancelCall': { readonly cancelled: boolean };

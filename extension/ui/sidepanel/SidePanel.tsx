@@ -76,6 +76,7 @@ export function SidePanel() {
         state={state}
         onDismissNotice={actions.dismissNotice}
         onCancelCall={actions.cancelCall}
+        onResend={actions.resend}
       />
 
       <p className="sy-sr-only" role="status">

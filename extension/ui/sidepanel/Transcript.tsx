@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { Button } from '../common/Button';
 import { Notice } from '../common/Notice';
 import { ProviderAccessButton } from '../common/ProviderAccessButton';
@@ -9,12 +9,75 @@ import { CopyButton } from './CopyButton';
 import { messageCopies } from './message-copy';
 import { AppFrame } from './AppFrame';
 import { ToolRow } from './ToolRow';
-import { transcriptItems, type TranscriptItem } from './transcript';
+import { resendOffer, transcriptItems, type TranscriptItem } from './transcript';
 
 export interface TranscriptProps {
   readonly state: ChatState;
   readonly onDismissNotice: (id: number) => void;
   readonly onCancelCall: (callId: string) => void;
+  /** Sends the user message at `index` again, with `text` when edited; what followed it goes. */
+  readonly onResend: (index: number, text?: string) => void;
+}
+
+/**
+ * A user message being edited in place: Send replaces it and drops everything after it (the
+ * panel says so), Cancel or Escape leaves it as it was.
+ */
+function EditMessage({
+  text,
+  onSend,
+  onCancel,
+}: {
+  readonly text: string;
+  readonly onSend: (text: string) => void;
+  readonly onCancel: () => void;
+}) {
+  const [draft, setDraft] = useState(text);
+  const box = useRef<HTMLTextAreaElement>(null);
+  useLayoutEffect(() => {
+    box.current?.focus();
+  }, []);
+  const send = (): void => {
+    if (draft.trim() !== '') onSend(draft.trim());
+  };
+  return (
+    <form
+      className="sy-msg sy-msg--user sy-msg--editing"
+      onSubmit={(event) => {
+        event.preventDefault();
+        send();
+      }}
+    >
+      <textarea
+        ref={box}
+        className="sy-msg__edit"
+        aria-label="Edit your message"
+        value={draft}
+        rows={3}
+        onChange={(event) => {
+          setDraft(event.target.value);
+        }}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape') {
+            event.preventDefault();
+            onCancel();
+          } else if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+            event.preventDefault();
+            send();
+          }
+        }}
+      />
+      <p className="sy-field-note">Sending replaces this message and everything after it.</p>
+      <div className="sy-card__actions">
+        <Button type="submit" size="small" variant="primary" disabled={draft.trim() === ''}>
+          Send
+        </Button>
+        <Button size="small" onClick={onCancel}>
+          Cancel
+        </Button>
+      </div>
+    </form>
+  );
 }
 
 /** Within this many pixels of the bottom, new content keeps the view pinned to the end. */
@@ -30,6 +93,7 @@ function Item({
   profile,
   onDismissNotice,
   onCancelCall,
+  onEdit,
 }: {
   readonly item: TranscriptItem;
   /** What this item's Copy message button copies; none when undefined (messageCopies). */
@@ -37,11 +101,18 @@ function Item({
   readonly profile: string | undefined;
   readonly onDismissNotice: (id: number) => void;
   readonly onCancelCall: (callId: string) => void;
+  /** Opens this user message for editing; absent while a reply runs. */
+  readonly onEdit?: (() => void) | undefined;
 }) {
   const copyButton =
-    copy === undefined ? null : (
+    copy === undefined && onEdit === undefined ? null : (
       <div className="sy-msg__actions">
-        <CopyButton text={copy} label="Copy message" />
+        {copy === undefined ? null : <CopyButton text={copy} label="Copy message" />}
+        {onEdit === undefined ? null : (
+          <Button size="small" variant="quiet" aria-label="Edit message" onClick={onEdit}>
+            Edit
+          </Button>
+        )}
       </div>
     );
   switch (item.kind) {
@@ -132,11 +203,14 @@ function Item({
 }
 
 /** The conversation, as a live log that stays at the bottom while the user is there. */
-export function Transcript({ state, onDismissNotice, onCancelCall }: TranscriptProps) {
+export function Transcript({ state, onDismissNotice, onCancelCall, onResend }: TranscriptProps) {
   const ref = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   const items = transcriptItems(state);
   const copies = messageCopies(items);
+  const offer = resendOffer(state);
+  const [editing, setEditing] = useState<number | null>(null);
+  const idle = !state.running && !state.sending;
 
   useLayoutEffect(() => {
     const element = ref.current;
@@ -167,16 +241,49 @@ export function Transcript({ state, onDismissNotice, onCancelCall }: TranscriptP
           </p>
         </div>
       ) : (
-        items.map((item) => (
-          <Item
-            key={item.key}
-            item={item}
-            copy={copies.get(item.key)}
-            profile={state.profile?.id}
-            onDismissNotice={onDismissNotice}
-            onCancelCall={onCancelCall}
-          />
-        ))
+        items.map((item) =>
+          item.kind === 'user' && editing === item.index && idle ? (
+            <EditMessage
+              key={item.key}
+              text={item.text}
+              onSend={(text) => {
+                setEditing(null);
+                onResend(item.index, text);
+              }}
+              onCancel={() => {
+                setEditing(null);
+              }}
+            />
+          ) : (
+            <Item
+              key={item.key}
+              item={item}
+              copy={copies.get(item.key)}
+              profile={state.profile?.id}
+              onDismissNotice={onDismissNotice}
+              onCancelCall={onCancelCall}
+              onEdit={
+                item.kind === 'user' && idle
+                  ? () => {
+                      setEditing(item.index);
+                    }
+                  : undefined
+              }
+            />
+          ),
+        )
+      )}
+      {offer === null || editing !== null ? null : (
+        <div className="sy-resend">
+          <Button
+            size="small"
+            onClick={() => {
+              onResend(offer.index);
+            }}
+          >
+            {offer.label}
+          </Button>
+        </div>
       )}
     </div>
   );

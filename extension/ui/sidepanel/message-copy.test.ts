@@ -15,6 +15,7 @@ import type { TranscriptItem } from './transcript';
 const user = (key: string, text: string): TranscriptItem => ({
   kind: 'user',
   key,
+  index: 0,
   text,
   attachments: [],
 });
@@ -122,6 +123,9 @@ function render(overrides: Partial<ChatState> = {}): string {
       onCancelCall: () => {
         // Not under test.
       },
+      onResend: () => {
+        // Not under test.
+      },
     }),
   );
 }
@@ -133,7 +137,14 @@ function buttonNames(html: string): string[] {
 describe('Transcript', () => {
   test('each message has a Copy message button; a code block has its own', () => {
     const html = render();
-    expect(buttonNames(html)).toEqual(['Copy message', 'Copy code', 'Copy message']);
+    // Between replies the user's message can be edited, and the last turn regenerated.
+    expect(buttonNames(html)).toEqual([
+      'Copy message',
+      'Edit message',
+      'Copy code',
+      'Copy message',
+    ]);
+    expect(html).toMatch(/<div class="sy-resend"><button[^>]*>Regenerate<\/button>/);
     // The user's words stay text; the reply is markdown.
     expect(html).toContain('List **it**.');
     expect(html).toContain('<table>');

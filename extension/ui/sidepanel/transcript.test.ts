@@ -5,6 +5,7 @@ import { conversation, mcpApproval, snapshot } from './test-fixtures';
 import {
   elapsedText,
   progressView,
+  resendOffer,
   toolStatusLabel,
   transcriptItems,
   type ToolRowStatus,
@@ -158,5 +159,45 @@ describe('elapsedText', () => {
     [-5, '0 s'],
   ])('%d ms reads "%s"', (ms, text) => {
     expect(elapsedText(ms)).toBe(text);
+  });
+});
+
+describe('resendOffer', () => {
+  const user: ChatMessage = { role: 'user', content: 'hi' };
+  const reply: ChatMessage = { role: 'assistant', content: [{ type: 'text', text: 'hello' }] };
+  const error = { id: 1, tone: 'error', message: 'HTTP 500', afterMessage: 1 } as const;
+  const base = { running: false, sending: false, notices: [] };
+  test.each<[string, Parameters<typeof resendOffer>[0], ReturnType<typeof resendOffer>]>([
+    ['an empty chat', { ...base, conversation: conversation([]) }, null],
+    ['no conversation yet', { ...base, conversation: null }, null],
+    [
+      'an answered turn',
+      { ...base, conversation: conversation([user, reply]) },
+      { index: 0, label: 'Regenerate' },
+    ],
+    [
+      'a turn that failed',
+      { ...base, notices: [error], conversation: conversation([user]) },
+      { index: 0, label: 'Retry' },
+    ],
+    [
+      'a turn never answered',
+      { ...base, conversation: conversation([user, reply, user]) },
+      { index: 2, label: 'Retry' },
+    ],
+    [
+      'an error from an earlier turn',
+      { ...base, notices: [error], conversation: conversation([user, reply, user, reply]) },
+      { index: 2, label: 'Regenerate' },
+    ],
+    [
+      'a failed try that a retry since answered',
+      { ...base, notices: [error], conversation: conversation([user, reply]) },
+      { index: 0, label: 'Regenerate' },
+    ],
+    ['a reply running', { ...base, running: true, conversation: conversation([user]) }, null],
+    ['a message being sent', { ...base, sending: true, conversation: conversation([user]) }, null],
+  ])('%s', (_, state, offer) => {
+    expect(resendOffer(state)).toEqual(offer);
   });
 });

@@ -22,6 +22,8 @@ export type TranscriptItem =
   | {
       readonly kind: 'user';
       readonly key: string;
+      /** Its place in the conversation's messages (what Edit and Retry resend). */
+      readonly index: number;
       readonly text: string;
       /** What the user attached: names and servers, never the content. */
       readonly attachments: readonly { readonly server: string; readonly name: string }[];
@@ -128,6 +130,7 @@ function messageItems(
         {
           kind: 'user',
           key: `m${index}`,
+          index,
           text: message.content,
           attachments: (message.attachments ?? []).map(({ server, name }) => ({ server, name })),
         },
@@ -169,6 +172,28 @@ function messageItems(
       return items;
     }
   }
+}
+
+/**
+ * What the panel offers after the last turn, when no reply is running: the last user message to
+ * send again, as **Retry** when the turn ended in an error (or never got an answer), else as
+ * **Regenerate**; null when there is nothing to resend.
+ */
+export function resendOffer(
+  state: Pick<ChatState, 'conversation' | 'running' | 'sending' | 'notices'>,
+): { readonly index: number; readonly label: 'Retry' | 'Regenerate' } | null {
+  const messages = state.conversation?.messages ?? [];
+  if (state.running || state.sending) return null;
+  let index = messages.length - 1;
+  while (index >= 0 && messages[index]?.role !== 'user') index -= 1;
+  if (index < 0) return null;
+  const answered = messages.slice(index + 1).some((m) => m.role === 'assistant');
+  // An error shown after everything in the conversation: the last try failed (an older one that
+  // a retry since answered does not count).
+  const failed = state.notices.some(
+    (n) => n.tone === 'error' && n.afterMessage > index && n.afterMessage >= messages.length,
+  );
+  return { index, label: failed || !answered ? 'Retry' : 'Regenerate' };
 }
 
 /** Every item of the transcript, in order. */

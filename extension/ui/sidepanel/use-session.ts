@@ -10,6 +10,8 @@ export interface SessionActions {
   /** Resolves true when the worker accepted the message. */
   readonly send: (text: string, attachments: readonly AttachmentRef[]) => Promise<boolean>;
   readonly stop: () => void;
+  /** Retry, Regenerate, Edit: the user message at `index` again (edited: `text`). */
+  readonly resend: (index: number, text?: string) => void;
   /** Cancel on one running call: it ends, the run goes on. */
   readonly cancelCall: (callId: string) => void;
   readonly newChat: () => void;
@@ -67,6 +69,14 @@ export function useSession(): { readonly state: ChatState; readonly actions: Ses
       },
       stop: () => {
         client.request('chat/stop', {}).catch(fail);
+      },
+      resend: (index, text) => {
+        dispatch({ type: 'send-requested' });
+        client
+          .request('chat/resend', { index, ...(text === undefined ? {} : { text }) })
+          .then(() => {
+            dispatch({ type: 'send-settled' });
+          }, fail);
       },
       cancelCall: (callId) => {
         dispatch({ type: 'cancel-requested', callId });
