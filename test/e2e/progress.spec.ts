@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OUTCOME_TEXT } from '../../extension/background/tool-outcome';
 import { EVERYTHING_SERVER } from '../integration/host-harness';
 import { startScriptedModel } from './support/scripted-model';
@@ -75,8 +75,14 @@ describe('a long tool call', () => {
     // The run went on (the model answered after the cancelled call), and the panel is idle.
     await panel.getByRole('button', { name: 'Send' }).waitFor();
 
-    // The host ended the call at the server: the audit log says it was cancelled.
-    const calls = session.profile.auditLog().filter((e) => e.exposedName === LONG);
-    expect(calls.at(-1)?.outcome).toBe('cancelled');
+    // The host ended the call at the server: the audit log says it was cancelled (its lines are
+    // written in batches, off the call's path, so wait for this one).
+    await vi.waitFor(
+      () => {
+        const calls = session.profile.auditLog().filter((e) => e.exposedName === LONG);
+        expect(calls.at(-1)?.outcome).toBe('cancelled');
+      },
+      { timeout: 10_000 },
+    );
   });
 });
