@@ -9,6 +9,7 @@ import type { ServerFleet } from './server-fleet';
 import type { ToolCatalog } from './tool-catalog';
 import type { ListedTool } from './tool-listing';
 import { appsTurnedOff } from '../mcp/app-page';
+import { unavailableError } from '../mcp/runtime-errors';
 import { ToolGate, type CallDecision } from './tool-gate';
 
 /**
@@ -55,6 +56,10 @@ export class CallPipeline {
     // as an unknown name, before any policy or approval is looked at, so an approval issued
     // under another profile cannot be redeemed where the tool is hidden.
     if (!listed || !catalog.shows(profile, listed)) {
+      const withdrawn = listed ? undefined : catalog.withdrawn(name, profile);
+      if (withdrawn !== undefined) {
+        throw unavailableError(withdrawn.server, fleet.runtime(withdrawn.server).state.state);
+      }
       throw new HostError(
         'unknown-tool',
         `No tool is exposed as '${name}'. List tools again: the server may have stopped, changed its tools, or be waiting for approval.`,

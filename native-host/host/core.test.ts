@@ -218,6 +218,23 @@ describe('HostCore', () => {
     await core.shutdown();
   });
 
+  it('tells a call to a stopped server its server is unavailable, and a removed one unknown', async () => {
+    const trust = await trustStore();
+    const a = fakeServerSpec('a');
+    await approved(trust, a);
+    const { core } = harness([a], trust);
+    await core.startAll();
+    expect(core.listTools().tools.map((t) => t.name)).toContain('a__read');
+    await core.stop('a');
+    // The model was offered a__read while a ran: the call meets a stopped server, not a riddle.
+    expect(await reasonOf(core.callTool('a__read', {}))).toBe('server-unavailable');
+    expect(await reasonOf(core.callTool('a__nope', {}))).toBe('unknown-tool');
+    const { settled } = await core.applyConfig({ specs: [], toolPolicy: [] });
+    await settled;
+    expect(await reasonOf(core.callTool('a__read', {}))).toBe('unknown-tool');
+    await core.shutdown();
+  });
+
   it('starts nothing once shut down, not even a late approval', async () => {
     const trust = await trustStore();
     const b = fakeServerSpec('b');

@@ -39,6 +39,12 @@ export class ToolCatalog {
   private pinsLoaded: Promise<void> | undefined;
   /** Each profile's view of a listing, computed on demand and dropped with the listing. */
   private readonly views = new WeakMap<ToolListing, Map<string, ProfileListing>>();
+  /**
+   * Each exposed name's tool as last listed while its server ran, so a call that arrives just
+   * after the server stopped is told the server is unavailable rather than that no such tool
+   * exists. Names of servers gone from the config are dropped at the next build.
+   */
+  private readonly lastListed = new Map<string, ListedTool>();
 
   constructor(private readonly options: ToolCatalogOptions) {}
 
@@ -61,7 +67,24 @@ export class ToolCatalog {
       (server: string, definition: ToolDefinition, exposedName: string) =>
         gate.policyState(fleet.spec(server).scope, server, definition, exposedName),
     );
+    for (const [name, listed] of this.lastListed) {
+      if (fleet.findSpec(listed.server) === undefined) this.lastListed.delete(name);
+    }
+    for (const listed of this.listing.tools) this.lastListed.set(listed.exposed.name, listed);
     return this.listing;
+  }
+
+  /**
+   * The tool `name` was last listed as, if its server is configured but not running now (it
+   * crashed, is restarting, or was stopped) and `profile` would show it: the name is not unknown,
+   * its server is unavailable. Undefined for a name no running server ever listed.
+   */
+  withdrawn(name: string, profile: Profile): ListedTool | undefined {
+    const current = this.current();
+    if (current.byName.has(name)) return undefined;
+    const listed = this.lastListed.get(name);
+    if (listed === undefined || !this.shows(profile, listed)) return undefined;
+    return this.options.fleet.runtime(listed.server).state.state === 'running' ? undefined : listed;
   }
 
   /** What the model is sent of one server's tools now, in tokens. */

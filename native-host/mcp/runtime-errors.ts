@@ -95,11 +95,16 @@ export function crashMessage(server: string, exit: ExitInfo, process: ServerProc
 
 /** A call to a server that is not running. */
 export function unavailableError(server: string, state: ServerState['state']): HostError {
-  return new HostError(
-    'server-unavailable',
-    `Server '${server}' is ${state}; start it from the popup or with 'switchyard doctor'.`,
-    { server, state },
-  );
+  const advice =
+    state === 'starting'
+      ? 'try again in a moment'
+      : state === 'crashed'
+        ? 'it restarts by itself: try again in a moment'
+        : "start it from the popup or with 'switchyard doctor'";
+  return new HostError('server-unavailable', `Server '${server}' is ${state}; ${advice}.`, {
+    server,
+    state,
+  });
 }
 
 /** What the runtime knew when a `tools/call` failed, checked in this order. */
