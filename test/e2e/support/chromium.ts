@@ -1,11 +1,13 @@
 import { cpSync, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
+import { z } from 'zod';
 import { describeConnection, type ConnectionState } from '../../../extension/messaging/connection';
 import { DEV_EXTENSION_ID } from '../../../protocol/identity';
 import { GUARDIAN_NAME } from '../../../native-host/supervisor/guardian';
 import { ROOT, liveProcesses, processesMatching } from '../../integration/host-harness';
 import type { SwitchyardProfile } from './profile';
+import { uiRequest } from './ui';
 
 /**
  * Launches Debian's Chromium with the built extension (dist/chrome-mv3) for a profile, through
@@ -276,9 +278,25 @@ export async function launchBrowser(profile: SwitchyardProfile): Promise<Switchy
     origin,
     workerLog,
     waitForWorkerLog,
-    waitForConnection: (state, from) => {
+    waitForConnection: async (state, from) => {
       const prefix = connectionLine(state);
-      return waitForWorkerLog((line) => line.startsWith(prefix), from);
+      try {
+        return await waitForWorkerLog((line) => line.startsWith(prefix), from);
+      } catch (error) {
+        // The worker logs each state once; a line printed while the launch was still resolving
+        // is lost. Its own snapshot, asked from one of its pages, still tells the state it is in.
+        const page = await context.newPage();
+        try {
+          await page.goto(`${origin}/popup.html`);
+          const { connection } = z
+            .looseObject({ connection: z.looseObject({ state: z.string() }) })
+            .parse(await uiRequest(page, 'session/snapshot', {}));
+          if (connection.state !== state) throw error;
+          return `[switchyard] ${describeConnection(connection as ConnectionState)}`;
+        } finally {
+          await page.close();
+        }
+      }
     },
     openExtensionPage: async (path) => {
       const page = await context.newPage();
