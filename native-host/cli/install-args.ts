@@ -106,8 +106,12 @@ function parseExtensionIds(raw: Raw): Parsed<string[]> {
   return { ok: true, value: ids };
 }
 
-export function parseInstallArgs(args: readonly string[]): Parsed<InstallArgs> {
-  const raw = split(args, VALUE_FLAGS, ['--dry-run', '--json'], 'install');
+/** What `install` and `uninstall` both take; only `install` uses the extension ids. */
+function parseRegistration(
+  args: readonly string[],
+  verb: 'install' | 'uninstall',
+): Parsed<InstallArgs> {
+  const raw = split(args, VALUE_FLAGS, ['--dry-run', '--json'], verb);
   if (!raw.ok) return raw;
   const browsers = browsersOf(raw.value);
   if (!browsers.ok) return browsers;
@@ -115,7 +119,7 @@ export function parseInstallArgs(args: readonly string[]): Parsed<InstallArgs> {
   if (dirs.length > 1) {
     return {
       ok: false,
-      message: '--user-data-dir can be given once: install one profile at a time.',
+      message: `--user-data-dir can be given once: ${verb} one profile at a time.`,
     };
   }
   const extensionIds = parseExtensionIds(raw.value);
@@ -132,27 +136,13 @@ export function parseInstallArgs(args: readonly string[]): Parsed<InstallArgs> {
   };
 }
 
+export function parseInstallArgs(args: readonly string[]): Parsed<InstallArgs> {
+  return parseRegistration(args, 'install');
+}
+
 export function parseUninstallArgs(args: readonly string[]): Parsed<UninstallArgs> {
-  const raw = split(args, VALUE_FLAGS, ['--dry-run', '--json'], 'uninstall');
-  if (!raw.ok) return raw;
-  const browsers = browsersOf(raw.value);
-  if (!browsers.ok) return browsers;
-  const dirs = raw.value.values.get('--user-data-dir') ?? [];
-  if (dirs.length > 1) {
-    return {
-      ok: false,
-      message: '--user-data-dir can be given once: uninstall one profile at a time.',
-    };
-  }
-  const ids = parseExtensionIds(raw.value);
-  if (!ids.ok) return ids;
-  return {
-    ok: true,
-    value: {
-      browsers: browsers.value,
-      userDataDir: dirs[0] ?? null,
-      dryRun: raw.value.switches.has('--dry-run'),
-      json: raw.value.switches.has('--json'),
-    },
-  };
+  const parsed = parseRegistration(args, 'uninstall');
+  if (!parsed.ok) return parsed;
+  const { browsers, userDataDir, dryRun, json } = parsed.value;
+  return { ok: true, value: { browsers, userDataDir, dryRun, json } };
 }
