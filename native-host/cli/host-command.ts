@@ -46,6 +46,9 @@ export async function hostCommand(io: CliIo, args: readonly string[]): Promise<n
   const early = checkCaller(args, context.allowedCallers).ok
     ? await prestart(setup, io)
     : undefined;
+  const spawned = early?.servers.names() ?? [];
+  if (spawned.length > 0)
+    log(`switchyard host: spawned before the rest loaded: ${spawned.join(', ')}`);
   const { runFullHost } = await import('./host-run');
   return runFullHost({ io, args, log, setup, allowedCallers: context.allowedCallers, early });
 }

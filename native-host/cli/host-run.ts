@@ -21,7 +21,8 @@ export interface FullHostOptions {
   readonly setup: HostSetup;
   readonly allowedCallers: AllowedCallers;
   /** What the first stage built and spawned; absent when it spawned nothing (a refused caller). */
-  readonly early: { readonly prepared: PreparedCore; readonly servers: PrestartedServers } | undefined;
+  readonly early:
+    { readonly prepared: PreparedCore; readonly servers: PrestartedServers } | undefined;
 }
 
 export function runFullHost(options: FullHostOptions): Promise<number> {

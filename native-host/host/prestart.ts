@@ -32,7 +32,10 @@ export class PrestartedServers {
     specs: readonly ServerSpec[],
     snapshot: TrustSnapshot,
     options: StdioLaunchOptions,
-    spawn: (launch: ServerLaunch, options: StdioLaunchOptions) => Promise<ServerProcess> = spawnStdio,
+    spawn: (
+      launch: ServerLaunch,
+      options: StdioLaunchOptions,
+    ) => Promise<ServerProcess> = spawnStdio,
   ): PrestartedServers {
     const pool = new PrestartedServers();
     for (const spec of specs) {
