@@ -56,10 +56,9 @@ describe('two-stage host start', () => {
       expect(pidsIn(edited)).toEqual([]);
       expect(pidsIn(off)).toEqual([]);
 
-      const edit = servers.find((s) => s.name === 'edited')?.status as {
-        consent: { fingerprint: string };
-      };
-      await host.call('trust/approve', { server: 'edited', fingerprint: edit.consent.fingerprint });
+      const consent = servers.find((s) => s.name === 'edited')?.status['consent'] as
+        { fingerprint: string } | undefined;
+      await host.call('trust/approve', { server: 'edited', fingerprint: consent?.fingerprint });
       // Approved, it runs: the gate, not the first stage, decided when.
       expect(pidsIn(edited)).toHaveLength(1);
     } finally {
