@@ -33,7 +33,8 @@ export async function allToolPages(
       }
       throw error;
     }
-    const { nextCursor: _last, ...whole } = first;
-    return { ...whole, tools };
+    const whole: Listing = { ...first, tools };
+    delete whole.nextCursor;
+    return whole;
   }
 }
