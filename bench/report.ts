@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import type { ScaleReport } from './scale';
 import { dirname } from 'node:path';
 import type { ColdStartResult } from './cold-start';
 import type { HeapProbeResult } from './heap-probe';
@@ -64,6 +65,8 @@ export interface BenchReport {
   readonly load: LoadReport;
   /** The relay figures again for a Streamable HTTP server on loopback, on a host of its own. */
   readonly remote: RemoteRelayReport;
+  /** 3 and 20 generated servers: all running, the whole listing, RSS, and their growth. */
+  readonly scale: ScaleReport;
   readonly verdicts: {
     /** relay p50 / (direct p50 + bare p50). */
     readonly relayOverhead: Verdict;

@@ -18,6 +18,7 @@ import { readMemory } from './memory';
 import { ECHO_SERVER, ECHO_TOOL, referenceServers } from './reference-servers';
 import { measureRelay, type RelaySettings } from './relay';
 import { measureRemoteRelay } from './remote-relay';
+import { measureScale, renderScale, SCALE_FLEETS } from './scale';
 import {
   renderReport,
   verdict,
@@ -83,6 +84,7 @@ const LOAD_SETTINGS: LoadSettings = {
 };
 const COLD_START_RUNS = 5;
 const COLD_START_WARMUPS = 1;
+const SCALE_RUNS = 3;
 
 const RESULTS_PATH = join(ROOT, 'dist/bench/latest.json');
 /** The bundle under test; SWITCHYARD_BENCH_BUNDLE compares another build on the same machine. */
@@ -176,6 +178,8 @@ async function main(): Promise<void> {
       ...HEAP_PROBE,
     });
     const load = await measureUnderLoad();
+    progress(`scale: hosts with ${SCALE_FLEETS.join(' and ')} generated servers, 50 tools each`);
+    const scale = await measureScale({ bundle: BUNDLE, origin: ORIGIN, runs: SCALE_RUNS });
     const s = RELAY_SETTINGS;
     // The checked call, the warm-up, the sequential blocks and the throughput runs.
     const relayedCalls =
@@ -200,6 +204,7 @@ async function main(): Promise<void> {
       memory: { serversUp, afterRelay, relayedCalls, heapAfterGc },
       load,
       remote,
+      scale,
       verdicts: {
         relayOverhead: verdict(relay.ratio, '<=', TARGETS.relayRatio, 'x'),
         remoteRelayOverhead: verdict(remote.relay.ratio, '<=', TARGETS.remoteRelayRatio, 'x'),
@@ -217,7 +222,15 @@ async function main(): Promise<void> {
       },
     };
     writeReport(RESULTS_PATH, report);
-    process.stdout.write(`${renderReport(report)}\n\nwritten to ${RESULTS_PATH}\n`);
+    const scaleSection = [
+      '',
+      '7. Scale: generated servers (test/fixtures/generated-server.mjs, v2 SDK), 50 tools each; spawn to',
+      `   all running with trust stored (median of ${SCALE_RUNS}), the whole tools/list (every page), host RSS`,
+      ...renderScale(scale),
+    ].join('\n');
+    process.stdout.write(
+      `${renderReport(report)}\n${scaleSection}\n\nwritten to ${RESULTS_PATH}\n`,
+    );
   } finally {
     for (const step of cleanup.reverse()) {
       try {

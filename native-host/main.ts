@@ -1,19 +1,4 @@
-import { activity } from './cli/activity';
-import { add } from './cli/add';
-import { authCommand } from './cli/auth';
-import { authDeps } from './cli/auth-deps';
-import { call } from './cli/call';
-import { doctor } from './cli/doctor';
-import { hostCommand } from './cli/host-command';
-import { importCommand } from './cli/import';
-import { install } from './cli/install';
-import { uninstall } from './cli/install-uninstall';
 import { processIo, type CliIo } from './cli/io';
-import { logs } from './cli/logs';
-import { remove } from './cli/remove';
-import { tools } from './cli/tools';
-import { secret } from './cli/secret';
-import { revoke, trust } from './cli/trust';
 import { HOST_VERSION } from './shared/version';
 
 // Entry point of the bundled host: `switchyard <command>`. Wiring only.
@@ -59,22 +44,30 @@ State lives in $SWITCHYARD_HOME (default: ~/.config/switchyard on Linux,
 
 type Command = (io: CliIo, args: readonly string[]) => Promise<number>;
 
+// Each command is loaded when it runs: the host (the browser's, on every start) loads none of
+// the CLI's code, nor import, the installers or sign-in (decision 0022).
 const commands: Readonly<Record<string, Command>> = {
-  host: hostCommand,
-  doctor,
-  tools,
-  call,
-  trust,
-  revoke,
-  add,
-  remove,
-  auth: (io, args) => authCommand(io, args, authDeps(io)),
-  logs,
-  secret: (io, args) => secret(io, args),
-  activity,
-  import: importCommand,
-  install,
-  uninstall,
+  host: async (io, args) => (await import('./cli/host-command')).hostCommand(io, args),
+  doctor: async (io, args) => (await import('./cli/doctor')).doctor(io, args),
+  tools: async (io, args) => (await import('./cli/tools')).tools(io, args),
+  call: async (io, args) => (await import('./cli/call')).call(io, args),
+  trust: async (io, args) => (await import('./cli/trust')).trust(io, args),
+  revoke: async (io, args) => (await import('./cli/trust')).revoke(io, args),
+  add: async (io, args) => (await import('./cli/add')).add(io, args),
+  remove: async (io, args) => (await import('./cli/remove')).remove(io, args),
+  auth: async (io, args) => {
+    const [{ authCommand }, { authDeps }] = await Promise.all([
+      import('./cli/auth'),
+      import('./cli/auth-deps'),
+    ]);
+    return authCommand(io, args, authDeps(io));
+  },
+  logs: async (io, args) => (await import('./cli/logs')).logs(io, args),
+  secret: async (io, args) => (await import('./cli/secret')).secret(io, args),
+  activity: async (io, args) => (await import('./cli/activity')).activity(io, args),
+  import: async (io, args) => (await import('./cli/import')).importCommand(io, args),
+  install: async (io, args) => (await import('./cli/install')).install(io, args),
+  uninstall: async (io, args) => (await import('./cli/install-uninstall')).uninstall(io, args),
   version: (io) => {
     io.out(`${HOST_VERSION}\n`);
     return Promise.resolve(0);

@@ -132,10 +132,14 @@ export const requestMethods = {
         includeAppOnly: z.boolean().optional(),
         /** The profile to list for (design D10); omitted: the default profile. */
         profile: ProfileIdSchema.optional(),
+        /** The `nextCursor` of the previous page: a listing over 512 KiB comes in pages. */
+        cursor: z.string().min(1).max(64).optional(),
       })
       .optional(),
     result: z.object({
       tools: z.array(ExposedToolSchema),
+      /** Set when more tools follow: ask again with it as `cursor` (the totals cover them all). */
+      nextCursor: z.string().optional(),
       /** Estimated model-facing tokens of the listing, in total and per server. */
       tokens: z.object({
         total: z.number().int().nonnegative(),

@@ -12,6 +12,7 @@ import {
 } from './host-notifications';
 import type { TransportFactory } from './port-transport';
 import { RequestTable, type Log, type PendingRequest, type RequestOptions } from './request-table';
+import { allToolPages } from './tool-pages';
 
 export type { Log, LogLevel, PendingRequest, RequestOptions } from './request-table';
 
@@ -154,6 +155,18 @@ export class HostClient {
     params: ParamsOf<M>,
     options: RequestOptions = {},
   ): Promise<ResultOf<M>> {
+    if (isToolsList(method, params)) {
+      // A large listing comes in pages (tool-pages.ts); callers always get it whole.
+      const listing = allToolPages(
+        (cursor) =>
+          this.start(
+            'tools/list',
+            { ...params, ...(cursor === undefined ? {} : { cursor }) },
+            options,
+          ).result,
+      );
+      return listing as Promise<ResultOf<M>>;
+    }
     return this.start(method, params, options).result;
   }
 
@@ -188,4 +201,8 @@ export class HostClient {
     }
     this.notifications.dispatch(message.method, message.params);
   }
+}
+
+function isToolsList(method: RequestMethod, _params: unknown): _params is ParamsOf<'tools/list'> {
+  return method === 'tools/list';
 }

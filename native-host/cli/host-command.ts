@@ -1,9 +1,7 @@
-import { createCore } from '../host/create-core';
-import { LiveConfig } from '../host/live-config';
-import { runHost } from '../rpc/run-host';
-import { loadSetup } from '../host/setup';
-import { killProcessGroupNow } from '../supervisor/process-transport';
-import { HOST_VERSION } from '../shared/version';
+import { prepareCore, stdioLaunchOptions, type PreparedCore } from '../host/core-prepare';
+import { PrestartedServers } from '../host/prestart';
+import { loadSetup, type HostSetup } from '../host/setup';
+import { checkCaller } from '../rpc/origin';
 import { hostStartContext } from './install-host';
 import type { CliIo } from './io';
 
@@ -11,6 +9,11 @@ import type { CliIo } from './io';
  * `switchyard host <caller...>`: what the browser runs. stdout is the wire from here on, so
  * `console` is pointed at stderr before anything else can print (a dependency's stray
  * console.log would corrupt a frame).
+ *
+ * Two stages (decision 0022). This first one reads and validates the configuration, checks each
+ * server's launch against the trust store, and spawns the approved local servers; only then is
+ * the rest of the host (the MCP client, the RPC layer: host-run.ts) loaded, while the servers
+ * boot, and its launcher adopts the running processes. It imports nothing of the MCP client.
  */
 export async function hostCommand(io: CliIo, args: readonly string[]): Promise<number> {
   const { Console } = await import('node:console');
@@ -39,79 +42,27 @@ export async function hostCommand(io: CliIo, args: readonly string[]): Promise<n
   io = { ...io, env: context.env };
 
   const setup = await loadSetup({ env: io.env, platform: io.platform });
-  const { done } = runHost({
-    args,
-    allowedCallers: context.allowedCallers,
-    input: process.stdin,
-    output: process.stdout,
-    home: setup.home ?? '',
-    version: HOST_VERSION,
-    configWarnings: setup.warnings,
-    createCore: (emit) =>
-      createCore(setup, {
-        env: io.env,
-        platform: io.platform,
-        clientName: 'switchyard',
-        version: HOST_VERSION,
-        via: 'browser',
-        events: {
-          onServerChanged: (summary) => {
-            emit.serverChanged(summary);
-          },
-          onServerRemoved: (summary) => {
-            emit.serverRemoved(summary);
-          },
-          onToolsChanged: (server) => {
-            emit.toolsChanged(server);
-          },
-          onLog: (level, message, server) => {
-            emit.log(level, message, server);
-          },
-          onServerNotice: (notice) => {
-            emit.serverNotice(notice);
-          },
-          onElicitationRequested: (request) => {
-            emit.elicitationRequested(request);
-          },
-          onElicitationSettled: (id, action, by) => {
-            emit.elicitationSettled(id, action, by);
-          },
-        },
-      }),
-    liveConfig: (core, emitLog) => {
-      const { configFile } = setup;
-      if (configFile === null) return undefined;
-      return new LiveConfig({
-        env: io.env,
-        platform: io.platform,
-        core,
-        initial: { ...setup, configFile },
-        log: (level, message) => {
-          emitLog(level, message);
-        },
-      });
-    },
-    log,
-    exit: (code) => {
-      process.exit(code);
-    },
-    onProcessEvents: (handlers) => {
-      for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
-        process.on(signal, () => {
-          handlers.terminate(signal);
-        });
-      }
-      process.on('uncaughtException', (error) => {
-        handlers.fatal(error);
-      });
-      process.on('unhandledRejection', (error) => {
-        handlers.fatal(error);
-      });
-      // Last resort if the host exits by any other path: no server may outlive it (design D12).
-      process.on('exit', () => {
-        for (const pid of handlers.exitNow()) killProcessGroupNow(pid);
-      });
-    },
-  });
-  return done;
+  // A caller the host refuses gets nothing spawned: runHost reports it and exits.
+  const early = checkCaller(args, context.allowedCallers).ok
+    ? await prestart(setup, io)
+    : undefined;
+  const spawned = early?.servers.names() ?? [];
+  if (spawned.length > 0)
+    log(`switchyard host: spawned before the rest loaded: ${spawned.join(', ')}`);
+  const { runFullHost } = await import('./host-run');
+  return runFullHost({ io, args, log, setup, allowedCallers: context.allowedCallers, early });
+}
+
+async function prestart(
+  setup: HostSetup,
+  io: CliIo,
+): Promise<{ prepared: PreparedCore; servers: PrestartedServers }> {
+  const prepared = await prepareCore(setup, { platform: io.platform });
+  const snapshot = await prepared.trust.snapshot();
+  const servers = PrestartedServers.start(
+    setup.specs,
+    snapshot,
+    stdioLaunchOptions(prepared, io.env, io.platform),
+  );
+  return { prepared, servers };
 }

@@ -1,17 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import type { ActivityVia } from '../../protocol/activity';
 import { AUDIT_FILE_NAME, AuditLog } from '../audit/audit-log';
-import { ServerLogs } from '../audit/server-logs';
 import { ConfigError } from '../config/load';
 import { updateConfigFile } from '../config/write';
 import { ToolGlobSchema, parseToolPolicy, type ToolPolicyRules } from '../policy/tool-policy';
 import { ProfileStore } from '../profiles/store';
 import { deleteProfile, writeProfile } from '../profiles/write';
-import { TrustStore } from '../trust/trust-store';
 import { wrapUntrusted } from '../shared/wrap-untrusted';
 import { HostCore, type HostCoreEvents } from './core';
 import { HostError } from '../shared/host-error';
@@ -20,9 +16,8 @@ import { createLauncher } from './launch';
 import { createSecretStore } from '../secrets/create-secret-store';
 import type { SecretStore } from '../secrets/secret-store';
 import { EraVerdicts } from '../mcp/era-verdicts';
-import { startGuardian } from '../supervisor/guardian';
-import { GroupRecorder, RUN_FOLDER, reapDeadHosts } from '../supervisor/group-records';
-import { processTable } from '../supervisor/process-identity';
+import type { LaunchFn } from '../mcp/runtime-types';
+import { prepareCore, stdioLaunchOptions, type PreparedCore } from './core-prepare';
 import type { HostSetup } from './setup';
 import { messageOf } from '../../protocol/guards';
 
@@ -40,6 +35,10 @@ export interface CoreEnvironment {
   /** Whom this core serves, recorded on every audit line: the browser's host, or the CLI. */
   readonly via: ActivityVia;
   readonly events?: HostCoreEvents;
+  /** The trust store, logs and process watchers, when the host's first stage built them. */
+  readonly prepared?: PreparedCore;
+  /** Wraps the launcher: the host's first stage hands over the servers it already spawned. */
+  readonly adoptLaunch?: (launcher: LaunchFn) => LaunchFn;
 }
 
 const PolicyMapSchema = z.record(z.string(), z.unknown());
@@ -48,13 +47,9 @@ export async function createCore(
   setup: HostSetup,
   environment: CoreEnvironment,
 ): Promise<HostCore> {
-  // Without a usable home nothing is configured, so nothing can be trusted: an empty throwaway
-  // store keeps the core's shape without granting anything.
-  const home = setup.home ?? mkdtempSync(path.join(os.tmpdir(), 'switchyard-nohome-'));
-  const trust = await TrustStore.open(home);
-  for (const warning of trust.takeWarnings()) {
-    environment.events?.onLog?.('warning', warning.message);
-  }
+  const prepared = environment.prepared ?? (await prepareCore(setup, environment));
+  prepared.attachLog((message) => environment.events?.onLog?.('warning', message));
+  const { home, trust, serverLogs, groupWatchers } = prepared;
   const audit = new AuditLog({
     file: path.join(home, AUDIT_FILE_NAME),
     via: environment.via,
@@ -62,25 +57,6 @@ export async function createCore(
       environment.events?.onLog?.('warning', `audit log: ${messageOf(error)}`);
     },
   });
-  // What servers print on stderr, for `switchyard logs` (only with a real home: a throwaway one
-  // would keep logs nobody can find).
-  const serverLogs =
-    setup.home === null
-      ? undefined
-      : new ServerLogs({
-          home,
-          onError: (error) => {
-            environment.events?.onLog?.('warning', `server log: ${messageOf(error)}`);
-          },
-        });
-  // Kills this host's servers should it die without its shutdown (decision 0013), and records
-  // them so that the next host reaps what a dead host's guardian did not.
-  const guardian = startGuardian({
-    platform: environment.platform,
-    onError: (message) => environment.events?.onLog?.('warning', message),
-  });
-  const recorder = setup.home === null ? undefined : await reapAndRecord(setup.home, environment);
-  const groupWatchers = [guardian, recorder].filter((w) => w !== undefined);
   const eraVerdicts = await EraVerdicts.open(setup.home, {
     onError: (error) => {
       environment.events?.onLog?.('warning', `negotiation.json: ${messageOf(error)}`);
@@ -95,19 +71,12 @@ export async function createCore(
     variableEnv: { env: environment.env, platform: environment.platform },
     eraVerdicts,
     servers: setup.specs,
-    spawnServer: createLauncher({
-      hostEnv: environment.env,
-      platform: environment.platform,
-      secrets,
-      groupWatchers,
-      ...(serverLogs
-        ? {
-            onStderrLine: (server, line) => {
-              serverLogs.append(server, line);
-            },
-          }
-        : {}),
-    }),
+    spawnServer: (environment.adoptLaunch ?? ((launcher) => launcher))(
+      createLauncher({
+        ...stdioLaunchOptions(prepared, environment.env, environment.platform),
+        secrets,
+      }),
+    ),
     ...(serverLogs ? { serverLogs } : {}),
     groupWatchers,
     clientInfo: { name: environment.clientName, version: environment.version },
@@ -182,28 +151,4 @@ async function savePolicy(
   } catch (error) {
     throw error instanceof ConfigError ? configUpdateError(error) : error;
   }
-}
-
-/**
- * Reaps the servers of hosts that died without their shutdown (before this host starts its own,
- * which may need the ports and files they hold), then opens this host's pid record. Problems are
- * warnings: neither step may keep the host from starting.
- */
-async function reapAndRecord(
-  home: string,
-  environment: CoreEnvironment,
-): Promise<GroupRecorder | undefined> {
-  const runDir = path.join(home, RUN_FOLDER);
-  const processes = processTable(environment.platform);
-  const warn = (message: string): void => environment.events?.onLog?.('warning', message);
-  try {
-    for (const group of await reapDeadHosts(runDir, { processes })) {
-      warn(
-        `stopped server '${group.server}' (process group ${group.pgid}), left running by host ${group.hostPid}, which died without its shutdown`,
-      );
-    }
-  } catch (error) {
-    warn(`could not check for servers left by a dead host: ${messageOf(error)}`);
-  }
-  return GroupRecorder.open(runDir, { processes, onError: warn });
 }

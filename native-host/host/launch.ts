@@ -1,5 +1,4 @@
-import type { FetchLike, JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
-import { buildChildEnv } from '../config/env';
+import type { FetchLike } from '@modelcontextprotocol/client';
 import { missingVariablesMessage, resolveVariables } from '../config/variables';
 import type { SecretStore } from '../secrets/secret-store';
 import { SwitchyardOAuthProvider } from '../auth/oauth-provider';
@@ -7,15 +6,10 @@ import { resolveClient } from '../auth/pre-registered-client';
 import type { RemoteEndpoint } from '../shared/server-spec';
 import { canonicalResource } from '../auth/resource';
 import { connectRemote } from './remote-launch';
-import {
-  LaunchError,
-  type LaunchFn,
-  type ServerProcess,
-  type StdioTransport,
-} from '../mcp/runtime-types';
-import { ProcessSpawnError, ProcessTransport } from '../supervisor/process-transport';
-import { RingBuffer } from '../supervisor/ring-buffer';
-import { safeText } from '../../protocol/untrusted/gate';
+import { LaunchError, type LaunchFn } from '../mcp/runtime-types';
+import { spawnStdio, type StdioLaunchOptions } from './launch-stdio';
+
+export type { GroupWatcher } from './launch-stdio';
 
 /**
  * The production launcher: spawns the program the host resolved at load time (never from the cwd
@@ -26,26 +20,9 @@ import { safeText } from '../../protocol/untrusted/gate';
  * `connect`, so a spawn failure is reported as such and not as a failed handshake.
  */
 
-export interface LaunchOptions {
-  readonly hostEnv: NodeJS.ProcessEnv;
-  readonly platform: NodeJS.Platform;
-  /**
-   * The secret store, opened on first need: `${VAR}` references the environment lacks are
-   * looked up there (`switchyard secret set NAME`). Omitted, only the environment counts.
-   */
-  readonly secrets?: () => Promise<SecretStore>;
-  readonly killGraceMs?: number;
-  readonly onNoise?: (server: string, description: string) => void;
-  /**
-   * Told each server's process group while it lives, to kill them should this host die: the
-   * guardian and the pid record (issue 13).
-   */
-  readonly groupWatchers?: readonly GroupWatcher[];
+export interface LaunchOptions extends StdioLaunchOptions {
   /** The fetch remote servers are reached with; default the global one. */
   readonly fetch?: FetchLike;
-  /** Each stderr line of a server (for a remote one, each failed HTTP exchange) as it arrives,
-   * through the untrusted-text gate. */
-  readonly onStderrLine?: (server: string, line: string) => void;
 }
 
 /**
@@ -103,12 +80,6 @@ async function backgroundAuthProvider(
   return provider;
 }
 
-/** Something that follows the process groups of this host's servers. */
-export interface GroupWatcher {
-  track(pgid: number, server: string): void;
-  untrack(pgid: number): void;
-}
-
 export function createLauncher(options: LaunchOptions): LaunchFn {
   return async (launch) => {
     if (launch.remote !== null) {
@@ -132,126 +103,6 @@ export function createLauncher(options: LaunchOptions): LaunchFn {
           : {}),
       });
     }
-    // The launch definition was resolved and fingerprinted once (design D6): spawn exactly it,
-    // never a fresh PATH lookup that could find something else.
-    if (launch.executable === null) {
-      throw new LaunchError(
-        launch.notFoundReason,
-        launch.notFound ?? `'${launch.command}' was not found.`,
-      );
-    }
-    // `${VAR}` from the environment, else the secret store, resolved once per start; an unset
-    // one without a default fails the start by name instead of reaching the server as "".
-    const variables = await resolveVariables(Object.values(launch.env), {
-      env: options.hostEnv,
-      platform: options.platform,
-      ...(options.secrets ? { store: options.secrets } : {}),
-    });
-    if (variables.missing.length > 0) {
-      throw new LaunchError('missing-variable', missingVariablesMessage(launch.name, variables));
-    }
-    const { env } = buildChildEnv(launch.env, options.hostEnv, options.platform, variables.lookup);
-    const stderr = new RingBuffer();
-    const transport = new ProcessTransport({
-      command: launch.executable,
-      args: launch.args,
-      env,
-      ...(launch.cwd === undefined ? {} : { cwd: launch.cwd }),
-      stderr,
-      ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
-      onProtocolNoise: (description) => options.onNoise?.(launch.name, description),
-      ...(options.onStderrLine
-        ? { onStderrLine: (line: string) => options.onStderrLine?.(launch.name, safeText(line)) }
-        : {}),
-    });
-    try {
-      await transport.start();
-    } catch (error) {
-      if (error instanceof ProcessSpawnError) throw new LaunchError('spawn-failed', error.message);
-      throw error;
-    }
-    // The group's id is its leader's pid (ProcessTransport spawns each server in a group of its
-    // own); the watchers forget it once the transport has swept the group and closed.
-    const group = transport.pid;
-    const watchers = options.groupWatchers ?? [];
-    if (group !== undefined) for (const watcher of watchers) watcher.track(group, launch.name);
-    const process: ServerProcess = {
-      transport: new StartedTransport(transport, () => {
-        if (group !== undefined) for (const watcher of watchers) watcher.untrack(group);
-      }),
-      get pid() {
-        return transport.pid;
-      },
-      get exitInfo() {
-        return transport.exitInfo;
-      },
-      get stderrDropped() {
-        return stderr.droppedLines;
-      },
-      // Stderr is untrusted text and often carries tokens (a server echoing its config).
-      stderrTail: (lines) =>
-        stderr
-          .lines()
-          .slice(-lines)
-          .map((line) => safeText(line)),
-    };
-    return process;
+    return spawnStdio(launch, options);
   };
-}
-
-/**
- * The SDK calls `start()` in `connect`, but the process is already running by then: this wrapper
- * makes `start()` report what happened in between (messages are held until the SDK has installed
- * its handlers; an exit makes `start()` reject, so `connect` fails with the exit, not a timeout).
- * It exposes `pid` and `stderr` so the SDK treats it as stdio: a server that ignores the
- * `server/discover` probe is then a 2025-era server, not an outage (decision 0016).
- */
-class StartedTransport implements StdioTransport {
-  onmessage?: Transport['onmessage'];
-  onclose?: Transport['onclose'];
-  onerror?: Transport['onerror'];
-  setProtocolVersion?: Transport['setProtocolVersion'];
-  private started = false;
-  private closed = false;
-  private readonly held: JSONRPCMessage[] = [];
-
-  constructor(
-    private readonly inner: ProcessTransport,
-    private readonly onClosed: () => void,
-  ) {
-    inner.onmessage = (message) => {
-      if (this.started) this.onmessage?.(message);
-      else this.held.push(message);
-    };
-    inner.onerror = (error) => this.onerror?.(error);
-    inner.onclose = () => {
-      this.closed = true;
-      this.onClosed();
-      if (this.started) this.onclose?.();
-    };
-  }
-
-  get pid(): number | undefined {
-    return this.inner.pid;
-  }
-
-  get stderr(): RingBuffer {
-    return this.inner.stderr;
-  }
-
-  start(): Promise<void> {
-    if (this.closed)
-      return Promise.reject(new Error('the server process exited before the handshake'));
-    this.started = true;
-    for (const message of this.held.splice(0)) this.onmessage?.(message);
-    return Promise.resolve();
-  }
-
-  send(message: JSONRPCMessage): Promise<void> {
-    return this.inner.send(message);
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
-  }
 }

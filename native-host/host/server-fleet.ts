@@ -1,4 +1,5 @@
 import type { ServerSummary } from '../../protocol/servers';
+import { launchOf } from './launch-of';
 import type { RestartPolicy } from '../mcp/restart-policy';
 import { ServerRuntime } from '../mcp/server-runtime';
 import type { EraVerdicts } from '../mcp/era-verdicts';
@@ -7,7 +8,7 @@ import type { ElicitationAnswer, FeatureNotice } from '../mcp/runtime-client';
 import { launchFingerprint } from '../trust/fingerprint';
 import type { McpRoot } from '../profiles/store';
 import { HostError } from '../shared/host-error';
-import type { ServerLaunch, ServerSpec } from '../shared/server-spec';
+import type { ServerSpec } from '../shared/server-spec';
 import { displayUrl } from '../../protocol/remote-url';
 import type { LogLevel } from './core-types';
 
@@ -220,27 +221,6 @@ export class ServerFleet {
       },
     });
   }
-}
-
-function launchOf(spec: ServerSpec): ServerLaunch {
-  return {
-    name: spec.name,
-    // The launcher spawns exactly the fingerprinted definition; without one it reports why.
-    executable: spec.definition?.executable ?? null,
-    notFound: spec.resolutionError?.message ?? null,
-    notFoundReason:
-      spec.resolutionError === null || spec.resolutionError.reason === 'not-found'
-        ? 'command-not-found'
-        : 'spawn-failed',
-    command: spec.command,
-    args: spec.definition?.args ?? spec.args,
-    env: spec.definition?.env ?? spec.env,
-    cwd: spec.definition?.cwd ?? undefined,
-    remote: spec.definition?.remote ?? null,
-    handshakeTimeoutMs: spec.handshakeTimeoutMs,
-    toolTimeoutMs: spec.toolTimeoutMs,
-    apps: spec.apps,
-  };
 }
 
 /** The verdict memory of one launch definition, keyed by its fingerprint (decision 0016). */

@@ -5,6 +5,7 @@ import type { HostCore } from '../host/core';
 import { HostError } from '../shared/host-error';
 import type { LiveConfig } from '../host/live-config';
 import { importHandlers } from './import-handlers';
+import { listingPage } from './listing-pages';
 import { MAX_URI_CHARS } from '../../protocol/resources';
 import { expandTemplate } from '../mcp/uri-template';
 
@@ -81,11 +82,14 @@ export function createHandlers({
     },
     'tools/list': (params) =>
       Promise.resolve(
-        core.listTools(params?.server, {
-          includeDenied: params?.includeDenied === true,
-          includeAppOnly: params?.includeAppOnly === true,
-          ...(params?.profile === undefined ? {} : { profile: params.profile }),
-        }),
+        listingPage(
+          core.listTools(params?.server, {
+            includeDenied: params?.includeDenied === true,
+            includeAppOnly: params?.includeAppOnly === true,
+            ...(params?.profile === undefined ? {} : { profile: params.profile }),
+          }),
+          params?.cursor,
+        ),
       ),
     'tools/call': ({ name, arguments: args, approval, profile, app }, context) =>
       core

@@ -43,6 +43,8 @@ export interface RunHostOptions {
   /** Writes one diagnostic line (stderr in production: never stdout, which is the wire). */
   readonly log: (line: string) => void;
   readonly exit: (code: number) => void;
+  /** Called once every server's first start has settled (the launch gate has decided each). */
+  readonly afterStartAll?: () => void;
   /** Registers process signal and crash handlers; tests pass a no-op. */
   readonly onProcessEvents?: (handlers: ProcessEventHandlers) => void;
 }
@@ -213,7 +215,7 @@ async function serve(options: RunHostOptions): Promise<number> {
   });
   channel.start();
   for (const warning of options.configWarnings) options.log(`[warning] ${warning}`);
-  void core.startAll();
+  void core.startAll().finally(() => options.afterStartAll?.());
   live?.start();
   return done;
 }
