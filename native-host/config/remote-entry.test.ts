@@ -10,15 +10,8 @@ import {
   originOf,
   remoteUrlProblem,
 } from '../../protocol/remote-url';
-import {
-  HeadersSchema,
-  MAX_CLIENT_ID_CHARS,
-  MAX_SCOPES,
-  OAuthClientSchema,
-  UrlSchema,
-  readTransport,
-  type TransportReading,
-} from './remote-entry';
+import { MAX_CLIENT_ID_CHARS, MAX_SCOPES, OAuthClientSchema } from './oauth-entry';
+import { HeadersSchema, UrlSchema, readTransport, type TransportReading } from './remote-entry';
 
 // Dangerous direction: plain http accepted to a host that is not this machine (a token in clear on
 // the network), a header value that splits the request, or an entry read as a different

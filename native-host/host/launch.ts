@@ -1,10 +1,18 @@
-import type { FetchLike, JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import type {
+  FetchLike,
+  JSONRPCMessage,
+  OAuthClientProvider,
+  Transport,
+} from '@modelcontextprotocol/client';
 import { buildChildEnv } from '../config/env';
 import { missingVariablesMessage, resolveVariables } from '../config/variables';
 import type { SecretStore } from '../secrets/secret-store';
 import { SwitchyardOAuthProvider } from '../auth/oauth-provider';
 import { resolveClient } from '../auth/pre-registered-client';
-import type { RemoteEndpoint } from '../shared/server-spec';
+import { MachineClientProvider } from '../auth/machine-client';
+import { OAuthRecords } from '../auth/records';
+import { describeAuthError } from '../auth/auth-errors';
+import type { PreRegisteredClient, RemoteEndpoint } from '../shared/server-spec';
 import { canonicalResource } from '../auth/resource';
 import { connectRemote } from './remote-launch';
 import {
@@ -61,16 +69,15 @@ async function backgroundAuthProvider(
   server: string,
   remote: RemoteEndpoint,
   options: LaunchOptions,
-): Promise<SwitchyardOAuthProvider | undefined> {
+): Promise<OAuthClientProvider | undefined> {
   const serverUrl = remote.url;
   const resource = canonicalResource(serverUrl);
-  if (resource === undefined || options.secrets === undefined) return undefined;
-  let store: SecretStore;
-  try {
-    store = await options.secrets();
-  } catch {
-    return undefined;
+  if (resource === undefined) return undefined;
+  const store = await openStore(options);
+  if (remote.oauth?.grant === 'client_credentials') {
+    return machineProvider(server, remote.oauth, resource, store, options);
   }
+  if (store === undefined) return undefined;
   let preRegistered;
   if (remote.oauth !== undefined) {
     const resolved = await resolveClient(server, remote.oauth, {
@@ -101,6 +108,53 @@ async function backgroundAuthProvider(
     return undefined;
   }
   return provider;
+}
+
+/** The secret store, or undefined when there is none or it cannot be opened. */
+async function openStore(options: LaunchOptions): Promise<SecretStore | undefined> {
+  try {
+    return await options.secrets?.();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A machine-to-machine client (decision 0022): its secret or key resolved like a header value
+ * (the environment, then the store; a missing one fails the start by name), its first-use
+ * issuer pinned in the store. It needs no sign-in, so it works without a store too (the secret
+ * then comes from the environment and the pin lasts for this connection).
+ */
+async function machineProvider(
+  server: string,
+  client: PreRegisteredClient,
+  resource: string,
+  store: SecretStore | undefined,
+  options: LaunchOptions,
+): Promise<MachineClientProvider> {
+  const resolved = await resolveClient(server, client, {
+    env: options.hostEnv,
+    platform: options.platform,
+    ...(store === undefined ? {} : { store: () => Promise.resolve(store) }),
+  });
+  if (!resolved.ok) throw new LaunchError('missing-variable', resolved.message);
+  const records = store === undefined ? undefined : new OAuthRecords(store, server, resource);
+  try {
+    return await MachineClientProvider.create({
+      server,
+      client: resolved.client,
+      ...(records === undefined
+        ? {}
+        : {
+            pin: {
+              read: async () => (await records.read('issuer'))?.issuer,
+              write: (issuer) => records.write('issuer', { resource, issuer }),
+            },
+          }),
+    });
+  } catch (error) {
+    throw new LaunchError('spawn-failed', describeAuthError(error, server).message);
+  }
 }
 
 /** Something that follows the process groups of this host's servers. */

@@ -15,5 +15,9 @@ function copyClient(client: PreRegisteredClient): PreRegisteredClient {
     clientId: client.clientId,
     ...(client.clientSecret === undefined ? {} : { clientSecret: client.clientSecret }),
     scopes: [...client.scopes],
+    ...(client.grant === undefined ? {} : { grant: client.grant }),
+    ...(client.privateKey === undefined ? {} : { privateKey: client.privateKey }),
+    ...(client.algorithm === undefined ? {} : { algorithm: client.algorithm }),
+    ...(client.issuer === undefined ? {} : { issuer: client.issuer }),
   };
 }
