@@ -32,6 +32,11 @@ import type { ClientCredentials } from './pre-registered-client';
  * The secret or key is resolved from its `${VAR}` before this is built and lives only here.
  */
 
+/** What a sign-in asked of a machine client says: there is none to do. */
+export function machineNeedsNoSignIn(server: string): string {
+  return `'${server}' uses client credentials ("grant": "client_credentials" in its oauth): it gets its tokens itself when it starts, with no sign-in. Restart it to get a fresh token.`;
+}
+
 /** Where the first-use issuer is remembered (the secret store, under `oauth:<server>:issuer`). */
 export interface IssuerPin {
   read(): Promise<string | undefined>;

@@ -8,6 +8,7 @@ import { canonicalResource } from '../auth/resource';
 import { signIn } from '../auth/sign-in';
 import { listSignIns, type SignInStatus } from '../auth/sign-in-status';
 import { signOut } from '../auth/sign-out';
+import { machineNeedsNoSignIn } from '../auth/machine-client';
 import type { SecretStore } from '../secrets/secret-store';
 import { table, type CliIo } from './io';
 
@@ -132,6 +133,10 @@ async function signInCommand(
     io.err(
       `switchyard auth: '${server}' has url ${JSON.stringify(entry.url.slice(0, 200))}, which is not an https URL (or http on this machine); Switchyard sends tokens only there.\n`,
     );
+    return 1;
+  }
+  if (entry.oauth?.grant === 'client_credentials') {
+    io.err(`switchyard auth: ${machineNeedsNoSignIn(server)}\n`);
     return 1;
   }
   const agent = await startLoopbackUserAgent({

@@ -3,6 +3,7 @@ import type { FetchLike } from '@modelcontextprotocol/client';
 import type { SignInFailureKind, SignInStatus } from '../../protocol/auth';
 import { AuthFlowError, describeAuthError } from '../auth/auth-errors';
 import { SwitchyardOAuthProvider } from '../auth/oauth-provider';
+import { machineNeedsNoSignIn } from '../auth/machine-client';
 import { readUnbound } from '../auth/records';
 import { canonicalResource } from '../auth/resource';
 import { signIn } from '../auth/sign-in';
@@ -85,6 +86,11 @@ export class SignInFlows {
       },
     };
     const client = await this.options.preRegisteredClient?.(server);
+    if (client?.ok === true && client.client.grant === 'client_credentials') {
+      throw new HostError('sign-in-failed', machineNeedsNoSignIn(server), {
+        kind: 'authorization-server' satisfies SignInFailureKind,
+      });
+    }
     if (client?.ok === false) {
       throw new HostError('sign-in-failed', client.message, {
         kind: 'sign-in-required' satisfies SignInFailureKind,

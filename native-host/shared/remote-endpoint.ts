@@ -10,7 +10,8 @@ export function copyEndpoint(remote: RemoteEndpoint): RemoteEndpoint {
   };
 }
 
-function copyClient(client: PreRegisteredClient): PreRegisteredClient {
+/** A copy of a pre-registered client, every field it has and only those. */
+export function copyClient(client: PreRegisteredClient): PreRegisteredClient {
   return {
     clientId: client.clientId,
     ...(client.clientSecret === undefined ? {} : { clientSecret: client.clientSecret }),
