@@ -10,6 +10,7 @@ import { install } from './cli/install';
 import { uninstall } from './cli/install-uninstall';
 import { processIo, type CliIo } from './cli/io';
 import { logs } from './cli/logs';
+import { oauthClientMetadata } from './cli/oauth-client-metadata';
 import { remove } from './cli/remove';
 import { tools } from './cli/tools';
 import { secret } from './cli/secret';
@@ -35,6 +36,9 @@ Usage: switchyard <command>
   auth <name> [--no-open] | auth <name> --sign-out | auth --status [--json]
                                    sign in to a remote server (OAuth, in your browser), sign
                                    out (revokes, deletes the tokens), or list who is signed in
+  oauth-client-metadata <url> [--extension-id ID]... [--redirect-uri URI]...
+                                   print the OAuth client ID metadata document to publish at
+                                   <url> for "oauthClientMetadataUrl" (docs/security.md)
   logs <name> [--lines N]          the last lines a server wrote to stderr (secrets redacted)
   secret set NAME | list [--json] | delete NAME
                                    values for \${NAME} in servers' env, kept in the OS secret
@@ -70,6 +74,7 @@ const commands: Readonly<Record<string, Command>> = {
   remove,
   auth: (io, args) => authCommand(io, args, authDeps(io)),
   logs,
+  'oauth-client-metadata': oauthClientMetadata,
   secret: (io, args) => secret(io, args),
   activity,
   import: importCommand,

@@ -59,7 +59,9 @@ export interface AuthDeps {
   /** The `url` of a remote server's entry, or a message saying why there is none. */
   readonly serverUrl: (
     name: string,
-  ) => Promise<{ url: string; oauth?: PreRegisteredClient } | { error: string }>;
+  ) => Promise<
+    { url: string; oauth?: PreRegisteredClient; clientMetadataUrl?: string } | { error: string }
+  >;
   /** Opens a URL in the user's browser; false when it could not (the URL is printed anyway). */
   readonly openUrl?: (url: string) => boolean;
   readonly now?: () => number;
@@ -167,6 +169,9 @@ async function signInCommand(
       store,
       userAgent: agent,
       ...(preRegistered === undefined ? {} : { preRegistered }),
+      ...(entry.clientMetadataUrl === undefined
+        ? {}
+        : { clientMetadataUrl: entry.clientMetadataUrl }),
     });
     const status = await signIn(provider, entry.url);
     io.out(

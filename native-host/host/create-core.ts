@@ -93,6 +93,9 @@ export async function createCore(
   return new HostCore({
     secrets,
     variableEnv: { env: environment.env, platform: environment.platform },
+    ...(setup.clientMetadataUrl === undefined
+      ? {}
+      : { clientMetadataUrl: setup.clientMetadataUrl }),
     eraVerdicts,
     servers: setup.specs,
     spawnServer: createLauncher({
@@ -100,6 +103,9 @@ export async function createCore(
       platform: environment.platform,
       secrets,
       groupWatchers,
+      ...(setup.clientMetadataUrl === undefined
+        ? {}
+        : { clientMetadataUrl: setup.clientMetadataUrl }),
       ...(serverLogs
         ? {
             onStderrLine: (server, line) => {

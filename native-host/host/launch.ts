@@ -49,6 +49,8 @@ export interface LaunchOptions {
    * guardian and the pid record (issue 13).
    */
   readonly groupWatchers?: readonly GroupWatcher[];
+  /** `oauthClientMetadataUrl` in config.json: a client registered by URL is recognised. */
+  readonly clientMetadataUrl?: string;
   /** The fetch remote servers are reached with; default the global one. */
   readonly fetch?: FetchLike;
   /** Each stderr line of a server (for a remote one, each failed HTTP exchange) as it arrives,
@@ -94,6 +96,9 @@ async function backgroundAuthProvider(
     resource,
     store,
     ...(preRegistered === undefined ? {} : { preRegistered }),
+    ...(options.clientMetadataUrl === undefined
+      ? {}
+      : { clientMetadataUrl: options.clientMetadataUrl }),
     ...(options.fetch ? { fetchFn: options.fetch } : {}),
   });
   // An entry that sends its own `Authorization` (an API key) chose static auth: its 401 is a

@@ -37,6 +37,8 @@ export interface SignInFlowsOptions {
    * or resolving to undefined, the client registers dynamically.
    */
   readonly preRegisteredClient?: (server: string) => Promise<ClientResolution | undefined>;
+  /** Switchyard's client ID metadata document (SEP-991), used where the server offers it. */
+  readonly clientMetadataUrl?: string;
   /** Called after tokens were stored or deleted: restart the server so it uses them. */
   readonly afterChange: (server: string) => Promise<void>;
   readonly fetch?: FetchLike;
@@ -103,6 +105,9 @@ export class SignInFlows {
       store: await this.openStore(),
       userAgent: agent,
       ...(client === undefined ? {} : { preRegistered: client.client }),
+      ...(this.options.clientMetadataUrl === undefined
+        ? {}
+        : { clientMetadataUrl: this.options.clientMetadataUrl }),
       ...(this.options.fetch ? { fetchFn: this.options.fetch } : {}),
     });
     const done = signIn(provider, serverUrl, this.options.fetch);

@@ -291,12 +291,20 @@ async function main(): Promise<number> {
     return 2;
   }
   log(`scenario '${scenario}', server ${url}`);
+  const plan = planFor(scenario);
   const { entry, env } = serverEntry(
     url,
     process.env['MCP_CONFORMANCE_CONTEXT'],
-    planFor(scenario).machineClient === true,
+    plan.machineClient === true,
   );
-  const home = makeHome({ mcpServers: { [SERVER_NAME]: entry } });
+  if (plan.clientMetadataUrl !== undefined)
+    log(`client metadata document at ${plan.clientMetadataUrl}`);
+  const home = makeHome({
+    mcpServers: { [SERVER_NAME]: entry },
+    ...(plan.clientMetadataUrl === undefined
+      ? {}
+      : { oauthClientMetadataUrl: plan.clientMetadataUrl }),
+  });
   const host = new HostHarness(home, { env: { SWITCHYARD_SECRET_STORE: 'file', ...env } });
   // The adapter plays the user at the approval card itself (callTool), rather than the harness.
   host.autoApprove = false;

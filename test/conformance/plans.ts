@@ -22,6 +22,12 @@ export interface ScenarioPlan {
    * says `"grant": "client_credentials"` (SEP-1046), and nobody signs in.
    */
   readonly machineClient?: boolean;
+  /**
+   * config.json's `oauthClientMetadataUrl` (SEP-991): the URL Switchyard's client ID metadata
+   * document would be published at. The suite's authorization server checks that it is the
+   * client id and does not fetch it.
+   */
+  readonly clientMetadataUrl?: string;
 }
 
 /** The name the host's server entry gets; its tools are exposed as `conformance__<tool>`. */
@@ -59,10 +65,18 @@ const MACHINE_PLANS: Readonly<Record<string, ScenarioPlan>> = {
   'auth/client-credentials-jwt': { ...AUTH_PLAN, machineClient: true },
 };
 
+/** auth/basic-cimd's expected URL client id (its `client-metadata.json`). */
+const SUITE_CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
+
+const CIMD_PLANS: Readonly<Record<string, ScenarioPlan>> = {
+  'auth/basic-cimd': { ...AUTH_PLAN, clientMetadataUrl: SUITE_CLIENT_METADATA_URL },
+};
+
 /** The plan for `scenario`; an unknown scenario gets a listing only. */
 export function planFor(scenario: string): ScenarioPlan {
   if (Object.hasOwn(plans, scenario)) return plans[scenario] ?? {};
   if (Object.hasOwn(MACHINE_PLANS, scenario)) return MACHINE_PLANS[scenario] ?? {};
+  if (Object.hasOwn(CIMD_PLANS, scenario)) return CIMD_PLANS[scenario] ?? {};
   if (scenario.startsWith('auth/')) return AUTH_PLAN;
   return {};
 }
