@@ -47,8 +47,10 @@ export function readClientMetadataUrl(raw: Readonly<Record<string, unknown>>): {
   const value = raw[CLIENT_METADATA_URL_KEY];
   if (value === undefined) return {};
   const problem = clientMetadataUrlProblem(value);
-  if (problem !== undefined) {
-    return { warning: `${problem}; it was ignored (sign-ins register a client dynamically)` };
+  if (problem !== undefined || typeof value !== 'string') {
+    return {
+      warning: `${problem ?? 'not a string'}; it was ignored (sign-ins register a client dynamically)`,
+    };
   }
-  return { url: String(value) };
+  return { url: value };
 }

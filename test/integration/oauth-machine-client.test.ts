@@ -67,9 +67,10 @@ describe('OAuth client credentials through the host', () => {
   afterAll(async () => {
     await host.close();
     await fixture.stop();
-    for (const name of ['SWITCHYARD_SECRET_STORE', 'SVC_SECRET', 'SVC_WRONG', 'SVC_KEY']) {
-      delete process.env[name];
-    }
+    delete process.env['SWITCHYARD_SECRET_STORE'];
+    delete process.env['SVC_SECRET'];
+    delete process.env['SVC_WRONG'];
+    delete process.env['SVC_KEY'];
   });
 
   const statusOf = async (name: string): Promise<Status | undefined> => {
