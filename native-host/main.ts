@@ -20,6 +20,9 @@ Usage: switchyard <command>
   auth <name> [--no-open] | auth <name> --sign-out | auth --status [--json]
                                    sign in to a remote server (OAuth, in your browser), sign
                                    out (revokes, deletes the tokens), or list who is signed in
+  oauth-client-metadata <url> [--extension-id ID]... [--redirect-uri URI]...
+                                   print the OAuth client ID metadata document to publish at
+                                   <url> for "oauthClientMetadataUrl" (docs/security.md)
   logs <name> [--lines N]          the last lines a server wrote to stderr (secrets redacted)
   secret set NAME | list [--json] | delete NAME
                                    values for \${NAME} in servers' env, kept in the OS secret
@@ -63,6 +66,8 @@ const commands: Readonly<Record<string, Command>> = {
     return authCommand(io, args, authDeps(io));
   },
   logs: async (io, args) => (await import('./cli/logs')).logs(io, args),
+  'oauth-client-metadata': async (io, args) =>
+    (await import('./cli/oauth-client-metadata')).oauthClientMetadata(io, args),
   secret: async (io, args) => (await import('./cli/secret')).secret(io, args),
   activity: async (io, args) => (await import('./cli/activity')).activity(io, args),
   import: async (io, args) => (await import('./cli/import')).importCommand(io, args),

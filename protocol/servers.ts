@@ -43,6 +43,8 @@ export const LaunchChangeSchema = z.discriminatedUnion('field', [
       /** A remote server's pre-registered OAuth client id, and the variable its secret is in. */
       'oauthClientId',
       'oauthClientSecret',
+      /** A machine-to-machine client's grant, key reference, issuer and scopes, as one line. */
+      'oauthGrant',
     ]),
     before: z.string(),
     after: z.string(),
@@ -84,7 +86,19 @@ export const RemoteConsentSchema = z.object({
    * client id, and the `${VAR}` its secret is read from (never the secret); null for a public
    * client. Absent when the host registers a client itself.
    */
-  oauthClient: z.object({ clientId: z.string(), clientSecret: z.string().nullable() }).optional(),
+  oauthClient: z
+    .object({
+      clientId: z.string(),
+      clientSecret: z.string().nullable(),
+      /**
+       * For a machine-to-machine client (`"grant": "client_credentials"`), which gets tokens with
+       * no person signing in: its grant, the `${VAR}` of its private key if it signs with one, the
+       * issuer it is pinned to, and its scopes, as one line. Absent for a client a person signs
+       * in with.
+       */
+      machineGrant: z.string().optional(),
+    })
+    .optional(),
 });
 export type RemoteConsent = z.infer<typeof RemoteConsentSchema>;
 

@@ -12,6 +12,7 @@ import { followToRedirect } from '../../test/fixtures/oauth/test-browser';
 import { MemorySecretStore } from '../testing/memory-secret-store';
 import { describeAuthError } from './auth-errors';
 import { startLoopbackUserAgent, type LoopbackUserAgent } from './loopback-receiver';
+import { clientMetadataDocument } from './client-metadata-document';
 import { SwitchyardOAuthProvider } from './oauth-provider';
 import { canonicalResource, oauthKey } from './resource';
 import { signIn } from './sign-in';
@@ -204,18 +205,13 @@ describe('sign-in through the loopback receiver', () => {
     const documentUrl = 'https://switchyard.test/oauth/client.json';
     const f = await fixture({
       clientIdMetadataDocuments: true,
+      // The document `switchyard oauth-client-metadata` prints, as oidc-provider reads it.
       metadataDocuments: new Map([
         [
           documentUrl,
-          {
-            client_id: documentUrl,
-            client_name: 'Switchyard',
-            redirect_uris: ['http://127.0.0.1/callback'],
-            grant_types: ['authorization_code', 'refresh_token'],
-            response_types: ['code'],
-            token_endpoint_auth_method: 'none',
-            application_type: 'native',
-          },
+          clientMetadataDocument(documentUrl, [
+            'https://abcdefghijklmnopabcdefghijklmnop.chromiumapp.org/',
+          ]),
         ],
       ]),
     });

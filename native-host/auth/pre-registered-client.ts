@@ -4,7 +4,7 @@ import {
   resolveVariables,
   type VariableSources,
 } from '../config/variables';
-import type { PreRegisteredClient } from '../shared/server-spec';
+import type { JwtAlgorithm, PreRegisteredClient } from '../shared/server-spec';
 
 /**
  * A pre-registered OAuth client ready to present: the entry's `oauth` with its `${VAR}` secret
@@ -16,6 +16,13 @@ export interface ClientCredentials {
   readonly clientSecret?: string;
   /** Scopes always asked for (RFC 6749 §3.3 tokens, checked at load). */
   readonly scopes: readonly string[];
+  /** A machine-to-machine client (decision 0024): tokens by `client_credentials`, no person. */
+  readonly grant?: 'client_credentials';
+  /** The PEM private key's value, for `private_key_jwt`; absent with a secret. */
+  readonly privateKey?: string;
+  readonly algorithm?: JwtAlgorithm;
+  /** The issuer the credentials are pinned to by the entry (absent: pinned on first use). */
+  readonly issuer?: string;
 }
 
 export type ClientResolution =
@@ -33,19 +40,28 @@ export async function resolveClient(
   client: PreRegisteredClient,
   sources: VariableSources,
 ): Promise<ClientResolution> {
-  const base = { clientId: client.clientId, scopes: [...client.scopes] };
-  const reference = client.clientSecret;
+  const base: ClientCredentials = {
+    clientId: client.clientId,
+    scopes: [...client.scopes],
+    ...(client.grant === undefined ? {} : { grant: client.grant }),
+    ...(client.algorithm === undefined ? {} : { algorithm: client.algorithm }),
+    ...(client.issuer === undefined ? {} : { issuer: client.issuer }),
+  };
+  const [field, reference, what] =
+    client.privateKey !== undefined
+      ? (['privateKey', client.privateKey, 'its OAuth private key'] as const)
+      : (['clientSecret', client.clientSecret, 'its OAuth client secret'] as const);
   if (reference === undefined) return { ok: true, client: base };
   const variables = await resolveVariables([reference], sources);
   if (variables.missing.length > 0) {
     return { ok: false, message: missingVariablesMessage(server, variables) };
   }
-  const secret = expandEnvValue(reference, variables.lookup).value;
-  if (secret === '') {
+  const value = expandEnvValue(reference, variables.lookup).value;
+  if (value === '') {
     return {
       ok: false,
-      message: `'${server}': ${reference} (its OAuth client secret) is set but empty; set it with \`switchyard secret set\`.`,
+      message: `'${server}': ${reference} (${what}) is set but empty; set it with \`switchyard secret set\`.`,
     };
   }
-  return { ok: true, client: { ...base, clientSecret: secret } };
+  return { ok: true, client: { ...base, [field]: value } };
 }

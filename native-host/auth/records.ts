@@ -56,6 +56,9 @@ export const PendingRecordSchema = z.object({
   scope: z.string().optional(),
 });
 
+/** The authorization server a machine client's credentials were pinned to on first use. */
+export const IssuerRecordSchema = z.object({ resource: z.string(), issuer: z.string() });
+
 export type TokensRecord = z.infer<typeof TokensRecordSchema>;
 export type ClientRecord = z.infer<typeof ClientRecordSchema>;
 export type PendingRecord = z.infer<typeof PendingRecordSchema>;
@@ -66,6 +69,7 @@ const SCHEMAS = {
   verifier: VerifierRecordSchema,
   discovery: DiscoveryRecordSchema,
   pending: PendingRecordSchema,
+  issuer: IssuerRecordSchema,
 } as const;
 
 type RecordOf<W extends OAuthRecord> = z.infer<(typeof SCHEMAS)[W]>;

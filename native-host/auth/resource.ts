@@ -31,7 +31,15 @@ export function canonicalResource(serverUrl: string): string | undefined {
 }
 
 /** What the store holds for one server, each under `oauth:<server>:<what>`. */
-export const OAUTH_RECORDS = ['client', 'tokens', 'verifier', 'discovery', 'pending'] as const;
+export const OAUTH_RECORDS = [
+  'client',
+  'tokens',
+  'verifier',
+  'discovery',
+  'pending',
+  /** The issuer a machine-to-machine client was first sent to (decision 0024). */
+  'issuer',
+] as const;
 export type OAuthRecord = (typeof OAUTH_RECORDS)[number];
 
 /** The secret-store key of one record (`secrets/secret-store.ts`: `oauth:<server>:<what>`). */

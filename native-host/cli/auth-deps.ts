@@ -1,3 +1,4 @@
+import { readClientMetadataUrl } from '../config/client-metadata-url';
 import { loadConfigFile } from '../config/load';
 import { configPath, switchyardHome } from '../config/paths';
 import { createSecretStore } from '../secrets/create-secret-store';
@@ -19,8 +20,9 @@ export function authDeps(io: CliIo): AuthDeps {
     serverUrl: async (name) => {
       const file = configPath(home, io.platform);
       let servers;
+      let raw;
       try {
-        ({ servers } = await loadConfigFile(file));
+        ({ servers, raw } = await loadConfigFile(file));
       } catch (error) {
         return { error: messageOf(error) };
       }
@@ -31,9 +33,11 @@ export function authDeps(io: CliIo): AuthDeps {
       if (entry.remote === undefined) {
         return { error: `'${name}' is a local server; only remote servers (a "url") sign in` };
       }
+      const metadataUrl = readClientMetadataUrl(raw).url;
       return {
         url: entry.remote.url,
         ...(entry.remote.oauth === undefined ? {} : { oauth: entry.remote.oauth }),
+        ...(metadataUrl === undefined ? {} : { clientMetadataUrl: metadataUrl }),
       };
     },
   };

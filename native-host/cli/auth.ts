@@ -8,6 +8,7 @@ import { canonicalResource } from '../auth/resource';
 import { signIn } from '../auth/sign-in';
 import { listSignIns, type SignInStatus } from '../auth/sign-in-status';
 import { signOut } from '../auth/sign-out';
+import { machineNeedsNoSignIn } from '../auth/machine-client';
 import type { SecretStore } from '../secrets/secret-store';
 import { table, type CliIo } from './io';
 
@@ -58,7 +59,9 @@ export interface AuthDeps {
   /** The `url` of a remote server's entry, or a message saying why there is none. */
   readonly serverUrl: (
     name: string,
-  ) => Promise<{ url: string; oauth?: PreRegisteredClient } | { error: string }>;
+  ) => Promise<
+    { url: string; oauth?: PreRegisteredClient; clientMetadataUrl?: string } | { error: string }
+  >;
   /** Opens a URL in the user's browser; false when it could not (the URL is printed anyway). */
   readonly openUrl?: (url: string) => boolean;
   readonly now?: () => number;
@@ -134,6 +137,10 @@ async function signInCommand(
     );
     return 1;
   }
+  if (entry.oauth?.grant === 'client_credentials') {
+    io.err(`switchyard auth: ${machineNeedsNoSignIn(server)}\n`);
+    return 1;
+  }
   const agent = await startLoopbackUserAgent({
     show: (url) => {
       io.err(`Open this URL in your browser to sign in to '${server}':\n\n  ${url.href}\n\n`);
@@ -162,6 +169,9 @@ async function signInCommand(
       store,
       userAgent: agent,
       ...(preRegistered === undefined ? {} : { preRegistered }),
+      ...(entry.clientMetadataUrl === undefined
+        ? {}
+        : { clientMetadataUrl: entry.clientMetadataUrl }),
     });
     const status = await signIn(provider, entry.url);
     io.out(

@@ -19,6 +19,9 @@ export function formatConsent(c: ConsentRequest): string {
             ? []
             : [
                 `  oauth:       client ${JSON.stringify(remote.oauthClient.clientId)}, ${remote.oauthClient.clientSecret === null ? 'no secret' : `secret from ${remote.oauthClient.clientSecret}`}`,
+                ...(remote.oauthClient.machineGrant === undefined
+                  ? []
+                  : [`  grant:       ${remote.oauthClient.machineGrant} (tokens with no sign-in)`]),
               ]),
         ];
   const lines = [

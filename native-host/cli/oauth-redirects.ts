@@ -1,4 +1,5 @@
 import type { ServerSummary } from '../../protocol/servers';
+import { LOOPBACK_REDIRECT_URI } from '../auth/client-metadata-document';
 
 /**
  * The redirect URIs to register at an OAuth app whose client a remote entry names (`oauth`), for
@@ -8,7 +9,7 @@ import type { ServerSummary } from '../../protocol/servers';
  */
 
 /** `switchyard auth`'s loopback redirect, registered without a port (RFC 8252 §7.3). */
-export const CLI_REDIRECT_URI = 'http://127.0.0.1/callback';
+export const CLI_REDIRECT_URI = LOOPBACK_REDIRECT_URI;
 
 /** A Chromium extension id: 32 letters a-p. Firefox's redirect host is derived otherwise. */
 const CHROMIUM_ID = /^[a-p]{32}$/;

@@ -10,15 +10,7 @@ import {
   originOf,
   remoteUrlProblem,
 } from '../../protocol/remote-url';
-import {
-  HeadersSchema,
-  MAX_CLIENT_ID_CHARS,
-  MAX_SCOPES,
-  OAuthClientSchema,
-  UrlSchema,
-  readTransport,
-  type TransportReading,
-} from './remote-entry';
+import { HeadersSchema, UrlSchema, readTransport, type TransportReading } from './remote-entry';
 
 // Dangerous direction: plain http accepted to a host that is not this machine (a token in clear on
 // the network), a header value that splits the request, or an entry read as a different
@@ -346,79 +338,6 @@ describe('HeadersSchema', () => {
   test('refuses a __proto__ header name', () => {
     const parsed = HeadersSchema.safeParse(JSON.parse('{"__proto__": "x"}'));
     expect(parsed.success).toBe(false);
-  });
-});
-
-describe('OAuthClientSchema', () => {
-  // Dangerous direction: a client secret accepted as text in config.json (it is then in every
-  // copy, sync and paste of the file, and committed with a workspace), or a client id or scope
-  // that could carry a line break into a URL or a terminal. Refusing one costs an edit.
-  test.each<[string, unknown, unknown]>([
-    ['a public client', { clientId: 'abc' }, { clientId: 'abc', scopes: [] }],
-    [
-      'a confidential client with its secret in a variable',
-      { clientId: 'Iv1.8a61f9b3', clientSecret: '${GH_SECRET}' },
-      { clientId: 'Iv1.8a61f9b3', clientSecret: '${GH_SECRET}', scopes: [] },
-    ],
-    [
-      'an env: reference',
-      { clientId: 'a', clientSecret: '${env:S}' },
-      { clientId: 'a', clientSecret: '${env:S}', scopes: [] },
-    ],
-    [
-      'scopes as a list, duplicates folded',
-      { clientId: 'a', scopes: ['repo', 'read:org', 'repo'] },
-      { clientId: 'a', scopes: ['repo', 'read:org'] },
-    ],
-    [
-      "Claude Code's scopes string",
-      { clientId: 'a', scopes: 'repo  read:org' },
-      { clientId: 'a', scopes: ['repo', 'read:org'] },
-    ],
-    [
-      "Claude Code's callbackPort is ignored",
-      { clientId: 'a', callbackPort: 8080 },
-      { clientId: 'a', scopes: [] },
-    ],
-    [
-      'the longest client id',
-      { clientId: 'x'.repeat(MAX_CLIENT_ID_CHARS) },
-      { clientId: 'x'.repeat(MAX_CLIENT_ID_CHARS), scopes: [] },
-    ],
-  ])('accepts %s', (_label, input, expected) => {
-    expect(OAuthClientSchema.parse(input)).toEqual(expected);
-  });
-
-  test.each<[string, unknown, RegExp]>([
-    ['not an object', 'abc', /oauth must be an object/],
-    ['no client id', { clientSecret: '${S}' }, /oauth.clientId must be a string/],
-    ['an empty client id', { clientId: '' }, /clientId is empty/],
-    ['a long client id', { clientId: 'x'.repeat(MAX_CLIENT_ID_CHARS + 1) }, /at most 256/],
-    ['a client id with a line break', { clientId: 'a\nb' }, /printable ASCII/],
-    ['a client id with an escape', { clientId: 'a\u001b[2J' }, /printable ASCII/],
-    ['a client id with spaces around', { clientId: ' abc ' }, /no space at either end/],
-    ['a client id in Unicode', { clientId: 'clïent' }, /printable ASCII/],
-    ['a literal secret', { clientId: 'a', clientSecret: 'hunter2' }, /switchyard secret set/],
-    [
-      'a secret beside a reference',
-      { clientId: 'a', clientSecret: 'x${S}' },
-      /never the secret itself/,
-    ],
-    ['a reference with a default', { clientId: 'a', clientSecret: '${S:-hunter2}' }, /variable/],
-    ['a number secret', { clientId: 'a', clientSecret: 7 }, /naming a variable/],
-    ['scopes as a number', { clientId: 'a', scopes: 7 }, /list of strings/],
-    ['a scope with a quote', { clientId: 'a', scopes: ['a"b'] }, /without spaces, quotes/],
-    ['a scope with a space', { clientId: 'a', scopes: ['a b'] }, /without spaces/],
-    ['an empty scope', { clientId: 'a', scopes: [''] }, /1 to 128/],
-    [
-      'too many scopes',
-      { clientId: 'a', scopes: Array.from({ length: MAX_SCOPES + 1 }, (_, i) => `s${i}`) },
-      /at most 32 scopes/,
-    ],
-  ])('refuses %s', (_label, input, message) => {
-    const parsed = OAuthClientSchema.safeParse(input);
-    expect(parsed.success).toBe(false);
-    expect(parsed.error?.issues.map((issue) => issue.message).join('\n')).toMatch(message);
   });
 });
 

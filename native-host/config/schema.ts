@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { HeadersSchema, OAuthClientSchema, UrlSchema, readTransport } from './remote-entry';
+import { OAuthClientSchema } from './oauth-entry';
+import { HeadersSchema, UrlSchema, readTransport } from './remote-entry';
 import { RESERVED_KEY, recordErrors } from './zod-errors';
 import type { RemoteEndpoint } from '../shared/server-spec';
 

@@ -62,6 +62,8 @@ export interface HostCoreOptions {
    * default this process's environment and platform.
    */
   readonly variableEnv?: { readonly env: NodeJS.ProcessEnv; readonly platform: NodeJS.Platform };
+  /** `oauthClientMetadataUrl` in config.json: sign-ins use it as the client id where offered. */
+  readonly clientMetadataUrl?: string;
 }
 
 export interface CoreParts {

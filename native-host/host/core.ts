@@ -108,6 +108,9 @@ export class HostCore {
           ...(secrets ? { store: secrets } : {}),
         });
       },
+      ...(this.options.clientMetadataUrl === undefined
+        ? {}
+        : { clientMetadataUrl: this.options.clientMetadataUrl }),
       afterChange: async (server) => {
         // A stopped or disabled server stays so; one that runs or waits starts with the tokens.
         const state = this.fleet.runtime(server).state.state;

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { originOf } from '../../protocol/remote-url';
 import type { ConsentReason, ConsentRequest, LaunchChange } from '../../protocol/servers';
-import { describeLaunchChanges, launchFingerprint } from '../trust/fingerprint';
+import { describeLaunchChanges, grantText, launchFingerprint } from '../trust/fingerprint';
 import { type LaunchDefinition } from '../shared/server-spec';
 import { sanitizeText } from '../../protocol/untrusted/sanitize';
 
@@ -168,8 +168,15 @@ export function consentRequest(input: ConsentInput): ConsentRequest {
                       definition.remote.oauth.clientSecret === undefined
                         ? null
                         : shown(definition.remote.oauth.clientSecret),
+                    ...machineGrant(definition),
                   },
                 }),
           },
   };
+}
+
+/** A machine-to-machine client's grant line for the card (absent for a person's client). */
+function machineGrant(definition: LaunchDefinition): { machineGrant?: string } {
+  const text = grantText(definition);
+  return text === null ? {} : { machineGrant: shown(text) };
 }

@@ -1,9 +1,22 @@
+<<<<<<< HEAD
 import type { FetchLike } from '@modelcontextprotocol/client';
+=======
+import type {
+  FetchLike,
+  JSONRPCMessage,
+  OAuthClientProvider,
+  Transport,
+} from '@modelcontextprotocol/client';
+import { buildChildEnv } from '../config/env';
+>>>>>>> m2m
 import { missingVariablesMessage, resolveVariables } from '../config/variables';
 import type { SecretStore } from '../secrets/secret-store';
 import { SwitchyardOAuthProvider } from '../auth/oauth-provider';
 import { resolveClient } from '../auth/pre-registered-client';
-import type { RemoteEndpoint } from '../shared/server-spec';
+import { MachineClientProvider } from '../auth/machine-client';
+import { OAuthRecords } from '../auth/records';
+import { describeAuthError } from '../auth/auth-errors';
+import type { PreRegisteredClient, RemoteEndpoint } from '../shared/server-spec';
 import { canonicalResource } from '../auth/resource';
 import { connectRemote } from './remote-launch';
 import { LaunchError, type LaunchFn } from '../mcp/runtime-types';
@@ -20,7 +33,27 @@ export type { GroupWatcher } from './launch-stdio';
  * `connect`, so a spawn failure is reported as such and not as a failed handshake.
  */
 
+<<<<<<< HEAD
 export interface LaunchOptions extends StdioLaunchOptions {
+=======
+export interface LaunchOptions {
+  readonly hostEnv: NodeJS.ProcessEnv;
+  readonly platform: NodeJS.Platform;
+  /**
+   * The secret store, opened on first need: `${VAR}` references the environment lacks are
+   * looked up there (`switchyard secret set NAME`). Omitted, only the environment counts.
+   */
+  readonly secrets?: () => Promise<SecretStore>;
+  readonly killGraceMs?: number;
+  readonly onNoise?: (server: string, description: string) => void;
+  /**
+   * Told each server's process group while it lives, to kill them should this host die: the
+   * guardian and the pid record (issue 13).
+   */
+  readonly groupWatchers?: readonly GroupWatcher[];
+  /** `oauthClientMetadataUrl` in config.json: a client registered by URL is recognised. */
+  readonly clientMetadataUrl?: string;
+>>>>>>> m2m
   /** The fetch remote servers are reached with; default the global one. */
   readonly fetch?: FetchLike;
 }
@@ -38,16 +71,15 @@ async function backgroundAuthProvider(
   server: string,
   remote: RemoteEndpoint,
   options: LaunchOptions,
-): Promise<SwitchyardOAuthProvider | undefined> {
+): Promise<OAuthClientProvider | undefined> {
   const serverUrl = remote.url;
   const resource = canonicalResource(serverUrl);
-  if (resource === undefined || options.secrets === undefined) return undefined;
-  let store: SecretStore;
-  try {
-    store = await options.secrets();
-  } catch {
-    return undefined;
+  if (resource === undefined) return undefined;
+  const store = await openStore(options);
+  if (remote.oauth?.grant === 'client_credentials') {
+    return machineProvider(server, remote.oauth, resource, store, options);
   }
+  if (store === undefined) return undefined;
   let preRegistered;
   if (remote.oauth !== undefined) {
     const resolved = await resolveClient(server, remote.oauth, {
@@ -64,6 +96,9 @@ async function backgroundAuthProvider(
     resource,
     store,
     ...(preRegistered === undefined ? {} : { preRegistered }),
+    ...(options.clientMetadataUrl === undefined
+      ? {}
+      : { clientMetadataUrl: options.clientMetadataUrl }),
     ...(options.fetch ? { fetchFn: options.fetch } : {}),
   });
   // An entry that sends its own `Authorization` (an API key) chose static auth: its 401 is a
@@ -80,6 +115,62 @@ async function backgroundAuthProvider(
   return provider;
 }
 
+<<<<<<< HEAD
+=======
+/** The secret store, or undefined when there is none or it cannot be opened. */
+async function openStore(options: LaunchOptions): Promise<SecretStore | undefined> {
+  try {
+    return await options.secrets?.();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A machine-to-machine client (decision 0024): its secret or key resolved like a header value
+ * (the environment, then the store; a missing one fails the start by name), its first-use
+ * issuer pinned in the store. It needs no sign-in, so it works without a store too (the secret
+ * then comes from the environment and the pin lasts for this connection).
+ */
+async function machineProvider(
+  server: string,
+  client: PreRegisteredClient,
+  resource: string,
+  store: SecretStore | undefined,
+  options: LaunchOptions,
+): Promise<MachineClientProvider> {
+  const resolved = await resolveClient(server, client, {
+    env: options.hostEnv,
+    platform: options.platform,
+    ...(store === undefined ? {} : { store: () => Promise.resolve(store) }),
+  });
+  if (!resolved.ok) throw new LaunchError('missing-variable', resolved.message);
+  const records = store === undefined ? undefined : new OAuthRecords(store, server, resource);
+  try {
+    return await MachineClientProvider.create({
+      server,
+      client: resolved.client,
+      ...(records === undefined
+        ? {}
+        : {
+            pin: {
+              read: async () => (await records.read('issuer'))?.issuer,
+              write: (issuer) => records.write('issuer', { resource, issuer }),
+            },
+          }),
+    });
+  } catch (error) {
+    throw new LaunchError('spawn-failed', describeAuthError(error, server).message);
+  }
+}
+
+/** Something that follows the process groups of this host's servers. */
+export interface GroupWatcher {
+  track(pgid: number, server: string): void;
+  untrack(pgid: number): void;
+}
+
+>>>>>>> m2m
 export function createLauncher(options: LaunchOptions): LaunchFn {
   return async (launch) => {
     if (launch.remote !== null) {

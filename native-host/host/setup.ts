@@ -2,6 +2,7 @@ import { copyEndpoint } from '../shared/remote-endpoint';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { readClientMetadataUrl } from '../config/client-metadata-url';
 import { ConfigError, loadConfigFile } from '../config/load';
 import { configPath, switchyardHome } from '../config/paths';
 import { loadWorkspace, mergeTiers, normalizeFolder, type MergedServer } from '../config/workspace';
@@ -36,6 +37,8 @@ export interface HostSetup {
   readonly skippedServers?: readonly string[];
   /** `profiles` in config.json and the shared `workspaces` (design D10); absent: none. */
   readonly profiles?: ProfileSetup;
+  /** `oauthClientMetadataUrl` in config.json (SEP-991); absent: dynamic registration. */
+  readonly clientMetadataUrl?: string;
 }
 
 export interface SetupEnvironment {
@@ -93,6 +96,8 @@ export async function loadSetup({
 
   const policy = parseToolPolicy(loaded.raw['toolPolicy']);
   warnings.push(...policy.warnings.map((w) => `${file}: toolPolicy: ${w}`));
+  const metadataUrl = readClientMetadataUrl(loaded.raw);
+  if (metadataUrl.warning !== undefined) warnings.push(`${file}: ${metadataUrl.warning}`);
 
   const searchPath = env['PATH'] ?? env['Path'];
   const specs = await Promise.all(
@@ -112,6 +117,7 @@ export async function loadSetup({
       profiles: profiles.profiles,
       sharedWorkspaces: (roots.data ?? []).map(normalizeFolder),
     },
+    ...(metadataUrl.url === undefined ? {} : { clientMetadataUrl: metadataUrl.url }),
   };
 }
 

@@ -3,6 +3,7 @@ import type { FetchLike } from '@modelcontextprotocol/client';
 import type { SignInFailureKind, SignInStatus } from '../../protocol/auth';
 import { AuthFlowError, describeAuthError } from '../auth/auth-errors';
 import { SwitchyardOAuthProvider } from '../auth/oauth-provider';
+import { machineNeedsNoSignIn } from '../auth/machine-client';
 import { readUnbound } from '../auth/records';
 import { canonicalResource } from '../auth/resource';
 import { signIn } from '../auth/sign-in';
@@ -36,6 +37,8 @@ export interface SignInFlowsOptions {
    * or resolving to undefined, the client registers dynamically.
    */
   readonly preRegisteredClient?: (server: string) => Promise<ClientResolution | undefined>;
+  /** Switchyard's client ID metadata document (SEP-991), used where the server offers it. */
+  readonly clientMetadataUrl?: string;
   /** Called after tokens were stored or deleted: restart the server so it uses them. */
   readonly afterChange: (server: string) => Promise<void>;
   readonly fetch?: FetchLike;
@@ -85,6 +88,11 @@ export class SignInFlows {
       },
     };
     const client = await this.options.preRegisteredClient?.(server);
+    if (client?.ok === true && client.client.grant === 'client_credentials') {
+      throw new HostError('sign-in-failed', machineNeedsNoSignIn(server), {
+        kind: 'authorization-server' satisfies SignInFailureKind,
+      });
+    }
     if (client?.ok === false) {
       throw new HostError('sign-in-failed', client.message, {
         kind: 'sign-in-required' satisfies SignInFailureKind,
@@ -97,6 +105,9 @@ export class SignInFlows {
       store: await this.openStore(),
       userAgent: agent,
       ...(client === undefined ? {} : { preRegistered: client.client }),
+      ...(this.options.clientMetadataUrl === undefined
+        ? {}
+        : { clientMetadataUrl: this.options.clientMetadataUrl }),
       ...(this.options.fetch ? { fetchFn: this.options.fetch } : {}),
     });
     const done = signIn(provider, serverUrl, this.options.fetch);

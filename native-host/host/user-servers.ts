@@ -339,6 +339,10 @@ function oauthEntry(client: PreRegisteredClient): Record<string, unknown> {
     clientId: client.clientId,
     ...(client.clientSecret === undefined ? {} : { clientSecret: client.clientSecret }),
     ...(client.scopes.length === 0 ? {} : { scopes: [...client.scopes] }),
+    ...(client.grant === undefined ? {} : { grant: client.grant }),
+    ...(client.privateKey === undefined ? {} : { privateKey: client.privateKey }),
+    ...(client.algorithm === undefined ? {} : { algorithm: client.algorithm }),
+    ...(client.issuer === undefined ? {} : { issuer: client.issuer }),
   };
 }
 

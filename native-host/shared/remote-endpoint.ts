@@ -10,10 +10,15 @@ export function copyEndpoint(remote: RemoteEndpoint): RemoteEndpoint {
   };
 }
 
-function copyClient(client: PreRegisteredClient): PreRegisteredClient {
+/** A copy of a pre-registered client, every field it has and only those. */
+export function copyClient(client: PreRegisteredClient): PreRegisteredClient {
   return {
     clientId: client.clientId,
     ...(client.clientSecret === undefined ? {} : { clientSecret: client.clientSecret }),
     scopes: [...client.scopes],
+    ...(client.grant === undefined ? {} : { grant: client.grant }),
+    ...(client.privateKey === undefined ? {} : { privateKey: client.privateKey }),
+    ...(client.algorithm === undefined ? {} : { algorithm: client.algorithm }),
+    ...(client.issuer === undefined ? {} : { issuer: client.issuer }),
   };
 }

@@ -37,7 +37,38 @@ export interface PreRegisteredClient {
   readonly clientSecret?: string;
   /** Scopes always asked for, besides what the server challenges for. */
   readonly scopes: readonly string[];
+  /**
+   * `client_credentials`: a machine-to-machine client (SEP-1046) that gets its tokens itself,
+   * with no person signing in. Absent: the authorization code flow, a person at the page.
+   */
+  readonly grant?: 'client_credentials';
+  /**
+   * A `${VAR}` holding the client's PEM private key, unexpanded: the client authenticates with a
+   * signed JWT (`private_key_jwt`, RFC 7523) instead of `clientSecret`. Client credentials only.
+   */
+  readonly privateKey?: string;
+  /** The JWS algorithm the key signs with (absent: the key's own, e.g. ES256 for P-256). */
+  readonly algorithm?: JwtAlgorithm;
+  /**
+   * The authorization server's issuer the credentials belong to: they are sent to it and no
+   * other. Absent: the first one the server names is pinned (client credentials only).
+   */
+  readonly issuer?: string;
 }
+
+/** Signing algorithms a `privateKey` may use (RFC 7518 §3.1; the SDK signs no other). */
+export const JWT_ALGORITHMS = [
+  'ES256',
+  'ES384',
+  'ES512',
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+] as const;
+export type JwtAlgorithm = (typeof JWT_ALGORITHMS)[number];
 
 /**
  * Exactly what would run, fingerprinted by the launch gate (design D6) and spawned as

@@ -499,6 +499,82 @@ describe('remote definitions (issue 11)', () => {
     expect(diffLaunch(from, to)).toEqual(changes);
   });
 
+  // Dangerous direction: a machine client (decision 0024) mints tokens with no page to show what
+  // it gets, so a workspace widening its scopes, moving its issuer pin or swapping the key it
+  // signs with must re-prompt, and the card must say so.
+  const machine = {
+    clientId: 'svc',
+    clientSecret: '${SVC_SECRET}',
+    scopes: ['tools'],
+    grant: 'client_credentials' as const,
+  };
+  const grantLine = (over: string) => `client_credentials with ${over}`;
+  test.each<[string, LaunchDefinition, LaunchDefinition, string | null, string | null]>([
+    [
+      "a person's client made a machine client",
+      withRemote({ oauth: { clientId: 'svc', clientSecret: '${SVC_SECRET}', scopes: ['tools'] } }),
+      withRemote({ oauth: machine }),
+      '(none)',
+      grantLine('client secret, issuer pinned on first use, scopes ["tools"]'),
+    ],
+    [
+      'wider scopes',
+      withRemote({ oauth: machine }),
+      withRemote({ oauth: { ...machine, scopes: ['tools', 'admin'] } }),
+      grantLine('client secret, issuer pinned on first use, scopes ["tools"]'),
+      grantLine('client secret, issuer pinned on first use, scopes ["tools","admin"]'),
+    ],
+    [
+      'an issuer named',
+      withRemote({ oauth: machine }),
+      withRemote({ oauth: { ...machine, issuer: 'https://idp.example.com' } }),
+      grantLine('client secret, issuer pinned on first use, scopes ["tools"]'),
+      grantLine('client secret, issuer "https://idp.example.com", scopes ["tools"]'),
+    ],
+    [
+      'a key instead of the secret',
+      withRemote({ oauth: machine }),
+      withRemote({
+        oauth: {
+          clientId: 'svc',
+          scopes: ['tools'],
+          grant: 'client_credentials',
+          privateKey: '${SVC_SECRET}',
+          algorithm: 'ES256',
+        },
+      }),
+      grantLine('client secret, issuer pinned on first use, scopes ["tools"]'),
+      grantLine('private key ${SVC_SECRET} (ES256), issuer pinned on first use, scopes ["tools"]'),
+    ],
+  ])('a machine client: %s re-prompts, named as its grant', (_label, from, to, before, after) => {
+    expect(launchFingerprint(to)).not.toBe(launchFingerprint(from));
+    const grant = diffLaunch(from, to).filter((change) => change.field === 'oauthGrant');
+    expect(grant).toEqual([{ field: 'oauthGrant', before, after }]);
+  });
+
+  test("a person's client keeps the fingerprint it had before machine clients", () => {
+    const client = { clientId: 'Iv1.abc', clientSecret: '${GH_SECRET}', scopes: ['repo'] };
+    const def = withRemote({ oauth: client });
+    const { remote: endpoint } = def;
+    expect(launchFingerprint(def)).toBe(
+      canonicalHash({
+        v: 1,
+        executable: def.executable,
+        args: [],
+        env: [],
+        cwd: null,
+        provenance: 'user',
+        workspaceRoot: null,
+        remote: {
+          transport: endpoint?.transport,
+          url: endpoint?.url,
+          headers: Object.entries(endpoint?.headers ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)),
+          oauth: { clientId: 'Iv1.abc', clientSecret: '${GH_SECRET}' },
+        },
+      }),
+    );
+  });
+
   it('keeps the fingerprint when only the scopes change', () => {
     const from = withRemote({ oauth: client });
     const to = withRemote({ oauth: { ...client, scopes: ['repo', 'admin:org'] } });

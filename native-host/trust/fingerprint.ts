@@ -65,6 +65,17 @@ export function launchFingerprint(def: LaunchDefinition): string {
                   oauth: {
                     clientId: def.remote.oauth.clientId,
                     clientSecret: def.remote.oauth.clientSecret ?? null,
+                    // A machine-to-machine client (decision 0024) mints tokens with no page to
+                    // show what it is granted, so its scopes, key reference and issuer count.
+                    ...(def.remote.oauth.grant === undefined
+                      ? {}
+                      : {
+                          grant: def.remote.oauth.grant,
+                          privateKey: def.remote.oauth.privateKey ?? null,
+                          algorithm: def.remote.oauth.algorithm ?? null,
+                          issuer: def.remote.oauth.issuer ?? null,
+                          scopes: [...def.remote.oauth.scopes],
+                        }),
                   },
                 }),
           },
@@ -80,7 +91,8 @@ type LaunchField =
   | 'workspaceRoot'
   | 'transport'
   | 'oauthClientId'
-  | 'oauthClientSecret';
+  | 'oauthClientSecret'
+  | 'oauthGrant';
 
 /**
  * One difference between an approved definition and the one about to run. `before`/`after` are
@@ -126,10 +138,31 @@ export function diffLaunch(before: LaunchDefinition, after: LaunchDefinition): L
     before.remote?.oauth?.clientSecret ?? null,
     after.remote?.oauth?.clientSecret ?? null,
   );
+  field('oauthGrant', grantText(before), grantText(after));
   field('cwd', before.cwd, after.cwd);
   field('provenance', before.provenance, after.provenance);
   field('workspaceRoot', before.workspaceRoot, after.workspaceRoot);
   return changes;
+}
+
+/**
+ * A machine-to-machine client's grant as one line, or null for a client a person signs in with:
+ * `client_credentials with private key ${KEY} (ES256), issuer "https://idp", scopes ["a"]`. Each
+ * part is quoted or restricted (a `${VAR}`, an algorithm name), so two different clients never
+ * read alike.
+ */
+export function grantText(def: LaunchDefinition): string | null {
+  const oauth = def.remote?.oauth;
+  if (oauth?.grant === undefined) return null;
+  const credential =
+    oauth.privateKey === undefined
+      ? 'client secret'
+      : `private key ${oauth.privateKey}${oauth.algorithm === undefined ? '' : ` (${oauth.algorithm})`}`;
+  const issuer =
+    oauth.issuer === undefined
+      ? 'issuer pinned on first use'
+      : `issuer ${JSON.stringify(oauth.issuer)}`;
+  return `${oauth.grant} with ${credential}, ${issuer}, scopes ${JSON.stringify(oauth.scopes)}`;
 }
 
 /** How a definition reaches its server: `stdio` for a local one, else the remote transport. */
@@ -161,6 +194,7 @@ const LABELS: Record<LaunchChange['field'], string> = {
   header: 'headers',
   oauthClientId: 'OAuth client',
   oauthClientSecret: 'OAuth client secret',
+  oauthGrant: 'OAuth grant',
   args: 'args',
   env: 'env',
   cwd: 'working folder',
@@ -176,6 +210,7 @@ const FIELD_ORDER: readonly LaunchChange['field'][] = [
   'header',
   'oauthClientId',
   'oauthClientSecret',
+  'oauthGrant',
   'cwd',
   'workspaceRoot',
   'provenance',

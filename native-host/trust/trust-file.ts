@@ -2,7 +2,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { canonicalJson } from '../shared/canonical-json';
 import { launchFingerprint } from './fingerprint';
-import type { LaunchDefinition } from '../shared/server-spec';
+import { JWT_ALGORITHMS, type LaunchDefinition } from '../shared/server-spec';
+import { copyClient } from '../shared/remote-endpoint';
 import { toolDefinitionHash } from './tool-pin';
 import type { PinnableTool } from './tool-pin';
 import { messageOf } from '../../protocol/guards';
@@ -110,6 +111,11 @@ const StoredDefinitionSchema = z.object({
           clientId: TextSchema.min(1),
           clientSecret: TextSchema.optional(),
           scopes: z.array(TextSchema).max(MAX_LIST_ITEMS),
+          /** A machine-to-machine client (decision 0024): its grant, key reference, issuer. */
+          grant: z.literal('client_credentials').optional(),
+          privateKey: TextSchema.optional(),
+          algorithm: z.enum(JWT_ALGORITHMS).optional(),
+          issuer: TextSchema.optional(),
         })
         .optional(),
     })
@@ -287,10 +293,7 @@ function storedDefinition(definition: LaunchDefinition): z.input<typeof StoredDe
               ? {}
               : {
                   oauth: {
-                    clientId: definition.remote.oauth.clientId,
-                    ...(definition.remote.oauth.clientSecret === undefined
-                      ? {}
-                      : { clientSecret: definition.remote.oauth.clientSecret }),
+                    ...copyClient(definition.remote.oauth),
                     scopes: [...definition.remote.oauth.scopes],
                   },
                 }),
@@ -324,13 +327,7 @@ function launchRecord(entry: LaunchEntry): LaunchRecord {
               ...(definition.remote.oauth === undefined
                 ? {}
                 : {
-                    oauth: {
-                      clientId: definition.remote.oauth.clientId,
-                      ...(definition.remote.oauth.clientSecret === undefined
-                        ? {}
-                        : { clientSecret: definition.remote.oauth.clientSecret }),
-                      scopes: definition.remote.oauth.scopes,
-                    },
+                    oauth: copyClient(definition.remote.oauth),
                   }),
             },
           }),

@@ -239,29 +239,48 @@ async function drive(host: HostHarness, scenario: string): Promise<void> {
 const ContextSchema = z.looseObject({
   client_id: z.string().optional(),
   client_secret: z.string().optional(),
+  /** `auth/client-credentials-jwt`: the client's key (PKCS #8 PEM) and its algorithm. */
+  private_key_pem: z.string().optional(),
+  signing_algorithm: z.string().optional(),
 });
 
-/** The variable the adapter keeps the suite's client secret in, as a user would. */
+/** The variables the adapter keeps the suite's client secret and key in, as a user would. */
 const SECRET_VARIABLE = 'CONFORMANCE_CLIENT_SECRET';
+const KEY_VARIABLE = 'CONFORMANCE_CLIENT_KEY';
 
 /**
  * The suite's server as a config.json entry, with the scenario's pre-registered client as a user
- * writes it: the client id in the entry, the secret a `${VAR}` set in the host's environment.
+ * writes it: the client id in the entry, the secret or key a `${VAR}` set in the host's
+ * environment, and `"grant": "client_credentials"` where the plan says the client is a machine
+ * (the suite's context does not say; a user knows which kind of client their IdP gave them).
  */
 function serverEntry(
   url: string,
   context: string | undefined,
+  machine: boolean,
 ): { entry: Record<string, unknown>; env: Record<string, string> } {
   const parsed = context === undefined ? undefined : ContextSchema.parse(JSON.parse(context));
   const entry: Record<string, unknown> = { type: 'http', url };
   if (parsed?.client_id === undefined) return { entry, env: {} };
   const secret = parsed.client_secret;
+  const key = parsed.private_key_pem;
   entry['oauth'] = {
+    ...(machine ? { grant: 'client_credentials' } : {}),
     clientId: parsed.client_id,
     ...(secret === undefined ? {} : { clientSecret: `\${${SECRET_VARIABLE}}` }),
+    ...(key === undefined ? {} : { privateKey: `\${${KEY_VARIABLE}}` }),
+    ...(parsed.signing_algorithm === undefined ? {} : { algorithm: parsed.signing_algorithm }),
   };
-  log(`using the pre-registered client ${JSON.stringify(parsed.client_id)}`);
-  return { entry, env: secret === undefined ? {} : { [SECRET_VARIABLE]: secret } };
+  log(
+    `using the pre-registered ${machine ? 'machine ' : ''}client ${JSON.stringify(parsed.client_id)}`,
+  );
+  return {
+    entry,
+    env: {
+      ...(secret === undefined ? {} : { [SECRET_VARIABLE]: secret }),
+      ...(key === undefined ? {} : { [KEY_VARIABLE]: key }),
+    },
+  };
 }
 
 async function main(): Promise<number> {
@@ -272,8 +291,20 @@ async function main(): Promise<number> {
     return 2;
   }
   log(`scenario '${scenario}', server ${url}`);
-  const { entry, env } = serverEntry(url, process.env['MCP_CONFORMANCE_CONTEXT']);
-  const home = makeHome({ mcpServers: { [SERVER_NAME]: entry } });
+  const plan = planFor(scenario);
+  const { entry, env } = serverEntry(
+    url,
+    process.env['MCP_CONFORMANCE_CONTEXT'],
+    plan.machineClient === true,
+  );
+  if (plan.clientMetadataUrl !== undefined)
+    log(`client metadata document at ${plan.clientMetadataUrl}`);
+  const home = makeHome({
+    mcpServers: { [SERVER_NAME]: entry },
+    ...(plan.clientMetadataUrl === undefined
+      ? {}
+      : { oauthClientMetadataUrl: plan.clientMetadataUrl }),
+  });
   const host = new HostHarness(home, { env: { SWITCHYARD_SECRET_STORE: 'file', ...env } });
   // The adapter plays the user at the approval card itself (callTool), rather than the harness.
   host.autoApprove = false;

@@ -17,6 +17,17 @@ export interface ToolCallPlan {
 export interface ScenarioPlan {
   /** The tool to call after listing, or none: listing is all the scenario asks. */
   readonly call?: ToolCallPlan;
+  /**
+   * The scenario's client (its `MCP_CONFORMANCE_CONTEXT`) is a machine-to-machine one: the entry
+   * says `"grant": "client_credentials"` (SEP-1046), and nobody signs in.
+   */
+  readonly machineClient?: boolean;
+  /**
+   * config.json's `oauthClientMetadataUrl` (SEP-991): the URL Switchyard's client ID metadata
+   * document would be published at. The suite's authorization server checks that it is the
+   * client id and does not fetch it.
+   */
+  readonly clientMetadataUrl?: string;
 }
 
 /** The name the host's server entry gets; its tools are exposed as `conformance__<tool>`. */
@@ -48,9 +59,24 @@ const plans: Readonly<Record<string, ScenarioPlan>> = {
 /** Every auth scenario's server (auth/helpers/createServer.ts) lists one tool behind OAuth. */
 const AUTH_PLAN: ScenarioPlan = { call: { tool: 'test-tool', arguments: {} } };
 
+/** SEP-1046's scenarios: the same call, with the suite's client as a machine client. */
+const MACHINE_PLANS: Readonly<Record<string, ScenarioPlan>> = {
+  'auth/client-credentials-basic': { ...AUTH_PLAN, machineClient: true },
+  'auth/client-credentials-jwt': { ...AUTH_PLAN, machineClient: true },
+};
+
+/** auth/basic-cimd's expected URL client id (its `client-metadata.json`). */
+const SUITE_CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
+
+const CIMD_PLANS: Readonly<Record<string, ScenarioPlan>> = {
+  'auth/basic-cimd': { ...AUTH_PLAN, clientMetadataUrl: SUITE_CLIENT_METADATA_URL },
+};
+
 /** The plan for `scenario`; an unknown scenario gets a listing only. */
 export function planFor(scenario: string): ScenarioPlan {
   if (Object.hasOwn(plans, scenario)) return plans[scenario] ?? {};
+  if (Object.hasOwn(MACHINE_PLANS, scenario)) return MACHINE_PLANS[scenario] ?? {};
+  if (Object.hasOwn(CIMD_PLANS, scenario)) return CIMD_PLANS[scenario] ?? {};
   if (scenario.startsWith('auth/')) return AUTH_PLAN;
   return {};
 }

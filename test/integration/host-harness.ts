@@ -41,6 +41,8 @@ export interface RemoteEntryInput {
   type?: 'http' | 'sse';
   url: string;
   headers?: Record<string, string>;
+  /** A pre-registered OAuth client, as config.json spells it. */
+  oauth?: Record<string, unknown>;
   timeout?: number;
   toolTimeout?: number;
 }

@@ -52,6 +52,16 @@ export function RemoteConsentFields({ remote }: { readonly remote: RemoteConsent
               </>
             )}
           </dd>
+          {remote.oauthClient.machineGrant === undefined ? null : (
+            <>
+              <dt>Gets tokens with no sign-in</dt>
+              <dd>
+                <code className="sy-code-box sy-selectable">
+                  <VisibleText text={remote.oauthClient.machineGrant} />
+                </code>
+              </dd>
+            </>
+          )}
         </>
       )}
     </>

@@ -55,6 +55,7 @@ const FIELD_LABELS = {
   workspaceRoot: 'Workspace folder',
   oauthClientId: 'OAuth client id',
   oauthClientSecret: 'OAuth client secret from',
+  oauthGrant: 'OAuth machine grant',
 } as const;
 
 const NOT_SET = '(not set)';
