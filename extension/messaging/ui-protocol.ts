@@ -6,6 +6,7 @@ import type { AgentEvent } from './agent-events';
 import type { PendingApproval } from './approvals';
 import type { ConnectionState } from './connection';
 import type { ConnectionTestResult } from './connection-test';
+import type { ContextWindow } from './context-window';
 import { AttachmentRefSchema, type Conversation } from './conversation';
 import { ProviderSettingsInputSchema, type ProviderSettingsView } from './provider';
 
@@ -115,6 +116,8 @@ export interface ContextMeter {
   readonly total: number;
   /** The active profile's tool budget, when it sets one. */
   readonly budget: { readonly limit: number; readonly used: number } | null;
+  /** The model in use and its context window (issue 14); null when no model is set up. */
+  readonly window: (ContextWindow & { readonly model: string }) | null;
 }
 
 /** Everything a page needs to draw itself when it opens (or the worker restarted). */

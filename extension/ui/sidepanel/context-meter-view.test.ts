@@ -22,6 +22,7 @@ const meter: ContextMeter = {
   ],
   total: 11_000,
   budget: null,
+  window: null,
 };
 
 test.each([
