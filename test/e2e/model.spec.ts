@@ -107,12 +107,16 @@ describe.each(APIS)('the model in view, %s', (api) => {
     model.script({ kind: 'text', text: 'ok 2' });
     await sendMessage(panel, words('charlie', 150));
     await log.getByText('ok 2').waitFor();
-    await log.getByText(/^2 earlier messages not sent to the model/).waitFor();
+    const marker = log.getByText(/^2 earlier messages not sent to the model/);
+    await marker.waitFor();
     const sent = await model.request(before);
     expect(sent.userTexts.map((text) => text.split(' ')[0])).toEqual(['bravo', 'charlie']);
     expect((await workerConversation(panel)).conversation.messages).toHaveLength(6);
     if (first) {
       await panel.locator('.sy-meter__details > summary').click();
+      await marker.evaluate((element) => {
+        element.scrollIntoView({ block: 'start' });
+      });
       await screenshotSidePanelModes(panel, 'sidepanel-context-window');
       await panel.locator('.sy-meter__details > summary').click();
     }
