@@ -78,7 +78,12 @@ describe('agent loop', () => {
     });
     expect(agent.conversation.messages).toEqual([
       { role: 'user', content: 'Hi' },
-      { role: 'assistant', content: [{ type: 'text', text: 'Hello!' }] },
+      {
+        role: 'assistant',
+        content: [{ type: 'text', text: 'Hello!' }],
+        // The provider's own figures for the step, kept with the message it wrote (issue 14).
+        usage: { inputTokens: 10, outputTokens: 5 },
+      },
     ]);
     expect(eventTypes(events)).toEqual(['run-started', 'text-delta', 'done']);
     expectAlwaysPaired(saved);
@@ -302,6 +307,7 @@ describe('stop', () => {
 });
 
 describe('resending a message (Retry, Regenerate, Edit)', () => {
+  const usage = { inputTokens: 10, outputTokens: 5 };
   it('drops what followed the message, sends it again (edited), and stays paired', async () => {
     const tools = new FakeTools({ files__read: answers('contents') });
     const turns = [
@@ -323,12 +329,12 @@ describe('resending a message (Retry, Regenerate, Edit)', () => {
     await agent.resend(0);
     expect(agent.conversation.messages).toEqual([
       { role: 'user', content: 'Read a.' },
-      { role: 'assistant', content: [{ type: 'text', text: 'Second answer.' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Second answer.' }], usage },
     ]);
     await agent.resend(0, 'Read b instead.');
     expect(agent.conversation.messages).toEqual([
       { role: 'user', content: 'Read b instead.' },
-      { role: 'assistant', content: [{ type: 'text', text: 'Edited answer.' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Edited answer.' }], usage },
     ]);
     expectAlwaysPaired(saved);
   });

@@ -13,6 +13,10 @@ import type {
   ToolCallPart,
   ToolResultPart,
 } from '../messaging/conversation';
+import { estimateTokens } from '../../protocol/token-estimate';
+import { outputReserve } from '../messaging/context-window';
+import { messageTokens, toolTokens } from './context-meter';
+import { trimToBudget } from './context-trim';
 import { INTERRUPTED_RESULT, toolCallsOf } from './pairing';
 import { ABORTED, readTurn, whenAborted, type Call } from './model-turn';
 import type { FinishReason, ModelProvider } from './providers/provider';
@@ -50,6 +54,13 @@ export interface AgentRunInput {
   readonly onTranscript: (messages: readonly ChatMessage[]) => void;
   /** Ids for calls whose provider id is missing, malformed or reused. */
   readonly newCallId?: () => string;
+  /**
+   * The model's context window in tokens (issue 14): before each request the oldest whole turns
+   * that would not fit are left out (context-trim.ts). Absent: everything is sent.
+   */
+  readonly contextWindow?: number;
+  /** How many of the first messages the request about to go leaves out (0: none), on a change. */
+  readonly onNotSent?: (count: number) => void;
 }
 
 function result(call: ToolCallPart, outcome: ToolOutcome | 'pending'): ToolResultPart {
@@ -120,14 +131,36 @@ export async function runAgent(input: AgentRunInput): Promise<RunSummary> {
   const toolNames = new Set(tools.map((tool) => tool.name));
   const usedIds = new Set(messages.flatMap((m) => toolCallsOf(m).map((call) => call.id)));
 
+  const fixedTokens = estimateTokens(input.system) + toolTokens(tools);
+  let notSent: number | undefined;
+  const toSend = (): readonly ChatMessage[] => {
+    const window = input.contextWindow;
+    if (window === undefined) return messages;
+    const budget = window - outputReserve(window) - fixedTokens;
+    const trimmed = trimToBudget(messages, budget, messageTokens);
+    if (trimmed.dropped !== notSent) {
+      notSent = trimmed.dropped;
+      input.onNotSent?.(notSent);
+    }
+    return trimmed.messages;
+  };
+
   for (;;) {
-    const turn = await readTurn(input, tools, messages, aborted, usedIds, usage);
+    const turn = await readTurn(input, tools, toSend(), aborted, usedIds, usage);
     const parts: AssistantMessage['content'] = [
       ...(turn.text === '' ? [] : [{ type: 'text' as const, text: turn.text }]),
       ...turn.calls.map((call) => call.part),
     ];
     const assistant: ChatMessage[] =
-      parts.length === 0 ? [] : [{ role: 'assistant', content: parts }];
+      parts.length === 0
+        ? []
+        : [
+            {
+              role: 'assistant',
+              content: parts,
+              ...(turn.usage === undefined ? {} : { usage: { ...turn.usage } }),
+            },
+          ];
 
     if (turn.end.kind === 'aborted' || turn.end.kind === 'error') {
       // Keep what the model said, and answer the calls it made before the stream ended.

@@ -33,6 +33,11 @@ export interface AgentSessionOptions {
   readonly conversation?: Conversation;
   readonly newId?: () => string;
   readonly now?: () => number;
+  /**
+   * The context window of the model a run starts with, in tokens (issue 14): the oldest turns
+   * that would not fit are left out and marked (`notSent`). Absent or undefined: all is sent.
+   */
+  readonly contextWindow?: () => number | undefined;
 }
 
 interface ActiveRun {
@@ -180,6 +185,7 @@ export class AgentSession {
         // After New Chat the old run's last words belong to a conversation nobody shows.
         if (this.conversationState.id === conversationId) this.update(messages);
       },
+      ...this.windowOptions(conversationId),
     }).then(finished);
     try {
       return await done;
@@ -215,6 +221,37 @@ export class AgentSession {
     }
     cancel();
     return true;
+  }
+
+  /**
+   * The model this conversation uses from its next request on (the panel's picker, issue 14);
+   * undefined goes back to the provider's default model.
+   */
+  setModel(model: string | undefined): Conversation {
+    // A property set to undefined is dropped when stored (JSON), like an absent one.
+    this.conversationState = { ...this.conversationState, model };
+    this.emit({ type: 'conversation-changed', conversation: this.conversationState });
+    return this.conversationState;
+  }
+
+  private windowOptions(conversationId: string): {
+    contextWindow?: number;
+    onNotSent?: (count: number) => void;
+  } {
+    const contextWindow = this.options.contextWindow?.();
+    if (contextWindow === undefined) return {};
+    return {
+      contextWindow,
+      onNotSent: (count) => {
+        if (this.conversationState.id !== conversationId) return;
+        if ((this.conversationState.notSent ?? 0) === count) return;
+        this.conversationState = {
+          ...this.conversationState,
+          notSent: count === 0 ? undefined : count,
+        };
+        this.emit({ type: 'conversation-changed', conversation: this.conversationState });
+      },
+    };
   }
 
   /** Stops any run (as `stop`) and starts an empty conversation, which it returns. */

@@ -1,4 +1,5 @@
 import { estimateTokens, estimateToolTokens } from '../../protocol/token-estimate';
+import type { ContextWindow } from '../messaging/context-window';
 import type { ContextMeter } from '../messaging/ui-protocol';
 import type { ChatMessage } from '../messaging/conversation';
 import type { ToolSpec } from './tool-outcome';
@@ -9,6 +10,20 @@ import { userModelText } from './attachments';
  * listings: the system prompt, the transcript so far, and the tool definitions, with the MCP
  * tools carved out of the tools total and named by server.
  */
+
+/** What one message costs on every turn it is sent (the same estimate as the meter's). */
+export function messageTokens(message: ChatMessage): number {
+  return estimateTokens(messageText(message));
+}
+
+/** What the tool definitions cost per turn: the host's figure for MCP tools, an estimate for ours. */
+export function toolTokens(tools: readonly ToolSpec[]): number {
+  return tools.reduce(
+    (sum, tool) =>
+      sum + (tool.source.kind === 'mcp' ? tool.source.tokens : estimateToolTokens(tool)),
+    0,
+  );
+}
 
 function messageText(message: ChatMessage): string {
   switch (message.role) {
@@ -30,13 +45,17 @@ export function contextMeter(input: {
   readonly system: string;
   readonly messages: readonly ChatMessage[];
   readonly tools: readonly ToolSpec[];
+  /** How many of the first messages the latest request left out (Conversation.notSent). */
+  readonly notSent?: number;
   readonly budget?: { readonly limit: number; readonly used: number } | null;
+  /** The model in use and its context window (issue 14); null when no model is set up. */
+  readonly window?: (ContextWindow & { readonly model: string }) | null;
 }): ContextMeter {
   const system = estimateTokens(input.system);
-  const conversation = input.messages.reduce(
-    (sum, message) => sum + estimateTokens(messageText(message)),
-    0,
-  );
+  // Only what the latest request sent: the messages it left out cost nothing any more.
+  const conversation = input.messages
+    .slice(input.notSent ?? 0)
+    .reduce((sum, message) => sum + messageTokens(message), 0);
   let tools = 0;
   let mcpTools = 0;
   const byServer = new Map<string, number>();
@@ -62,5 +81,6 @@ export function contextMeter(input: {
     mcpByServer,
     total: system + conversation + tools,
     budget: input.budget ?? null,
+    window: input.window ?? null,
   };
 }

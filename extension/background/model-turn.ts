@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { messageOf } from '../../protocol/guards';
 import { EXPOSED_TOOL_NAME_PATTERN } from '../../protocol/tools';
-import type { AgentRunEvent } from '../messaging/agent-events';
+import type { AgentRunEvent, Usage } from '../messaging/agent-events';
 import type { ChatMessage, ToolCallPart } from '../messaging/conversation';
 import type { ProviderAccess } from '../messaging/provider';
 import type { FinishReason, ModelProvider, ProviderEvent } from './providers/provider';
@@ -27,6 +27,8 @@ export interface Call {
 export interface Turn {
   readonly text: string;
   readonly calls: readonly Call[];
+  /** What the provider reported this step used; absent when it reported nothing. */
+  readonly usage?: Usage;
   readonly end:
     | { readonly kind: 'finish'; readonly reason: FinishReason }
     | { readonly kind: 'error'; readonly message: string; readonly access?: ProviderAccess }
@@ -130,7 +132,12 @@ export async function readTurn(
         case 'finish':
           usage.inputTokens += event.usage?.inputTokens ?? 0;
           usage.outputTokens += event.usage?.outputTokens ?? 0;
-          return { text, calls, end: { kind: 'finish', reason: event.reason } };
+          return {
+            text,
+            calls,
+            ...(event.usage === undefined ? {} : { usage: event.usage }),
+            end: { kind: 'finish', reason: event.reason },
+          };
         case 'error':
           return { text, calls, end: { ...event, kind: 'error' } };
       }

@@ -64,6 +64,8 @@ async function setup(turns: readonly ScriptedTurn[] = []) {
       testedWith.push(tested);
       return Promise.resolve({ cause: 'ok', tone: 'success', message: 'Connected.' });
     },
+    listModels: (listed) =>
+      Promise.resolve({ models: [listed.model, `${listed.model}-mini`], problem: null }),
   });
   /** Host methods the worker sent after the handshake. */
   const hostMethods = (): string[] =>
@@ -271,6 +273,26 @@ describe('chat', () => {
     expect(conversation.messages).toEqual([]);
   });
 
+  test("models/list asks the saved provider's models endpoint; without a provider it says so", async () => {
+    const { handlers, settings } = await setup();
+    expect(await handlers['models/list']({})).toEqual({ models: [], problem: NO_PROVIDER_MESSAGE });
+    await settings.setProvider({ kind: 'openai', apiKey: KEY, model: 'gpt-4o' });
+    expect(await handlers['models/list']({})).toEqual({
+      models: ['gpt-4o', 'gpt-4o-mini'],
+      problem: null,
+    });
+  });
+
+  test('chat/setModel sets the model of this conversation only; null goes back to the default', async () => {
+    const { handlers, session, agentEvents } = await setup();
+    const { conversation } = await handlers['chat/setModel']({ model: 'gpt-4o-mini' });
+    expect(conversation.model).toBe('gpt-4o-mini');
+    expect(agentEvents.at(-1)).toEqual({ type: 'conversation-changed', conversation });
+    expect((await handlers['chat/setModel']({ model: null })).conversation.model).toBeUndefined();
+    await handlers['chat/setModel']({ model: 'gpt-4o-mini' });
+    expect(session.newChat().model).toBeUndefined();
+  });
+
   test('approval/resolve of an approval nobody waits for says so', async () => {
     const { handlers } = await setup();
     expect(
@@ -294,6 +316,7 @@ describe('session/snapshot', () => {
       run: () => null,
       broadcast: () => undefined,
       testConnection: () => Promise.reject(new Error('not in this test')),
+      listModels: () => Promise.reject(new Error('not in this test')),
     });
 
     const snapshot = handlers['session/snapshot']({});

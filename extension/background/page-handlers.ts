@@ -3,6 +3,7 @@ import {
   isPageHostMethod,
   type ActiveProfileView,
   type ContextMeter,
+  type ModelListing,
   type PageEvent,
   type SessionSnapshot,
 } from '../messaging/ui-protocol';
@@ -49,6 +50,8 @@ export interface PageHandlerDeps {
   readonly webAuth: WebAuthFlow;
   /** Test connection (issue 14): one request to the provider, its cause named. */
   readonly testConnection: (settings: ProviderSettings) => Promise<ConnectionTestResult>;
+  /** The provider's models for the panel's picker (providers/model-list.ts). */
+  readonly listModels: (settings: ProviderSettings) => Promise<ModelListing>;
 }
 
 export function settingsEvent(settings: SettingsStore): PageEvent {
@@ -120,6 +123,13 @@ export function createPageHandlers(deps: PageHandlerDeps): PageHandlers {
     },
     'chat/cancelCall': ({ callId }) => Promise.resolve({ cancelled: session.cancelCall(callId) }),
     'chat/new': () => Promise.resolve({ conversation: session.newChat() }),
+    'models/list': async () => {
+      const { provider } = settings;
+      if (provider === null) return { models: [], problem: NO_PROVIDER_MESSAGE };
+      return await deps.listModels(provider);
+    },
+    'chat/setModel': ({ model }) =>
+      Promise.resolve({ conversation: session.setModel(model ?? undefined) }),
     'approval/resolve': ({ approvalId, decision }) =>
       Promise.resolve({ resolved: session.resolveApproval(approvalId, decision) }),
     'autopilot/set': async ({ on }) => {

@@ -9,7 +9,9 @@ import type { ModelProvider } from './providers/provider';
 import type { ProviderSettings } from '../messaging/provider';
 import { testProviderConnection } from './providers/connection-test';
 import type { ReachDeps } from './providers/provider-reach';
-import { settingsProvider } from './providers/settings-provider';
+import { createModelLister } from './providers/model-list';
+import { settingsProvider, withConversationModel } from './providers/settings-provider';
+import { contextWindowFor, type ContextWindow } from '../messaging/context-window';
 import { ConversationStore } from './stores/conversation-store';
 import type { KeyValueStorage } from './stores/key-value';
 import { SettingsStore } from './stores/settings-store';
@@ -89,23 +91,38 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
       router.call(name, args, signal, prompt, onProgress),
   };
 
-  const session = new AgentSession({
-    provider: settingsProvider(() => settings.provider, deps.createProvider),
+  // The saved provider with the model this conversation chose in the panel (issue 14).
+  const settingsFor = withConversationModel();
+  const inUse = (): ProviderSettings | null =>
+    settingsFor(settings.provider, session.conversation.model);
+  const windowInUse = (): (ContextWindow & { readonly model: string }) | null => {
+    const current = inUse();
+    if (current === null) return null;
+    return { ...contextWindowFor(current.model, current.contextWindow), model: current.model };
+  };
+  const session: AgentSession = new AgentSession({
+    provider: settingsProvider(inUse, deps.createProvider),
     tools,
     system: DEFAULT_SYSTEM_PROMPT,
     ...(restored === undefined ? {} : { conversation: restored }),
+    contextWindow: () => windowInUse()?.tokens,
   });
+  const listModels = createModelLister(deps.reach ?? UNRESTRICTED_REACH);
 
   // Declared before the server that uses it; called only once the server exists.
   const broadcast = (event: PageEvent): void => {
     ui.broadcast(event);
+    // Another model (or the user's window figure) changes what the meter measures against.
+    if (event.type === 'settings') ui.broadcast({ type: 'context', context: meterNow() });
   };
   const meterNow = (): ContextMeter =>
     contextMeter({
       system: DEFAULT_SYSTEM_PROMPT,
       messages: session.conversation.messages,
+      notSent: session.conversation.notSent ?? 0,
       tools: lastTools,
       budget: router.budget(),
+      window: windowInUse(),
     });
   const refreshTools = async (): Promise<ContextMeter> => {
     await listTools();
@@ -122,6 +139,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
       webAuth: browserWebAuthFlow,
       testConnection: (provider) =>
         testProviderConnection(provider, deps.reach ?? UNRESTRICTED_REACH),
+      listModels,
       session,
       settings,
       host,

@@ -86,9 +86,17 @@ export const UserMessageSchema = z.object({
   /** Resources the user attached (absent in conversations stored before issue 12). */
   attachments: z.array(AttachmentSchema).max(16).optional(),
 });
+/** Tokens one model step used, as the provider reported them (issue 14). */
+export const UsageSchema = z.object({
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+});
+
 export const AssistantMessageSchema = z.object({
   role: z.literal('assistant'),
   content: z.array(z.discriminatedUnion('type', [TextPartSchema, ToolCallPartSchema])),
+  /** What the provider reported for the step that wrote this message (absent: none reported). */
+  usage: UsageSchema.optional(),
 });
 export const ToolMessageSchema = z.object({
   role: z.literal('tool'),
@@ -111,5 +119,15 @@ export const ConversationSchema = z.object({
   createdAt: z.number(),
   updatedAt: z.number(),
   messages: z.array(ChatMessageSchema),
+  /**
+   * The model this conversation uses, chosen in the side panel (issue 14); absent: the default
+   * model of the provider set up in options.
+   */
+  model: z.string().trim().min(1).max(256).optional(),
+  /**
+   * How many of the first messages the latest request left out to fit the model's context window
+   * (oldest whole turns; background/context-trim.ts). The panel marks where they end.
+   */
+  notSent: z.number().int().nonnegative().optional(),
 });
 export type Conversation = z.infer<typeof ConversationSchema>;

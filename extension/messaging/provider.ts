@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_CONTEXT_WINDOW_TOKENS, MIN_CONTEXT_WINDOW_TOKENS } from './context-window';
 
 /**
  * Which model the agent talks to, as the user configured it. Parsed once at the boundary (storage,
@@ -15,6 +16,23 @@ const BaseUrlSchema = z.url({
   error: 'The base URL must be an http(s) URL.',
 });
 
+/**
+ * The user's figure for the model's context window in tokens (issue 14), over the table's
+ * (context-window.ts): a local server may run a model with a smaller window than published.
+ */
+const ContextWindowSettingSchema = z
+  .number({ error: 'The context window must be a whole number of tokens.' })
+  .int('The context window must be a whole number of tokens.')
+  .min(
+    MIN_CONTEXT_WINDOW_TOKENS,
+    `The context window must be at least ${MIN_CONTEXT_WINDOW_TOKENS} tokens.`,
+  )
+  .max(
+    MAX_CONTEXT_WINDOW_TOKENS,
+    `The context window must be at most ${MAX_CONTEXT_WINDOW_TOKENS} tokens.`,
+  )
+  .optional();
+
 /** OpenAI's two APIs (issue 14): Chat Completions (absent: settings saved before the choice) or Responses. */
 export const OpenAiApiSchema = z.enum(['chat', 'responses']);
 export type OpenAiApi = z.infer<typeof OpenAiApiSchema>;
@@ -25,6 +43,7 @@ export const OpenAiSettingsSchema = z.object({
   model: ModelSchema,
   baseURL: BaseUrlSchema.optional(),
   api: OpenAiApiSchema.optional(),
+  contextWindow: ContextWindowSettingSchema,
 });
 
 export const AnthropicSettingsSchema = z.object({
@@ -32,6 +51,7 @@ export const AnthropicSettingsSchema = z.object({
   apiKey: apiKeySchema('Enter an Anthropic API key.'),
   model: ModelSchema,
   baseURL: BaseUrlSchema.optional(),
+  contextWindow: ContextWindowSettingSchema,
 });
 
 /** Any server speaking OpenAI chat completions: Ollama, LM Studio, OpenRouter, vLLM. */
@@ -43,6 +63,7 @@ export const OpenAiCompatibleSettingsSchema = z.object({
   /** Local servers (Ollama, LM Studio) need none. */
   apiKey: z.string().trim().min(1).optional(),
   model: ModelSchema,
+  contextWindow: ContextWindowSettingSchema,
 });
 
 export const ProviderSettingsSchema = z.discriminatedUnion('kind', [

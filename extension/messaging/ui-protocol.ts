@@ -6,6 +6,7 @@ import type { AgentEvent } from './agent-events';
 import type { PendingApproval } from './approvals';
 import type { ConnectionState } from './connection';
 import type { ConnectionTestResult } from './connection-test';
+import type { ContextWindow } from './context-window';
 import { AttachmentRefSchema, type Conversation } from './conversation';
 import { ProviderSettingsInputSchema, type ProviderSettingsView } from './provider';
 
@@ -115,6 +116,16 @@ export interface ContextMeter {
   readonly total: number;
   /** The active profile's tool budget, when it sets one. */
   readonly budget: { readonly limit: number; readonly used: number } | null;
+  /** The model in use and its context window (issue 14); null when no model is set up. */
+  readonly window: (ContextWindow & { readonly model: string }) | null;
+}
+
+/** The provider's models for the panel's picker (issue 14): its own list, or why there is none. */
+export interface ModelListing {
+  /** Model ids as the provider lists them, sorted; empty when it has no list. */
+  readonly models: readonly string[];
+  /** Why the list could not be read, for the picker (a model can still be typed); null: read. */
+  readonly problem: string | null;
 }
 
 /** Everything a page needs to draw itself when it opens (or the worker restarted). */
@@ -157,6 +168,10 @@ export const pageRequests = {
   /** Cancel on one running call: that call ends, the run goes on (the model is told). */
   'chat/cancelCall': { params: z.object({ callId: z.string().min(1).max(256) }) },
   'chat/new': { params: EmptySchema },
+  /** The provider's models, from its models endpoint (cached briefly), for the panel's picker. */
+  'models/list': { params: EmptySchema },
+  /** The model this conversation uses from its next request on; null: the provider's default. */
+  'chat/setModel': { params: z.object({ model: z.string().trim().min(1).max(256).nullable() }) },
   'approval/resolve': {
     params: z.object({
       approvalId: z.string().min(1).max(128),
@@ -210,6 +225,8 @@ export interface PageResults {
   /** False when that call was not running (it had just finished, or the run stopped). */
   'chat/cancelCall': { readonly cancelled: boolean };
   'chat/new': { readonly conversation: Conversation };
+  'models/list': ModelListing;
+  'chat/setModel': { readonly conversation: Conversation };
   /** False when that approval was no longer waiting (the run stopped). */
   'approval/resolve': { readonly resolved: boolean };
   'autopilot/set': { readonly autopilot: boolean };

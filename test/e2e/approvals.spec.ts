@@ -124,7 +124,7 @@ describe('a tool call waits for the user', () => {
   it('meters the context: system prompt, conversation, built-in and MCP tools, by server', async () => {
     const meter = panel.getByRole('region', { name: 'Context used per turn' });
 
-    await meter.getByText(/tokens per turn · MCP tools/).click();
+    await meter.getByText(/ tokens( per turn)? · MCP tools/).click();
 
     expect(await meter.getByRole('img').getAttribute('aria-label')).toMatch(
       /^Tokens per turn: System prompt [\d,]+, Conversation [\d,]+, Built-in tools [\d,]+, MCP tools [\d,]+$/,
@@ -133,7 +133,7 @@ describe('a tool call waits for the user', () => {
       /^Largest MCP servers: (filesystem|memory) \S+, (filesystem|memory) \S+$/,
     );
     await screenshot(panel, 'sidepanel-context-meter');
-    await meter.getByText(/tokens per turn · MCP tools/).click();
+    await meter.getByText(/ tokens( per turn)? · MCP tools/).click();
   });
 
   it('Deny runs nothing; the model is told the user denied the call, and the panel shows it', async () => {

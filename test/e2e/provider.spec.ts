@@ -91,7 +91,7 @@ describe('Test connection names the real cause', () => {
     const section = await testConnection(options);
     await section.getByText('Connection works').waitFor();
     await section
-      .getByText("Connected to OpenAI: 2 models available, including 'gpt-4.1'.")
+      .getByText("Connected to OpenAI: 4 models available, including 'gpt-4.1'.")
       .waitFor();
     await screenshotSection(options, 'options-provider-test');
 

@@ -204,16 +204,19 @@ export function createAiSdkProvider(
                 arguments: part.input,
               };
               break;
-            case 'finish':
+            case 'finish': {
+              // A server that reports no usage (an OpenAI-compatible one may not) gets none shown.
+              const { inputTokens, outputTokens } = part.totalUsage;
+              const reported = inputTokens !== undefined || outputTokens !== undefined;
               yield {
                 type: 'finish',
                 reason: finishReason(part.finishReason),
-                usage: {
-                  inputTokens: part.totalUsage.inputTokens ?? 0,
-                  outputTokens: part.totalUsage.outputTokens ?? 0,
-                },
+                ...(reported
+                  ? { usage: { inputTokens: inputTokens ?? 0, outputTokens: outputTokens ?? 0 } }
+                  : {}),
               };
               return;
+            }
             case 'error':
               if (request.signal.aborted || isAbort(part.error)) return;
               yield await errorEvent(part.error, parsed, options.reach);

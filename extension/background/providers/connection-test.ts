@@ -88,7 +88,7 @@ export type ProbeObservation =
   | { readonly kind: 'network'; readonly diagnosis: NetworkDiagnosis }
   | { readonly kind: 'timeout'; readonly afterMs: number };
 
-const ModelListSchema = z.looseObject({
+export const ModelListSchema = z.looseObject({
   data: z.array(z.looseObject({ id: z.string() })),
   has_more: z.boolean().optional(),
 });
@@ -263,7 +263,8 @@ function isTimeout(error: unknown): boolean {
   return error instanceof Error && error.name === 'TimeoutError';
 }
 
-async function observe(
+/** One probe: its answer, or what kept it from one (never throws for the network). */
+export async function observe(
   endpoint: 'models' | 'completion',
   request: ProbeRequest,
   settings: ProviderSettings,

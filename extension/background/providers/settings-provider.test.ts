@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { ModelProvider, ProviderEvent } from './provider';
 import type { ProviderSettings } from '../../messaging/provider';
-import { NO_PROVIDER_MESSAGE, settingsProvider } from './settings-provider';
+import { NO_PROVIDER_MESSAGE, settingsProvider, withConversationModel } from './settings-provider';
 
 const request = {
   system: '',
@@ -50,5 +50,24 @@ describe('settingsProvider', () => {
     settings = { kind: 'anthropic', apiKey: 'k', model: 'two' };
     expect((await collect(provider))[0]).toEqual({ type: 'text-delta', text: 'two' });
     expect(built).toEqual(['one', 'two']);
+  });
+});
+
+describe('withConversationModel', () => {
+  const saved: ProviderSettings = { kind: 'openai', apiKey: 'sk', model: 'gpt-4.1' };
+  test('the saved settings unless the conversation chose another model', () => {
+    const settingsFor = withConversationModel();
+    expect(settingsFor(null, 'gpt-4o')).toBeNull();
+    expect(settingsFor(saved, undefined)).toBe(saved);
+    expect(settingsFor(saved, 'gpt-4.1')).toBe(saved);
+    expect(settingsFor(saved, 'gpt-4o')).toEqual({ ...saved, model: 'gpt-4o' });
+  });
+
+  test('the same object while nothing changed, so the adapter is built once', () => {
+    const settingsFor = withConversationModel();
+    const first = settingsFor(saved, 'gpt-4o');
+    expect(settingsFor(saved, 'gpt-4o')).toBe(first);
+    expect(settingsFor(saved, 'gpt-4o-mini')).not.toBe(first);
+    expect(settingsFor({ ...saved }, 'gpt-4o-mini')?.model).toBe('gpt-4o-mini');
   });
 });

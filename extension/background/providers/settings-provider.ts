@@ -27,3 +27,28 @@ export function settingsProvider(
     },
   };
 }
+
+/**
+ * The settings a conversation's requests use: the saved provider with the model the conversation
+ * chose in the panel (issue 14), else as saved. The returned function keeps the object it made
+ * while its inputs stay the same, so `settingsProvider` does not rebuild the adapter every turn.
+ */
+export function withConversationModel(): (
+  saved: ProviderSettings | null,
+  model: string | undefined,
+) => ProviderSettings | null {
+  let made:
+    | {
+        readonly saved: ProviderSettings;
+        readonly model: string;
+        readonly settings: ProviderSettings;
+      }
+    | undefined;
+  return (saved, model) => {
+    if (saved === null || model === undefined || model === saved.model) return saved;
+    if (made?.saved !== saved || made.model !== model) {
+      made = { saved, model, settings: { ...saved, model } };
+    }
+    return made.settings;
+  };
+}

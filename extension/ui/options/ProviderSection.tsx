@@ -16,6 +16,7 @@ import {
   isOpenAiApi,
   isProviderKind,
   OPENAI_APIS,
+  contextWindowHint,
   keyStatus,
   MODEL_PLACEHOLDERS,
   parseProviderForm,
@@ -237,6 +238,23 @@ export function ProviderSection() {
               }}
               autoComplete="off"
               spellCheck={false}
+            />
+          )}
+        </Field>
+        <Field
+          label="Context window (tokens)"
+          error={errors.contextWindow}
+          hint={contextWindowHint(fields.model)}
+        >
+          {(control) => (
+            <input
+              {...control}
+              inputMode="numeric"
+              value={fields.contextWindow}
+              onChange={(event) => {
+                edit({ ...fields, contextWindow: event.target.value });
+              }}
+              autoComplete="off"
             />
           )}
         </Field>

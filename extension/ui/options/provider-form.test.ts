@@ -2,6 +2,7 @@ import { describe, expect, it, test } from 'vitest';
 import type { ProviderSettingsView } from '../../messaging/provider';
 import {
   applyPreset,
+  contextWindowHint,
   EMPTY_PROVIDER_FIELDS,
   fieldsFromView,
   keyStatus,
@@ -196,5 +197,51 @@ describe("OpenAI's API choice (issue 14)", () => {
       ok: true,
       input: { kind: 'anthropic', apiKey: 'k', model: 'claude-sonnet-4-5' },
     });
+  });
+});
+
+describe('the context window field (issue 14)', () => {
+  // Dangerous direction: a typo saved as a window the model does not have (too large: the
+  // provider refuses long chats; too small: turns are left out for nothing).
+  test.each([
+    ['', undefined],
+    ['  ', undefined],
+    ['16000', 16_000],
+    ['16,000', 16_000],
+    [' 128 000 ', 128_000],
+  ])('%j saves %s', (typed, expected) => {
+    const result = parseProviderForm(
+      fields({ model: 'm', apiKey: 'sk', contextWindow: typed }),
+      null,
+    );
+    expect(result.ok && result.input.contextWindow).toBe(expected ?? undefined);
+  });
+
+  test.each([
+    ['16k', /whole number/],
+    ['1.5', /whole number/],
+    ['-5', /whole number/],
+    ['100', /at least 1024/],
+    ['99999999999', /at most 10000000/],
+  ])('%j is refused on its own field', (typed, message) => {
+    const result = parseProviderForm(
+      fields({ model: 'm', apiKey: 'sk', contextWindow: typed }),
+      null,
+    );
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.errors.contextWindow).toMatch(message);
+  });
+
+  test('a saved window fills the form again', () => {
+    expect(fieldsFromView({ ...storedOpenAi, contextWindow: 64_000 }).contextWindow).toBe('64000');
+    expect(fieldsFromView(storedOpenAi).contextWindow).toBe('');
+  });
+
+  test.each([
+    ['gpt-4o', /empty uses 128,000 tokens, the published window of gpt-4o/],
+    ['my-finetune', /empty assumes 32,768 tokens \(Switchyard does not know my-finetune\)/],
+    ['', /empty assumes 32,768 tokens\./],
+  ])('hint for %j', (model, hint) => {
+    expect(contextWindowHint(model)).toMatch(hint);
   });
 });

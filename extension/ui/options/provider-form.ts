@@ -4,6 +4,7 @@ import {
   type OpenAiApi,
   type ProviderSettings,
 } from '../../messaging/provider';
+import { DEFAULT_CONTEXT_WINDOW_TOKENS, knownContextWindow } from '../../messaging/context-window';
 import type { ConnectionTestResult } from '../../messaging/connection-test';
 import {
   ProviderSettingsInputSchema,
@@ -97,6 +98,8 @@ export interface ProviderFields {
   readonly model: string;
   /** A new key; empty keeps the saved one (see keyIsKept). */
   readonly apiKey: string;
+  /** The model's context window in tokens as typed; empty: the table's figure (issue 14). */
+  readonly contextWindow: string;
 }
 
 export type ProviderField = keyof ProviderFields;
@@ -109,6 +112,7 @@ export const EMPTY_PROVIDER_FIELDS: ProviderFields = {
   baseURL: '',
   model: '',
   apiKey: '',
+  contextWindow: '',
 };
 
 /** The form as the stored settings fill it (never with a key: pages do not get one). */
@@ -121,6 +125,7 @@ export function fieldsFromView(view: ProviderSettingsView | null): ProviderField
     baseURL: view.baseURL ?? '',
     model: view.model,
     apiKey: '',
+    contextWindow: view.contextWindow === undefined ? '' : String(view.contextWindow),
   };
 }
 
@@ -164,7 +169,11 @@ export type ProviderFormResult =
 
 function fieldOf(path: readonly PropertyKey[]): ProviderField {
   const [first] = path;
-  return first === 'name' || first === 'baseURL' || first === 'model' || first === 'apiKey'
+  return first === 'name' ||
+    first === 'baseURL' ||
+    first === 'model' ||
+    first === 'apiKey' ||
+    first === 'contextWindow'
     ? first
     : 'kind';
 }
@@ -182,8 +191,11 @@ export function parseProviderForm(
 ): ProviderFormResult {
   const baseURL = fields.baseURL.trim();
   const apiKey = fields.apiKey.trim();
+  const window = fields.contextWindow.trim().replace(/[,_\s]/g, '');
   const common = {
     model: fields.model.trim(),
+    // Not a number (NaN) fails the schema with its own message, on this field.
+    ...(window !== '' ? { contextWindow: /^\d+$/.test(window) ? Number(window) : Number.NaN } : {}),
     ...(baseURL !== '' ? { baseURL } : {}),
     ...(apiKey !== '' ? { apiKey } : {}),
   };
@@ -211,4 +223,15 @@ export function parseProviderForm(
   }
   if (!parsed.success || Object.keys(errors).length > 0) return { ok: false, errors };
   return { ok: true, input: parsed.data };
+}
+
+/** What the context-window field says under it: the figure used when it is left empty. */
+export function contextWindowHint(model: string): string {
+  const id = model.trim();
+  const known = id === '' ? null : knownContextWindow(id);
+  const tokens = (n: number): string => n.toLocaleString('en-US');
+  if (known !== null) {
+    return `Optional: empty uses ${tokens(known)} tokens, the published window of ${id}. Set it if your server runs the model with less.`;
+  }
+  return `Optional: empty assumes ${tokens(DEFAULT_CONTEXT_WINDOW_TOKENS)} tokens${id === '' ? '' : ` (Switchyard does not know ${id})`}. The oldest turns of a longer chat are left out.`;
 }

@@ -6,6 +6,8 @@ import { Button } from '../common/Button';
 import { VisibleText } from '../common/VisibleText';
 import { composerKeyAction, sendCheck } from './composer';
 import { ContextPicker } from './ContextPicker';
+import { ModelPicker } from './ModelPicker';
+import type { ModelInView } from './model-picker';
 import { PromptPicker } from './PromptPicker';
 import type { PromptUse } from './prompt-use';
 import { startsMention } from './context-picker';
@@ -22,6 +24,10 @@ export interface ComposerProps {
   readonly onStop: () => void;
   /** The message box, for the panel to return focus to after a card is answered (issue 14). */
   readonly boxRef?: RefObject<HTMLTextAreaElement | null>;
+  /** The provider and model this conversation uses; null when none is set up (issue 14). */
+  readonly model: ModelInView | null;
+  /** The model for this conversation from its next request on; null: the default. */
+  readonly onChooseModel: (model: string | null) => void;
 }
 
 /** Most resources one message carries. */
@@ -41,6 +47,8 @@ export function Composer({
   onSend,
   onStop,
   boxRef,
+  model,
+  onChooseModel,
 }: ComposerProps) {
   const [text, setText] = useState('');
   const [attachments, setAttachments] = useState<readonly AttachmentRef[]>([]);
@@ -49,7 +57,10 @@ export function Composer({
    * prompts (opened by `/` in an empty box).
    */
   const [picker, setPicker] = useState<
-    { readonly kind: 'context'; readonly at: number | null } | { readonly kind: 'prompt' } | null
+    | { readonly kind: 'context'; readonly at: number | null }
+    | { readonly kind: 'prompt' }
+    | { readonly kind: 'model' }
+    | null
   >(null);
   const ownBox = useRef<HTMLTextAreaElement>(null);
   const box = boxRef ?? ownBox;
@@ -117,6 +128,16 @@ export function Composer({
       ) : null}
       {picker?.kind === 'prompt' ? (
         <PromptPicker profile={profile} onUse={applyPrompt} onClose={close} />
+      ) : null}
+      {picker?.kind === 'model' && model !== null ? (
+        <ModelPicker
+          view={model}
+          onChoose={(chosen) => {
+            onChooseModel(chosen);
+            close();
+          }}
+          onClose={close}
+        />
       ) : null}
       <form
         className="sy-composer"
@@ -192,6 +213,23 @@ export function Composer({
           >
             Add context
           </Button>
+          {model === null ? null : (
+            <Button
+              size="small"
+              variant="quiet"
+              className="sy-model-button"
+              aria-expanded={picker?.kind === 'model'}
+              aria-label={`Model: ${model.provider} ${model.model}. Change the model for this chat`}
+              title={`${model.provider} · ${model.model}`}
+              onClick={() => {
+                if (picker?.kind === 'model') close();
+                else setPicker({ kind: 'model' });
+              }}
+            >
+              <span className="sy-model-button__provider">{model.provider} · </span>
+              <span className="sy-model-button__model">{model.model}</span>
+            </Button>
+          )}
           <span className="sy-hint" aria-live="polite">
             {check.ok ? 'Enter to send, Shift+Enter for a new line' : (check.reason ?? '')}
           </span>

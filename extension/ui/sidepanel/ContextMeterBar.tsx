@@ -1,4 +1,6 @@
+import type { Usage } from '../../messaging/agent-events';
 import type { ContextMeter } from '../../messaging/ui-protocol';
+import { usageLabel, usageText } from './usage-view';
 import {
   budgetView,
   exactTokens,
@@ -6,17 +8,27 @@ import {
   largestServers,
   meterSegments,
   meterSummary,
+  windowView,
 } from './context-meter-view';
 
 /**
  * What every model turn costs (design D11): a stacked bar of system prompt, conversation,
- * built-in tools and MCP tools, the biggest servers by name, and the profile's tool budget.
+ * built-in tools and MCP tools against the model's context window (issue 14), the biggest
+ * servers by name, the profile's tool budget, and what the provider reported the chat used.
  */
-export function ContextMeterBar({ meter }: { readonly meter: ContextMeter | null }) {
+export function ContextMeterBar({
+  meter,
+  usage,
+}: {
+  readonly meter: ContextMeter | null;
+  /** The conversation's usage as the provider reported it; null: none reported. */
+  readonly usage: Usage | null;
+}) {
   if (meter === null) return null;
   const segments = meterSegments(meter);
   const servers = largestServers(meter);
   const budget = budgetView(meter);
+  const window = windowView(meter);
   const description = segments.map((s) => `${s.label} ${exactTokens(s.tokens)}`).join(', ');
   return (
     <section className="sy-meter" aria-label="Context used per turn">
@@ -36,7 +48,16 @@ export function ContextMeterBar({ meter }: { readonly meter: ContextMeter | null
         <summary>
           {meterSummary(meter)}
           {budget?.over === true ? <span className="sy-meter__over"> · over budget</span> : null}
+          {window?.over === true ? (
+            <span className="sy-meter__over"> · over the window</span>
+          ) : null}
         </summary>
+        {window === null ? null : <p className="sy-meter__servers">{window.text}</p>}
+        {usage === null ? null : (
+          <p className="sy-meter__servers" title={usageLabel(usage)}>
+            This conversation so far: {usageText(usage)} tokens (as the provider reported).
+          </p>
+        )}
         <ul className="sy-meter__legend">
           {segments.map((segment) => (
             <li key={segment.key}>

@@ -16,6 +16,8 @@ import { SiteAccess } from './SiteAccess';
 import { Transcript } from './Transcript';
 import { useCardFocus } from '../common/use-card-focus';
 import { useSession } from './use-session';
+import { modelInView } from './model-picker';
+import { conversationUsage } from './usage-view';
 
 /**
  * The side panel: chat, servers' questions, approvals, launch consents, context meter and the
@@ -103,7 +105,7 @@ export function SidePanel() {
       )}
 
       <footer className="sy-footer">
-        <ContextMeterBar meter={state.context} />
+        <ContextMeterBar meter={state.context} usage={conversationUsage(messages)} />
         <AutopilotToggle on={state.autopilot} onChange={actions.setAutopilot} />
         <Composer
           busy={busy}
@@ -113,6 +115,8 @@ export function SidePanel() {
           onSend={actions.send}
           onStop={actions.stop}
           boxRef={composerBox}
+          model={modelInView(state.provider, state.conversation?.model)}
+          onChooseModel={actions.setModel}
         />
       </footer>
     </div>

@@ -9,7 +9,8 @@ import { CopyButton } from './CopyButton';
 import { messageCopies } from './message-copy';
 import { AppFrame } from './AppFrame';
 import { ToolRow } from './ToolRow';
-import { resendOffer, transcriptItems, type TranscriptItem } from './transcript';
+import { usageLabel, usageText } from './usage-view';
+import { notSentText, resendOffer, transcriptItems, type TranscriptItem } from './transcript';
 
 export interface TranscriptProps {
   readonly state: ChatState;
@@ -197,6 +198,19 @@ function Item({
       return (
         <p className="sy-thinking" role="status">
           Working…
+        </p>
+      );
+    case 'usage':
+      return (
+        <p className="sy-usage" title={usageLabel(item.usage)}>
+          <span className="sy-sr-only">{usageLabel(item.usage)}</span>
+          <span aria-hidden="true">{usageText(item.usage)}</span>
+        </p>
+      );
+    case 'not-sent':
+      return (
+        <p className="sy-not-sent" role="note">
+          {notSentText(item.count)}
         </p>
       );
   }

@@ -7,6 +7,7 @@ import {
   largestServers,
   meterSegments,
   meterSummary,
+  windowView,
 } from './context-meter-view';
 
 const meter: ContextMeter = {
@@ -22,6 +23,7 @@ const meter: ContextMeter = {
   ],
   total: 11_000,
   budget: null,
+  window: null,
 };
 
 test.each([
@@ -108,4 +110,45 @@ describe('budgetView', () => {
 
 test('meterSummary', () => {
   expect(meterSummary(meter)).toBe('11k tokens per turn · MCP tools 8k');
+  const windowed = {
+    ...meter,
+    window: { tokens: 128_000, source: 'known', model: 'gpt-4o' },
+  } as const;
+  expect(meterSummary(windowed)).toBe('11k of 128k tokens · MCP tools 8k');
+});
+
+describe('against the model window (issue 14)', () => {
+  // Dangerous direction: a meter that looks roomy while the turn is over the window.
+  const at = (tokens: number, source: 'known' | 'setting' | 'default') =>
+    ({ ...meter, window: { tokens, source, model: 'm' } }) as const;
+
+  test('the bar is a share of the window, the rest left empty', () => {
+    const total = meterSegments(at(110_000, 'known')).reduce((sum, s) => sum + s.fraction, 0);
+    expect(total).toBeCloseTo(0.1);
+  });
+
+  test('a turn over the window fills the bar and says so', () => {
+    expect(meterSegments(at(5_000, 'setting')).reduce((sum, s) => sum + s.fraction, 0)).toBeCloseTo(
+      1,
+    );
+    expect(windowView(at(5_000, 'setting'))).toEqual({
+      text: 'Context window of m: 5,000 tokens (your setting in options).',
+      over: true,
+    });
+  });
+
+  test.each([
+    ['known', 'its published figure'],
+    ['setting', 'your setting in options'],
+    ['default', 'assumed: Switchyard does not know this model; set its window in options'],
+  ] as const)('the figure from %s is named', (source, words) => {
+    expect(windowView(at(200_000, source))).toEqual({
+      text: `Context window of m: 200,000 tokens (${words}).`,
+      over: false,
+    });
+  });
+
+  test('no model, no window line', () => {
+    expect(windowView(meter)).toBeNull();
+  });
 });

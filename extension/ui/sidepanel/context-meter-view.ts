@@ -38,7 +38,8 @@ export function meterSegments(meter: ContextMeter): MeterSegment[] {
     ['mcp', 'MCP tools', meter.mcpTools],
   ];
   const sum = parts.reduce((total, [, , tokens]) => total + Math.max(0, tokens), 0);
-  const scale = Math.max(sum, meter.total);
+  // Against the model's window when it is known, so an empty chat does not look full.
+  const scale = Math.max(sum, meter.total, meter.window?.tokens ?? 0);
   return parts.map(([key, label, tokens]) => ({
     key,
     label,
@@ -105,8 +106,39 @@ export function budgetView(meter: ContextMeter): BudgetView | null {
   };
 }
 
-/** The meter's one-line summary: "14.2k tokens per turn · MCP tools 9.1k". */
+function perTurn(meter: ContextMeter): number {
+  return Math.max(meter.total, meter.system + meter.conversation + meter.tools);
+}
+
+/**
+ * The meter's one-line summary: "14.2k of 128k tokens · MCP tools 9.1k" against the model's
+ * window, "14.2k tokens per turn · MCP tools 9.1k" without one.
+ */
 export function meterSummary(meter: ContextMeter): string {
-  const total = Math.max(meter.total, meter.system + meter.conversation + meter.tools);
-  return `${formatTokens(total)} tokens per turn · MCP tools ${formatTokens(meter.mcpTools)}`;
+  const total = formatTokens(perTurn(meter));
+  const used =
+    meter.window === null
+      ? `${total} tokens per turn`
+      : `${total} of ${formatTokens(meter.window.tokens)} tokens`;
+  return `${used} · MCP tools ${formatTokens(meter.mcpTools)}`;
+}
+
+/** The window line under the legend: where its figure comes from, and whether a turn is over it. */
+export function windowView(meter: ContextMeter): {
+  readonly text: string;
+  readonly over: boolean;
+} | null {
+  const { window } = meter;
+  if (window === null) return null;
+  const tokens = `${exactTokens(window.tokens)} tokens`;
+  const source =
+    window.source === 'known'
+      ? 'its published figure'
+      : window.source === 'setting'
+        ? 'your setting in options'
+        : 'assumed: Switchyard does not know this model; set its window in options';
+  return {
+    text: `Context window of ${window.model}: ${tokens} (${source}).`,
+    over: perTurn(meter) > window.tokens,
+  };
 }

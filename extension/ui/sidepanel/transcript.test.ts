@@ -4,6 +4,7 @@ import { chatReducer, initialChatState, type ChatState } from './chat-state';
 import { conversation, mcpApproval, snapshot } from './test-fixtures';
 import {
   elapsedText,
+  notSentText,
   progressView,
   resendOffer,
   toolStatusLabel,
@@ -200,4 +201,65 @@ describe('resendOffer', () => {
   ])('%s', (_, state, offer) => {
     expect(resendOffer(state)).toEqual(offer);
   });
+});
+
+describe('the model in view: usage per turn and the not-sent marker (issue 14)', () => {
+  const long: ChatMessage[] = [
+    { role: 'user', content: 'one' },
+    {
+      role: 'assistant',
+      content: [{ type: 'text', text: 'a' }],
+      usage: { inputTokens: 10, outputTokens: 2 },
+    },
+    { role: 'user', content: 'two' },
+    {
+      role: 'assistant',
+      content: [{ type: 'text', text: 'b' }],
+      usage: { inputTokens: 30, outputTokens: 4 },
+    },
+  ];
+  const kinds = (state: ChatState): string[] =>
+    transcriptItems(state).map((item) =>
+      item.kind === 'usage'
+        ? `usage ${item.usage.inputTokens}/${item.usage.outputTokens}`
+        : item.kind === 'not-sent'
+          ? `not-sent ${item.count}`
+          : item.kind,
+    );
+
+  test('each finished turn ends with its usage; the marker stands where the left-out messages end', () => {
+    const state = stateWith({ conversation: { ...conversation(long), notSent: 2 } });
+    expect(kinds(state)).toEqual([
+      'user',
+      'assistant',
+      'usage 10/2',
+      'not-sent 2',
+      'user',
+      'assistant',
+      'usage 30/4',
+    ]);
+  });
+
+  test("the running turn's usage waits until it is over", () => {
+    const state = stateWith({ conversation: conversation(long), running: true });
+    expect(kinds(state)).toEqual([
+      'user',
+      'assistant',
+      'usage 10/2',
+      'user',
+      'assistant',
+      'thinking',
+    ]);
+  });
+
+  test('no marker when nothing was left out, nor past the end after an edit', () => {
+    expect(kinds(stateWith({ conversation: conversation(long) }))).not.toContain('not-sent 2');
+    const cut = stateWith({ conversation: { ...conversation(long.slice(0, 1)), notSent: 2 } });
+    expect(kinds(cut)).toEqual(['user']);
+  });
+});
+
+test('notSentText', () => {
+  expect(notSentText(1)).toMatch(/^1 earlier message not sent to the model/);
+  expect(notSentText(4)).toMatch(/^4 earlier messages not sent to the model/);
 });

@@ -1,6 +1,7 @@
-import type { CallProgress } from '../../messaging/agent-events';
+import type { CallProgress, Usage } from '../../messaging/agent-events';
 import type { ChatMessage, ToolApp, ToolResultPart } from '../../messaging/conversation';
 import type { ChatNotice, ChatState } from './chat-state';
+import { turnUsages } from './usage-view';
 
 /**
  * The transcript as the panel draws it: user and assistant bubbles, one compact row per tool
@@ -51,6 +52,10 @@ export type TranscriptItem =
       readonly cancelling: boolean;
     }
   | { readonly kind: 'notice'; readonly key: string; readonly notice: ChatNotice }
+  /** What the provider reported a finished turn used (issue 14). */
+  | { readonly kind: 'usage'; readonly key: string; readonly usage: Usage }
+  /** Where the messages the latest request left out (over the context window) end. */
+  | { readonly kind: 'not-sent'; readonly key: string; readonly count: number }
   /** The model is working and nothing else shows it yet. */
   | { readonly kind: 'thinking'; readonly key: string };
 
@@ -207,9 +212,18 @@ export function transcriptItems(state: ChatState): TranscriptItem[] {
       }
     }
   };
+  const usages = turnUsages(messages);
+  const notSent = Math.min(state.conversation?.notSent ?? 0, messages.length);
   noticesAt(0);
   messages.forEach((message, index) => {
+    if (index === notSent && notSent > 0) {
+      items.push({ kind: 'not-sent', key: 'not-sent', count: notSent });
+    }
     items.push(...messageItems(message, index, messages[index + 1], state));
+    const usage = usages.get(index);
+    // The running turn's figure grows with each step: shown once the turn is over.
+    const over = !state.running || index < messages.length - 1;
+    if (usage !== undefined && over) items.push({ kind: 'usage', key: `u${index}`, usage });
     noticesAt(index + 1);
   });
   if (state.streamingText !== '') {
@@ -222,4 +236,11 @@ export function transcriptItems(state: ChatState): TranscriptItem[] {
 
 function isActive(status: ToolRowStatus): boolean {
   return status === 'running' || status === 'waiting-approval';
+}
+
+/** The marker where the messages left out of the latest request end (never silent, issue 14). */
+export function notSentText(count: number): string {
+  return count === 1
+    ? "1 earlier message not sent to the model: the conversation is over the model's context window."
+    : `${count} earlier messages not sent to the model: the conversation is over the model's context window.`;
 }

@@ -15,6 +15,8 @@ export interface SessionActions {
   /** Cancel on one running call: it ends, the run goes on. */
   readonly cancelCall: (callId: string) => void;
   readonly newChat: () => void;
+  /** The model for this conversation from its next request on; null: the default (issue 14). */
+  readonly setModel: (model: string | null) => void;
   readonly resolveApproval: (approvalId: string, decision: ApprovalDecision) => Promise<void>;
   readonly setAutopilot: (on: boolean) => void;
   readonly dismissNotice: (id: number) => void;
@@ -84,6 +86,14 @@ export function useSession(): { readonly state: ChatState; readonly actions: Ses
       },
       newChat: () => {
         client.request('chat/new', {}).then(({ conversation }) => {
+          dispatch({
+            type: 'event',
+            event: { type: 'agent', event: { type: 'conversation-changed', conversation } },
+          });
+        }, fail);
+      },
+      setModel: (model) => {
+        client.request('chat/setModel', { model }).then(({ conversation }) => {
           dispatch({
             type: 'event',
             event: { type: 'agent', event: { type: 'conversation-changed', conversation } },

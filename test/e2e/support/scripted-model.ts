@@ -51,6 +51,10 @@ export interface ModelRequest {
   readonly toolResults: readonly SeenToolResult[];
   /** Text of the last user message (tool results left out). */
   readonly lastUserText: string;
+  /** Text of every user message sent, oldest first (tool results left out). */
+  readonly userTexts: readonly string[];
+  /** The model the request named (the body's `model`). */
+  readonly model: string;
   /** The raw request, for assertions this summary does not cover. */
   readonly raw: RecordedRequest;
 }
@@ -83,6 +87,13 @@ export const SCRIPTED_MODEL_IDS: Readonly<Record<ModelApi, string>> = {
   anthropic: 'claude-sonnet-4-5',
 };
 const SCRIPTED_MODEL_NAME = 'scripted-model';
+/** A second model per API in the model list, for the panel's picker (issue 14). */
+export const SCRIPTED_ALTERNATE_IDS: Readonly<Record<ModelApi, string>> = {
+  openai: 'gpt-4.1-mini',
+  'openai-responses': 'gpt-4.1-mini',
+  anthropic: 'claude-haiku-4-5',
+};
+const ModelFieldSchema = z.looseObject({ model: z.string().catch('') });
 
 /** Streams text in pieces of this many characters, so the UI really sees a stream. */
 const TEXT_PIECE_CHARS = 12;
@@ -163,6 +174,8 @@ function parseRequest(raw: RecordedRequest, index: number): ModelRequest | strin
           isError: false,
         })),
       lastUserText: textOf(messages.filter((message) => message.role === 'user').at(-1)?.content),
+      userTexts: messages.filter((m) => m.role === 'user').map((m) => textOf(m.content)),
+      model: ModelFieldSchema.parse(raw.body).model,
     };
   }
   if (raw.url.endsWith('/responses')) {
@@ -182,6 +195,8 @@ function parseRequest(raw: RecordedRequest, index: number): ModelRequest | strin
       lastUserText: textOf(
         items.flatMap((item) => (item.role === 'user' ? [item.content] : [])).at(-1),
       ),
+      userTexts: items.flatMap((item) => (item.role === 'user' ? [textOf(item.content)] : [])),
+      model: ModelFieldSchema.parse(raw.body).model,
     };
   }
   if (raw.url.endsWith('/messages')) {
@@ -194,6 +209,9 @@ function parseRequest(raw: RecordedRequest, index: number): ModelRequest | strin
           ? [{ type: 'text', text: message.content }]
           : message.content,
       );
+    const userTexts = parts
+      .filter((m) => m.some((part) => part.type === 'text'))
+      .map((m) => m.map((part) => (part.type === 'text' ? (part.text ?? '') : '')).join(''));
     return {
       index,
       api: 'anthropic',
@@ -210,9 +228,9 @@ function parseRequest(raw: RecordedRequest, index: number): ModelRequest | strin
             ]
           : [],
       ),
-      lastUserText: (parts.filter((m) => m.some((part) => part.type === 'text')).at(-1) ?? [])
-        .map((part) => (part.type === 'text' ? (part.text ?? '') : ''))
-        .join(''),
+      lastUserText: userTexts.at(-1) ?? '',
+      userTexts,
+      model: ModelFieldSchema.parse(raw.body).model,
     };
   }
   return `${raw.url}: the model serves /v1/chat/completions, /v1/responses and /v1/messages only`;
@@ -424,7 +442,12 @@ function modelList(): LoopbackReply {
     status: 200,
     body: {
       object: 'list',
-      data: [...new Set(Object.values(SCRIPTED_MODEL_IDS))].map((id) => ({
+      data: [
+        ...new Set([
+          ...Object.values(SCRIPTED_MODEL_IDS),
+          ...Object.values(SCRIPTED_ALTERNATE_IDS),
+        ]),
+      ].map((id) => ({
         id,
         object: 'model',
         type: 'model',
