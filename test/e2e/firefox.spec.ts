@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -14,7 +14,7 @@ import {
 } from './support/firefox';
 import { createProfile, type SwitchyardProfile } from './support/profile';
 import { startScriptedModel, type ScriptedModel } from './support/scripted-model';
-import { ToolListSchema } from './support/ui';
+import { SCREENSHOT_DIR, ToolListSchema } from './support/ui';
 
 // Journey (issue 16): Switchyard in real Firefox. The real installer registers the host under a
 // temporary HOME (`switchyard install --browser firefox`, manifest in
@@ -24,6 +24,12 @@ import { ToolListSchema } from './support/ui';
 // runs and answers with what it read; closing Firefox leaves no host or server running.
 
 const READ = 'filesystem__read_text_file';
+
+/** A PNG of a Firefox page in the e2e screenshot folder (see ui.ts's screenshot). */
+async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: `${join(SCREENSHOT_DIR, name)}.png`, fullPage: true });
+}
 const NOTES = 'Water the ferns on Thursday.';
 
 // Skipped only where there is no Firefox, and said so; CI installs it (.ci/run), so there a
@@ -136,6 +142,20 @@ describe.skipIf(skip)('Switchyard in Firefox', () => {
     await panel.waitForSelector(`::-p-text(${answer})`);
     expect(model.requests).toHaveLength(2);
     expect(model.requests[1]?.toolResults[0]?.content).toContain(NOTES);
+  });
+
+  it('the options page links to the privacy statement, which ships with the add-on', async () => {
+    const options = await firefox.openExtensionPage('options.html');
+    const link = await options.waitForSelector(byRole('link', 'Privacy'));
+    expect(await link?.evaluate((a) => a.getAttribute('href'))).toBe('/privacy.html');
+    await options.close();
+
+    const privacy = await firefox.openExtensionPage('privacy.html');
+    await privacy.waitForSelector(byRole('heading', 'What leaves your computer'));
+    await privacy.waitForSelector(byRole('heading', 'What is stored, and where'));
+    expect(await privacy.evaluate(() => document.body.innerText)).toContain('no telemetry');
+    await screenshot(privacy, 'firefox-privacy');
+    await privacy.close();
   });
 
   it('closing Firefox leaves no host or server running', async () => {
