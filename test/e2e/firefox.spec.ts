@@ -148,6 +148,7 @@ describe.skipIf(skip)('Switchyard in Firefox', () => {
     const options = await firefox.openExtensionPage('options.html');
     const link = await options.waitForSelector(byRole('link', 'Privacy'));
     expect(await link?.evaluate((a) => a.getAttribute('href'))).toBe('/privacy.html');
+    await screenshot(options, 'firefox-options');
     await options.close();
 
     const privacy = await firefox.openExtensionPage('privacy.html');
