@@ -119,6 +119,12 @@ async function gotoExtensionPage(page: Page, url: string): Promise<void> {
 }
 
 export async function launchFirefox(profile: SwitchyardProfile): Promise<SwitchyardFirefox> {
+  if (!firefoxAvailable()) {
+    throw new Error(
+      `No Firefox at ${FIREFOX_PATH}: install it (Debian, Ubuntu: apt install firefox-esr) or ` +
+        'set SWITCHYARD_E2E_FIREFOX to a Firefox 140 or later.',
+    );
+  }
   const extensionDir = snapshotExtension(profile.root);
   const browser = await puppeteer.launch({
     browser: 'firefox',
