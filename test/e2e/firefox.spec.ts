@@ -44,7 +44,11 @@ if (skip) {
 
 describe.skipIf(skip)('Switchyard in Firefox', () => {
   let profile: SwitchyardProfile;
-  let firefox: SwitchyardFirefox;
+  let running: SwitchyardFirefox | undefined;
+  const firefox = (): SwitchyardFirefox => {
+    if (running === undefined) throw new Error('Firefox starts in beforeAll.');
+    return running;
+  };
   let model: ScriptedModel;
 
   beforeAll(async () => {
@@ -57,11 +61,11 @@ describe.skipIf(skip)('Switchyard in Firefox', () => {
     profile.cli(['install', '--browser', 'firefox']);
     profile.cli(['trust', '--all', '--yes']);
     model = await startScriptedModel();
-    firefox = await launchFirefox(profile);
+    running = await launchFirefox(profile);
   });
   afterAll(async () => {
     try {
-      await firefox.close();
+      await running?.close();
     } finally {
       await model.close();
       profile.dispose();
@@ -83,7 +87,7 @@ describe.skipIf(skip)('Switchyard in Firefox', () => {
   });
 
   it('the popup lists the configured servers, running in a host Firefox launched', async () => {
-    const popup = await firefox.openExtensionPage('popup.html');
+    const popup = await firefox().openExtensionPage('popup.html');
     await popup.waitForSelector('::-p-text(filesystem)');
     await popup.waitForSelector('::-p-text(memory)');
     await vi.waitFor(
@@ -94,7 +98,7 @@ describe.skipIf(skip)('Switchyard in Firefox', () => {
       { timeout: 30_000, interval: 100 },
     );
 
-    const { hosts, servers } = firefox.processes();
+    const { hosts, servers } = firefox().processes();
     expect(hosts).toHaveLength(1);
     // Firefox runs `<launcher> <manifest path> <add-on id>`; the launcher adds `host`.
     expect(hosts[0]?.args).toMatch(
@@ -105,7 +109,7 @@ describe.skipIf(skip)('Switchyard in Firefox', () => {
   });
 
   it('a chat in the sidebar page asks before the tool runs, then answers', async () => {
-    const panel: Page = await firefox.openExtensionPage('sidepanel.html');
+    const panel: Page = await firefox().openExtensionPage('sidepanel.html');
     await firefoxUiRequest(panel, 'settings/set', { provider: model.settings('openai') });
     await vi.waitFor(
       async () => {
@@ -145,13 +149,13 @@ describe.skipIf(skip)('Switchyard in Firefox', () => {
   });
 
   it('the options page links to the privacy statement, which ships with the add-on', async () => {
-    const options = await firefox.openExtensionPage('options.html');
+    const options = await firefox().openExtensionPage('options.html');
     const link = await options.waitForSelector(byRole('link', 'Privacy'));
     expect(await link?.evaluate((a) => a.getAttribute('href'))).toBe('/privacy.html');
     await screenshot(options, 'firefox-options');
     await options.close();
 
-    const privacy = await firefox.openExtensionPage('privacy.html');
+    const privacy = await firefox().openExtensionPage('privacy.html');
     await privacy.waitForSelector(byRole('heading', 'What leaves your computer'));
     await privacy.waitForSelector(byRole('heading', 'What is stored, and where'));
     expect(await privacy.evaluate(() => document.body.innerText)).toContain('no telemetry');
@@ -160,12 +164,12 @@ describe.skipIf(skip)('Switchyard in Firefox', () => {
   });
 
   it('closing Firefox leaves no host or server running', async () => {
-    const before = firefox.processes();
+    const before = firefox().processes();
     expect(before.hosts).toHaveLength(1);
     expect(before.servers.length).toBeGreaterThan(0);
     const pids = new Set([...before.browser, ...before.hosts, ...before.servers].map((p) => p.pid));
     // close() fails, naming them, when any process Firefox started outlives it.
-    await firefox.close();
+    await firefox().close();
     expect(liveProcesses().filter((p) => pids.has(p.pid))).toEqual([]);
   });
 });
