@@ -51,6 +51,12 @@ export default defineConfig({
     },
     // No externally_connectable, no web_accessible_resources, the default MV3 CSP: web pages
     // cannot message the extension or load its pages (docs/security.md).
+    // Firefox desktop only, on purpose: Firefox for Android has no native messaging (nor a
+    // sidebar), so the add-on could never reach the host there. No `gecko_android`, since AMO
+    // lists an add-on that declares it for Android. addons-linter still checks Android keys
+    // against `gecko.strict_min_version` and warns that `data_collection_permissions` needs
+    // Firefox for Android 142; that warning is about a platform this add-on does not target
+    // (SOURCES.md). 140 is the ESR that Debian and enterprises run.
     ...(browser === 'firefox'
       ? {
           browser_specific_settings: {

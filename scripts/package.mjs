@@ -2,7 +2,9 @@
 //
 //   dist/packages/switchyard-<version>-chrome.zip    Chrome Web Store upload (dist/chrome-mv3)
 //   dist/packages/switchyard-<version>-firefox.zip   addons.mozilla.org upload (dist/firefox-mv3)
-//   dist/packages/switchyard-<version>-sources.zip   the sources AMO asks for with bundled code
+//   dist/packages/switchyard-<version>-sources.zip   the sources AMO asks for with bundled code,
+//                                                    with SOURCES.md: how a reviewer rebuilds
+//                                                    the add-on from them, and what the linter says
 //   dist/packages/switchyard-<version>.tgz           the host + installer as an npm package:
 //                                                    `npx switchyard install`, or unpack it and
 //                                                    run `node package/dist/host/switchyard.cjs install`
@@ -160,6 +162,9 @@ try {
     .split('\0')
     .filter((name) => name !== '' && existsSync(path.join(root, name)))
     .sort();
+  if (!tracked.includes('SOURCES.md')) {
+    fail('SOURCES.md (the build instructions AMO reviewers follow) is not tracked by git.');
+  }
   const entries = [];
   for (const name of tracked) {
     const full = path.join(root, name);

@@ -82,9 +82,14 @@ function innocentUrl(): string {
 }
 
 const extensionUrls = (): string[] =>
-  ['manifest.json', 'background.js', 'sidepanel.html', 'popup.html', 'options.html'].map(
-    (path) => `${session.browser.origin}/${path}`,
-  );
+  [
+    'manifest.json',
+    'background.js',
+    'sidepanel.html',
+    'popup.html',
+    'options.html',
+    'privacy.html',
+  ].map((path) => `${session.browser.origin}/${path}`);
 
 describe('a hostile web page', () => {
   it('has no extension messaging API: no chrome.runtime at all', async () => {

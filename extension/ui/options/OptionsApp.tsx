@@ -8,6 +8,7 @@ import { ProviderSection } from './ProviderSection';
 /**
  * The options page: the model provider (issue 4), per-site profiles and import (issue 5), and
  * the activity log (issue 13). `options.html#activity` (the popup's Activity link) opens at it.
+ * The footer links to the privacy statement (privacy.html, docs/privacy.md bundled).
  */
 export function OptionsApp() {
   const { connection } = useSession();
@@ -19,6 +20,10 @@ export function OptionsApp() {
       <ProfilesSection />
       <ImportSection />
       <ActivitySection />
+      <footer className="op-footer">
+        <a href="/privacy.html">Privacy</a>: what Switchyard stores, and what leaves your computer
+        (only what goes to your model provider and your servers).
+      </footer>
     </main>
   );
 }

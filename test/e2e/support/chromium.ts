@@ -122,7 +122,10 @@ async function waitUntil(condition: () => boolean, ms: number): Promise<boolean>
 }
 
 /** Every live process descending from (and including) `roots`. */
-function descendants(all: readonly ProcessInfo[], roots: ReadonlySet<number>): ProcessInfo[] {
+export function descendants(
+  all: readonly ProcessInfo[],
+  roots: ReadonlySet<number>,
+): ProcessInfo[] {
   const inTree = new Set(roots);
   for (let grew = true; grew;) {
     grew = false;

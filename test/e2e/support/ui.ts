@@ -123,6 +123,60 @@ export async function screenshotSidePanelModes(page: Page, name: string): Promis
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
+/** What `requestInPage` resolves with: the worker's response, flattened. */
+export interface PortReply {
+  readonly ok: boolean;
+  readonly result?: unknown;
+  readonly error?: string;
+}
+
+/**
+ * Runs inside an extension page (Chromium or Firefox, passed to the driver's `evaluate`, so it
+ * must not reach for anything outside itself): connects the UI port, sends one request, resolves
+ * with the worker's response to it.
+ */
+export function requestInPage({
+  portName,
+  request,
+}: {
+  portName: string;
+  request: { kind: 'request'; id: number; method: string; params: unknown };
+}): Promise<PortReply> {
+  return new Promise<PortReply>((resolve) => {
+    const port = chrome.runtime.connect({ name: portName });
+    port.onMessage.addListener((message: unknown) => {
+      if (
+        typeof message !== 'object' ||
+        message === null ||
+        !('kind' in message) ||
+        message.kind !== 'response' ||
+        !('id' in message) ||
+        message.id !== request.id
+      ) {
+        return;
+      }
+      port.disconnect();
+      resolve({
+        ok: 'ok' in message && message.ok === true,
+        result: 'result' in message ? message.result : undefined,
+        error: 'error' in message ? String(message.error) : undefined,
+      });
+    });
+    port.onDisconnect.addListener(() => {
+      resolve({ ok: false, error: 'the worker closed the UI port' });
+    });
+    port.postMessage(request);
+  });
+}
+
+/** The argument of `requestInPage` for one UI request. */
+export function portRequest<M extends PageMethod>(
+  method: M,
+  params: PageParamsOf<M>,
+): Parameters<typeof requestInPage>[0] {
+  return { portName: UI_PORT_NAME, request: { kind: 'request', id: 1, method, params } };
+}
+
 /**
  * Sends one request over the UI port from an extension page (`page` must be one: the worker
  * accepts the port from its own pages only) and returns the worker's result; a refused request
@@ -133,35 +187,7 @@ export async function uiRequest<M extends PageMethod>(
   method: M,
   params: PageParamsOf<M>,
 ): Promise<unknown> {
-  const reply = await page.evaluate(
-    ({ portName, request }) =>
-      new Promise<{ ok: boolean; result?: unknown; error?: string }>((resolve) => {
-        const port = chrome.runtime.connect({ name: portName });
-        port.onMessage.addListener((message: unknown) => {
-          if (
-            typeof message !== 'object' ||
-            message === null ||
-            !('kind' in message) ||
-            message.kind !== 'response' ||
-            !('id' in message) ||
-            message.id !== request.id
-          ) {
-            return;
-          }
-          port.disconnect();
-          resolve({
-            ok: 'ok' in message && message.ok === true,
-            result: 'result' in message ? message.result : undefined,
-            error: 'error' in message ? String(message.error) : undefined,
-          });
-        });
-        port.onDisconnect.addListener(() => {
-          resolve({ ok: false, error: 'the worker closed the UI port' });
-        });
-        port.postMessage(request);
-      }),
-    { portName: UI_PORT_NAME, request: { kind: 'request', id: 1, method, params } },
-  );
+  const reply = await page.evaluate(requestInPage, portRequest(method, params));
   if (!reply.ok) throw new Error(`${method}: ${reply.error ?? 'refused'}`);
   return reply.result;
 }
@@ -175,7 +201,7 @@ export async function useScriptedModel(
   await uiRequest(page, 'settings/set', { provider: model.settings(api) });
 }
 
-const ToolListSchema = z.object({ tools: z.array(z.object({ name: z.string() })) });
+export const ToolListSchema = z.object({ tools: z.array(z.object({ name: z.string() })) });
 
 /**
  * Waits until the host lists every tool in `names` (exposed names, e.g.
