@@ -14,6 +14,7 @@ import { readAttachments } from './attachments';
 import { callMcpTool } from './tool-router';
 import { NO_PROVIDER_MESSAGE } from './providers/settings-provider';
 import type { SettingsStore } from './stores/settings-store';
+import type { HistoryMethod } from './history-handlers';
 import type { PageHandlers } from './ui-server';
 import { signInThroughBrowser, type WebAuthFlow } from './web-auth';
 
@@ -60,7 +61,8 @@ export function settingsEvent(settings: SettingsStore): PageEvent {
   };
 }
 
-export function createPageHandlers(deps: PageHandlerDeps): PageHandlers {
+/** Every page request but the history's (history-handlers.ts). */
+export function createPageHandlers(deps: PageHandlerDeps): Omit<PageHandlers, HistoryMethod> {
   const { session, settings, host } = deps;
   return {
     'session/snapshot': async (): Promise<SessionSnapshot> => {

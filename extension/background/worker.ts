@@ -4,8 +4,10 @@ import { AgentSession, DEFAULT_SYSTEM_PROMPT } from './agent-session';
 import type { BuiltinTools } from './builtin-tools';
 import { contextMeter } from './context-meter';
 import type { HostClient } from './host-client';
+import { createHistoryHandlers } from './history-handlers';
 import { createPageHandlers, settingsEvent } from './page-handlers';
 import type { ModelProvider } from './providers/provider';
+import type { ConversationModel } from '../messaging/conversation';
 import type { ProviderSettings } from '../messaging/provider';
 import { testProviderConnection } from './providers/connection-test';
 import type { ReachDeps } from './providers/provider-reach';
@@ -51,6 +53,14 @@ const UNRESTRICTED_REACH: ReachDeps = {
   hasAccess: () => Promise.resolve(true),
 };
 
+/** The settings' model, as a conversation records it. */
+function modelOf(provider: ProviderSettings | null): ConversationModel | undefined {
+  if (provider === null) return undefined;
+  return provider.kind === 'openai-compatible'
+    ? { kind: provider.kind, model: provider.model, name: provider.name }
+    : { kind: provider.kind, model: provider.model };
+}
+
 export interface Worker {
   readonly session: AgentSession;
   readonly settings: SettingsStore;
@@ -61,8 +71,8 @@ export interface Worker {
 export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   const { host } = deps;
   const settings = await SettingsStore.open(deps.storage);
-  const conversations = new ConversationStore(deps.storage);
-  const restored = await conversations.load();
+  const conversations = await ConversationStore.open(deps.storage);
+  const restored = await conversations.current();
 
   const tracker = new ProfileTracker(host, (profile) => {
     onProfileChange(profile);
@@ -94,6 +104,13 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     tools,
     system: DEFAULT_SYSTEM_PROMPT,
     ...(restored === undefined ? {} : { conversation: restored }),
+    describe: () => {
+      const profile = tracker.current();
+      return {
+        profile: profile === null ? undefined : { id: profile.id, name: profile.name },
+        model: modelOf(settings.provider),
+      };
+    },
   });
 
   // Declared before the server that uses it; called only once the server exists.
@@ -118,21 +135,24 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   const ui: UiServer = new UiServer({
     extensionId: deps.extensionId,
     extensionOrigin: deps.extensionOrigin,
-    handlers: createPageHandlers({
-      webAuth: browserWebAuthFlow,
-      testConnection: (provider) =>
-        testProviderConnection(provider, deps.reach ?? UNRESTRICTED_REACH),
-      session,
-      settings,
-      host,
-      context: refreshTools,
-      profile: () => tracker.current(),
-      run: () => (streaming === null ? null : { ...streaming }),
-      broadcast,
-      afterHostRequest: (method) => {
-        if (method.startsWith('profiles/')) void tracker.refresh();
-      },
-    }),
+    handlers: {
+      ...createHistoryHandlers({ session, store: conversations, broadcast }),
+      ...createPageHandlers({
+        webAuth: browserWebAuthFlow,
+        testConnection: (provider) =>
+          testProviderConnection(provider, deps.reach ?? UNRESTRICTED_REACH),
+        session,
+        settings,
+        host,
+        context: refreshTools,
+        profile: () => tracker.current(),
+        run: () => (streaming === null ? null : { ...streaming }),
+        broadcast,
+        afterHostRequest: (method) => {
+          if (method.startsWith('profiles/')) void tracker.refresh();
+        },
+      }),
+    },
   });
 
   function onProfileChange(profile: ActiveProfileView | null): void {
@@ -160,7 +180,9 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     }
     broadcast({ type: 'agent', event });
     if (event.type === 'conversation-changed') {
-      void conversations.save(event.conversation);
+      void conversations.save(event.conversation).then(() => {
+        broadcast({ type: 'history' });
+      });
       pushMeter(meterNow());
     }
   });
