@@ -314,13 +314,7 @@ describe('startWorker', () => {
     // The call went out under the active tab's profile.
     expect(native.port.lastRequest('tools/call').params).toMatchObject({ profile: 'default' });
     expect(conversationsShown(panel).at(-1)).toEqual(conversation);
-    // The new chat is current (listed from its first message); the old one stays, paired.
-    const history = await ConversationStore.open(storage);
-    const page = await history.list();
-    expect(page.currentId).toBe(conversation.id);
-    const old = await history.load(page.items[0]?.entry.id ?? '');
-    expect(old?.messages[0]).toEqual({ role: 'user', content: 'Refund A-10483' });
-    expect(pairingProblems(old?.messages ?? [])).toEqual([]);
+    expect(await stored(storage)).toEqual(conversation);
     for (const shown of conversationsShown(panel)) {
       expect(pairingProblems(shown.messages)).toEqual([]);
     }
