@@ -68,7 +68,7 @@ export interface BenchReport {
   /** Shipped JS and the side panel's first paint with 0 and 200 stored conversations. */
   readonly extensionUi: ExtensionUiReport;
   readonly verdicts: {
-    /** The extension's .js files, each gzipped, kB. */
+    /** The extension's .js files, each gzipped, KiB. */
     readonly shippedJs: Verdict;
     /** relay p50 / (direct p50 + bare p50). */
     readonly relayOverhead: Verdict;
