@@ -112,6 +112,7 @@ describe('conversation history', () => {
     await panel.getByRole('searchbox', { name: 'Search conversations' }).fill('starter');
     await expect.poll(titles).toEqual(['How do I bake sourdough bread?']);
     await historyList().getByText('Feed the starter the night before.').waitFor();
+    await screenshotSidePanelModes(panel, 'sidepanel-history-search');
     await panel.getByRole('searchbox', { name: 'Search conversations' }).fill('no such words');
     await panel.getByText('No conversation mentions “no such words”.').waitFor();
     await panel.getByRole('searchbox', { name: 'Search conversations' }).fill('');
