@@ -1,5 +1,4 @@
-import type { PageMethod } from '../messaging/ui-protocol';
-import type { PageEvent } from '../messaging/ui-protocol';
+import type { HistoryMethod, PageEvent } from '../messaging/ui-protocol';
 import type { AgentSession } from './agent-session';
 import { exportConversation } from './conversation-export';
 import { PageRequestRefused } from './page-handlers';
@@ -11,8 +10,6 @@ import type { PageHandlers } from './ui-server';
  * the conversation on screen (open, rename it, delete it) goes through the session, whose
  * `conversation-changed` the worker saves, so the store and the chat never disagree.
  */
-
-export type HistoryMethod = Extract<PageMethod, `history/${string}`>;
 
 export interface HistoryHandlerDeps {
   readonly session: Pick<AgentSession, 'conversation' | 'open' | 'annotate' | 'newChat'>;

@@ -1,6 +1,7 @@
 import { isRequestMethod, paramsSchemaOf, type RequestMethod } from '../../protocol/methods';
 import {
   isPageHostMethod,
+  type HistoryMethod,
   type ActiveProfileView,
   type ContextMeter,
   type PageEvent,
@@ -14,7 +15,6 @@ import { readAttachments } from './attachments';
 import { callMcpTool } from './tool-router';
 import { NO_PROVIDER_MESSAGE } from './providers/settings-provider';
 import type { SettingsStore } from './stores/settings-store';
-import type { HistoryMethod } from './history-handlers';
 import type { PageHandlers } from './ui-server';
 import { signInThroughBrowser, type WebAuthFlow } from './web-auth';
 

@@ -233,6 +233,8 @@ export const pageRequests = {
 } as const satisfies Record<string, { params: z.ZodType }>;
 
 export type PageMethod = keyof typeof pageRequests;
+/** The history's requests (issue 14), handled apart from the others (history-handlers.ts). */
+export type HistoryMethod = Extract<PageMethod, `history/${string}`>;
 export type PageParamsOf<M extends PageMethod> = z.infer<(typeof pageRequests)[M]['params']>;
 
 export interface PageResults {
