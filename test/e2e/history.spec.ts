@@ -7,7 +7,9 @@ import { useSwitchyard } from './support/session';
 import { conversationLog, newChat, sendMessage } from './support/side-panel';
 import {
   clickButton,
+  openOptions,
   openSidePanel,
+  screenshot,
   screenshotSidePanelModes,
   useScriptedModel,
 } from './support/ui';
@@ -15,7 +17,7 @@ import {
 // Journey (issue 14): conversations are kept. Two chats survive a browser relaunch and are
 // listed newest first; the older one opens with its transcript; it is renamed in place, found by
 // a word of the model's answer, exported as Markdown and JSON (real downloads), and the other is
-// deleted after a confirmation. Real extension and host; the model is the scripted loopback server.
+// deleted after a confirmation; the bound is set in the options page. Real extension and host; the model is the scripted loopback server.
 
 declare const chrome: typeof Browser;
 
@@ -153,5 +155,23 @@ describe('conversation history', () => {
     );
     expect(stored).not.toContain('Feed the starter');
     expect(stored).toContain('Pack light');
+  });
+
+  it('the bound is set in the options page', async () => {
+    const options = await openOptions(session.browser);
+    const field = options.getByRole('spinbutton', { name: 'Conversations to keep' });
+    await expect.poll(() => field.inputValue()).toBe('100');
+    await field.fill('2');
+    await options.getByRole('button', { name: 'Save' }).last().click();
+    await options.getByText('Enter a whole number from 5 to 1000.').waitFor();
+    await field.fill('5');
+    await options.getByRole('button', { name: 'Save' }).last().click();
+    await options.getByText('Keeping the newest 5 conversations.').waitFor();
+    await options.getByRole('heading', { name: 'Conversation history' }).scrollIntoViewIfNeeded();
+    await screenshot(options, 'options-history');
+    const stored = await session.browser.worker.evaluate(
+      async () => (await chrome.storage.local.get('conversations.v2'))['conversations.v2'],
+    );
+    expect(stored).toMatchObject({ version: 2, limit: 5 });
   });
 });

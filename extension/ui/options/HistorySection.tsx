@@ -69,9 +69,11 @@ export function HistorySection() {
             />
           )}
         </Field>
-        <Button type="submit" variant="primary">
-          Save
-        </Button>
+        <div className="op-actions">
+          <Button type="submit" variant="primary">
+            Save
+          </Button>
+        </div>
         <p role="status">{status}</p>
       </form>
     </section>
