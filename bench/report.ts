@@ -6,6 +6,7 @@ import type { HeapProbeResult } from './heap-probe';
 import type { LoadReport } from './load';
 import type { ProcessMemory } from './memory';
 import { PATHS, type PathName, type RelayResult } from './relay';
+import type { ExtensionUiReport } from './extension-ui';
 import type { RemoteRelayReport } from './remote-relay';
 import { median } from './stats';
 import { change, count, fixed, renderTable, type Row } from './table';
@@ -67,7 +68,11 @@ export interface BenchReport {
   readonly remote: RemoteRelayReport;
   /** 3 and 20 generated servers: all running, the whole listing, RSS, and their growth. */
   readonly scale: ScaleReport;
+  /** Shipped JS and the side panel's first paint with 0 and 200 stored conversations. */
+  readonly extensionUi: ExtensionUiReport;
   readonly verdicts: {
+    /** The extension's .js files, each gzipped, KiB. */
+    readonly shippedJs: Verdict;
     /** relay p50 / (direct p50 + bare p50). */
     readonly relayOverhead: Verdict;
     /** The same for the remote server: relay p50 / (direct HTTP p50 + bare p50). */
@@ -117,6 +122,8 @@ export function renderReport(report: BenchReport): string {
     '',
     renderRemote(report),
     '',
+    renderExtensionUi(report),
+    '',
     'Summary',
     verdictLine('relay overhead', report.verdicts.relayOverhead),
     verdictLine('remote relay overhead', report.verdicts.remoteRelayOverhead),
@@ -127,6 +134,24 @@ export function renderReport(report: BenchReport): string {
     loadRatioLine(report.load),
     verdictLine('largest frame under load', report.verdicts.loadFrames),
     verdictLine('model-facing listing / raw tools/list', report.verdicts.listingRatio),
+    verdictLine('shipped JS, gzipped', report.verdicts.shippedJs),
+  ].join('\n');
+}
+
+function renderExtensionUi({ extensionUi, verdicts }: BenchReport): string {
+  const { shippedJs } = extensionUi;
+  return [
+    'Extension',
+    `  shipped JS: ${shippedJs.files} files, ${count(shippedJs.rawBytes)} bytes, ${count(shippedJs.gzipBytes)} gzipped`,
+    verdictLine('shipped JS, gzipped', verdicts.shippedJs),
+    ...extensionUi.sidePanel.map(
+      (p) =>
+        `  side panel, ${p.conversations} stored: first paint p50 ${fixed(p.firstPaintMs.p50, 1)} ms (max ${fixed(p.firstPaintMs.max, 1)})` +
+        (p.historyListMs === null
+          ? ''
+          : `; History to first page p50 ${fixed(p.historyListMs.p50, 1)} ms`) +
+        ` over ${extensionUi.runs} loads`,
+    ),
   ].join('\n');
 }
 

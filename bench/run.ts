@@ -7,6 +7,7 @@ import { MAX_HOST_TO_BROWSER_FRAME_BYTES } from '../protocol/limits';
 import { CallToolResultSchema } from '../protocol/tools';
 import { HOST_BUNDLE, ROOT } from '../test/integration/host-harness';
 import { measureColdStart } from './cold-start';
+import { measureExtensionUi } from './extension-ui';
 import { cpuMeter, cpuTotalMs } from './cpu-time';
 import { connectDirect } from './direct-client';
 import { BARE_HOP_PARAMS, type FramesClient } from './frames-client';
@@ -50,7 +51,12 @@ const TARGETS = {
   hostRssMiB: 100,
   /** The relay host's peak RSS (VmHWM) after the relay run, in MiB. */
   hostPeakRssMiB: 107,
+  /** The extension's .js files, each gzipped, in KiB (issue 14: about 443 before the history). */
+  shippedJsKiB: 450,
 } as const;
+/** Side panel loads per case, and the conversations stored for the full case (issue 14). */
+const SIDE_PANEL_RUNS = 5;
+const STORED_CONVERSATIONS = 200;
 
 const RELAY_SETTINGS: RelaySettings = {
   warmupCalls: 3_000,
@@ -185,6 +191,14 @@ async function main(): Promise<void> {
     const relayedCalls =
       1 + s.warmupCalls + s.rounds * s.blockCalls + s.throughputRounds * s.throughputCalls;
 
+    progress(
+      `extension: shipped JS; side panel first paint x ${SIDE_PANEL_RUNS} with 0 and ${STORED_CONVERSATIONS} conversations (Chromium)`,
+    );
+    const extensionUi = await measureExtensionUi(
+      join(ROOT, 'dist/chrome-mv3'),
+      SIDE_PANEL_RUNS,
+      STORED_CONVERSATIONS,
+    );
     const tokens = await tokenCost(rawTools, listing, JSON.stringify(rawListing).length);
     const hostRss = Math.max(serversUp.host?.rssMiB ?? NaN, afterRelay.host?.rssMiB ?? NaN);
     const report: BenchReport = {
@@ -205,7 +219,14 @@ async function main(): Promise<void> {
       load,
       remote,
       scale,
+      extensionUi,
       verdicts: {
+        shippedJs: verdict(
+          extensionUi.shippedJs.gzipBytes / 1_024,
+          '<',
+          TARGETS.shippedJsKiB,
+          'KiB',
+        ),
         relayOverhead: verdict(relay.ratio, '<=', TARGETS.relayRatio, 'x'),
         remoteRelayOverhead: verdict(remote.relay.ratio, '<=', TARGETS.remoteRelayRatio, 'x'),
         coldStart: verdict(coldStart.medians.ratio, '<=', TARGETS.coldStartRatio, 'x'),

@@ -5,7 +5,13 @@ import {
   type ApprovalPrompt,
   type PendingApproval,
 } from '../messaging/approvals';
-import type { Attachment, ChatMessage, Conversation } from '../messaging/conversation';
+import type {
+  Attachment,
+  ChatMessage,
+  Conversation,
+  ConversationModel,
+  ConversationProfile,
+} from '../messaging/conversation';
 import { DEFAULT_MAX_TOOL_ROUNDS, runAgent } from './agent-loop';
 import { newConversation } from './pairing';
 import type { ModelProvider } from './providers/provider';
@@ -38,7 +44,15 @@ export interface AgentSessionOptions {
    * that would not fit are left out and marked (`notSent`). Absent or undefined: all is sent.
    */
   readonly contextWindow?: () => number | undefined;
+  /** The profile and model in use, recorded on a conversation at its first message (issue 14). */
+  readonly describe?: () => {
+    readonly profile?: ConversationProfile | undefined;
+    readonly provider?: ConversationModel | undefined;
+  };
 }
+
+/** What may be changed about a conversation besides its messages. */
+export type ConversationDetails = Partial<Pick<Conversation, 'title' | 'model' | 'profile'>>;
 
 interface ActiveRun {
   readonly id: string;
@@ -151,6 +165,7 @@ export class AgentSession {
   }
 
   private async start(transcript: readonly ChatMessage[]): Promise<RunSummary> {
+    if (this.conversationState.messages.length === 0) this.recordDetails();
     const runId = this.newId();
     const controller = new AbortController();
     const conversationId = this.conversationState.id;
@@ -229,9 +244,7 @@ export class AgentSession {
    */
   setModel(model: string | undefined): Conversation {
     // A property set to undefined is dropped when stored (JSON), like an absent one.
-    this.conversationState = { ...this.conversationState, model };
-    this.emit({ type: 'conversation-changed', conversation: this.conversationState });
-    return this.conversationState;
+    return this.annotate({ model });
   }
 
   private windowOptions(conversationId: string): {
@@ -262,6 +275,37 @@ export class AgentSession {
     this.conversationState = newConversation(this.newId(), this.now());
     this.emit({ type: 'conversation-changed', conversation: this.conversationState });
     return this.conversationState;
+  }
+
+  /**
+   * Shows a stored conversation (the history list's Open): any run stops, as for New Chat. Its
+   * updatedAt stays, so opening does not move it to the top of the list.
+   */
+  open(conversation: Conversation): Conversation {
+    const run = this.run;
+    this.run = undefined;
+    run?.controller.abort();
+    this.conversationState = conversation;
+    this.emit({ type: 'conversation-changed', conversation: this.conversationState });
+    return this.conversationState;
+  }
+
+  /** Changes the title, model or profile of the conversation shown (Rename, the model picker). */
+  annotate(details: ConversationDetails): Conversation {
+    this.conversationState = { ...this.conversationState, ...details };
+    this.emit({ type: 'conversation-changed', conversation: this.conversationState });
+    return this.conversationState;
+  }
+
+  /** At the first message: what is in use now, for what was not chosen for it already. */
+  private recordDetails(): void {
+    const { profile, provider } = this.options.describe?.() ?? {};
+    const current = this.conversationState;
+    this.conversationState = {
+      ...current,
+      ...(current.profile === undefined && profile !== undefined ? { profile } : {}),
+      ...(current.provider === undefined && provider !== undefined ? { provider } : {}),
+    };
   }
 
   /** The user's answer to an approval card. False if that approval is no longer waiting. */

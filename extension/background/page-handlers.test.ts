@@ -10,6 +10,8 @@ import type { AgentEvent } from '../messaging/agent-events';
 import { PageRequestRefused, createPageHandlers } from './page-handlers';
 import { ScriptedProvider, textTurn, type ScriptedTurn } from './providers/scripted-provider';
 import { NO_PROVIDER_MESSAGE } from './providers/settings-provider';
+import { createHistoryHandlers } from './history-handlers';
+import { ConversationStore } from './stores/conversation-store';
 import { memoryStorage } from './stores/key-value';
 import { SettingsStore } from './stores/settings-store';
 import { FakePagePort } from './testing/fake-page-port';
@@ -50,7 +52,12 @@ async function setup(turns: readonly ScriptedTurn[] = []) {
   const relayed: string[] = [];
   /** The settings each provider/test ran with (the key resolved). */
   const testedWith: ProviderSettings[] = [];
-  const handlers = createPageHandlers({
+  const history = createHistoryHandlers({
+    session,
+    store: await ConversationStore.open(memoryStorage()),
+    broadcast: (event) => broadcasts.push(event),
+  });
+  const pageHandlers = createPageHandlers({
     session,
     settings,
     host,
@@ -67,6 +74,7 @@ async function setup(turns: readonly ScriptedTurn[] = []) {
     listModels: (listed) =>
       Promise.resolve({ models: [listed.model, `${listed.model}-mini`], problem: null }),
   });
+  const handlers = { ...history, ...pageHandlers };
   /** Host methods the worker sent after the handshake. */
   const hostMethods = (): string[] =>
     native.port

@@ -1,6 +1,7 @@
 import { isRequestMethod, paramsSchemaOf, type RequestMethod } from '../../protocol/methods';
 import {
   isPageHostMethod,
+  type HistoryMethod,
   type ActiveProfileView,
   type ContextMeter,
   type ModelListing,
@@ -63,7 +64,8 @@ export function settingsEvent(settings: SettingsStore): PageEvent {
   };
 }
 
-export function createPageHandlers(deps: PageHandlerDeps): PageHandlers {
+/** Every page request but the history's (history-handlers.ts). */
+export function createPageHandlers(deps: PageHandlerDeps): Omit<PageHandlers, HistoryMethod> {
   const { session, settings, host } = deps;
   return {
     'session/snapshot': async (): Promise<SessionSnapshot> => {

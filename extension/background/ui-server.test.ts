@@ -40,6 +40,13 @@ function handlers(overrides: Partial<PageHandlers> = {}): PageHandlers {
     'apps/call': fail,
     'host/reconnect': () => Promise.resolve({}),
     'auth/signIn': fail,
+    'history/list': fail,
+    'history/open': fail,
+    'history/rename': fail,
+    'history/delete': fail,
+    'history/export': fail,
+    'history/bound': fail,
+    'history/dismissPruned': fail,
     ...overrides,
   };
 }

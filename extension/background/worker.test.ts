@@ -164,7 +164,7 @@ async function untilRunDone(page: FakePagePort): Promise<void> {
 }
 
 async function stored(storage: KeyValueStorage): Promise<Conversation | undefined> {
-  return new ConversationStore(storage).load();
+  return (await ConversationStore.open(storage)).current();
 }
 
 const answerOrders: ToolCallAnswer = (port, request) => {
@@ -411,7 +411,13 @@ describe('startWorker', () => {
     const after = SnapshotSchema.parse(await panel.call('session/snapshot'));
     expect(after).toMatchObject({ running: false, pendingApprovals: [], conversation });
     expect(worker.session.conversation).toEqual(conversation);
-    expect(await stored(storage)).toEqual(conversation);
+    // The new chat is current (listed from its first message); the old one stays, paired.
+    const history = await ConversationStore.open(storage);
+    const page = await history.list();
+    expect(page.currentId).toBe(conversation.id);
+    const old = await history.load(page.items[0]?.entry.id ?? '');
+    expect(old?.messages[0]).toEqual({ role: 'user', content: 'Refund A-10483' });
+    expect(pairingProblems(old?.messages ?? [])).toEqual([]);
     for (const shown of conversationsShown(panel)) {
       expect(pairingProblems(shown.messages)).toEqual([]);
     }

@@ -4,8 +4,10 @@ import { AgentSession, DEFAULT_SYSTEM_PROMPT } from './agent-session';
 import type { BuiltinTools } from './builtin-tools';
 import { contextMeter } from './context-meter';
 import type { HostClient } from './host-client';
+import { createHistoryHandlers } from './history-handlers';
 import { createPageHandlers, settingsEvent } from './page-handlers';
 import type { ModelProvider } from './providers/provider';
+import type { ConversationModel } from '../messaging/conversation';
 import type { ProviderSettings } from '../messaging/provider';
 import { testProviderConnection } from './providers/connection-test';
 import type { ReachDeps } from './providers/provider-reach';
@@ -53,6 +55,14 @@ const UNRESTRICTED_REACH: ReachDeps = {
   hasAccess: () => Promise.resolve(true),
 };
 
+/** The settings' model, as a conversation records it. */
+function modelOf(provider: ProviderSettings | null): ConversationModel | undefined {
+  if (provider === null) return undefined;
+  return provider.kind === 'openai-compatible'
+    ? { kind: provider.kind, model: provider.model, name: provider.name }
+    : { kind: provider.kind, model: provider.model };
+}
+
 export interface Worker {
   readonly session: AgentSession;
   readonly settings: SettingsStore;
@@ -63,8 +73,8 @@ export interface Worker {
 export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   const { host } = deps;
   const settings = await SettingsStore.open(deps.storage);
-  const conversations = new ConversationStore(deps.storage);
-  const restored = await conversations.load();
+  const conversations = await ConversationStore.open(deps.storage);
+  const restored = await conversations.current();
 
   const tracker = new ProfileTracker(host, (profile) => {
     onProfileChange(profile);
@@ -106,6 +116,14 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     system: DEFAULT_SYSTEM_PROMPT,
     ...(restored === undefined ? {} : { conversation: restored }),
     contextWindow: () => windowInUse()?.tokens,
+    describe: () => {
+      const profile = tracker.current();
+      return {
+        profile: profile === null ? undefined : { id: profile.id, name: profile.name },
+        // The model this conversation starts on: the one it chose in the panel, or the default.
+        provider: modelOf(inUse()),
+      };
+    },
   });
   const listModels = createModelLister(deps.reach ?? UNRESTRICTED_REACH);
 
@@ -135,22 +153,25 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   const ui: UiServer = new UiServer({
     extensionId: deps.extensionId,
     extensionOrigin: deps.extensionOrigin,
-    handlers: createPageHandlers({
-      webAuth: browserWebAuthFlow,
-      testConnection: (provider) =>
-        testProviderConnection(provider, deps.reach ?? UNRESTRICTED_REACH),
-      listModels,
-      session,
-      settings,
-      host,
-      context: refreshTools,
-      profile: () => tracker.current(),
-      run: () => (streaming === null ? null : { ...streaming }),
-      broadcast,
-      afterHostRequest: (method) => {
-        if (method.startsWith('profiles/')) void tracker.refresh();
-      },
-    }),
+    handlers: {
+      ...createHistoryHandlers({ session, store: conversations, broadcast }),
+      ...createPageHandlers({
+        webAuth: browserWebAuthFlow,
+        testConnection: (provider) =>
+          testProviderConnection(provider, deps.reach ?? UNRESTRICTED_REACH),
+        listModels,
+        session,
+        settings,
+        host,
+        context: refreshTools,
+        profile: () => tracker.current(),
+        run: () => (streaming === null ? null : { ...streaming }),
+        broadcast,
+        afterHostRequest: (method) => {
+          if (method.startsWith('profiles/')) void tracker.refresh();
+        },
+      }),
+    },
   });
 
   function onProfileChange(profile: ActiveProfileView | null): void {
@@ -178,7 +199,9 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     }
     broadcast({ type: 'agent', event });
     if (event.type === 'conversation-changed') {
-      void conversations.save(event.conversation);
+      void conversations.save(event.conversation).then(() => {
+        broadcast({ type: 'history' });
+      });
       pushMeter(meterNow());
     }
   });

@@ -112,10 +112,29 @@ export type ChatMessage = z.infer<typeof ChatMessageSchema>;
 export type AssistantMessage = z.infer<typeof AssistantMessageSchema>;
 export type ToolMessage = z.infer<typeof ToolMessageSchema>;
 
+/** The model a conversation talks to: the settings' when it began, or the one picked for it. */
+export const ConversationModelSchema = z.object({
+  kind: z.enum(['openai', 'anthropic', 'openai-compatible']),
+  model: z.string().min(1).max(256),
+  /** An OpenAI-compatible provider's name. */
+  name: z.string().max(256).optional(),
+});
+export type ConversationModel = z.infer<typeof ConversationModelSchema>;
+
+/** The profile (design D10) that was active when the conversation began. */
+export const ConversationProfileSchema = z.object({
+  id: z.string().min(1).max(256),
+  name: z.string().max(256),
+});
+export type ConversationProfile = z.infer<typeof ConversationProfileSchema>;
+
+/** Longest title a conversation may be given. */
+export const MAX_TITLE_CHARS = 200;
+
 export const ConversationSchema = z.object({
-  /** Bumped when the stored shape changes incompatibly. */
+  /** Bumped when the stored shape changes incompatibly (the fields below are optional: v1 still). */
   version: z.literal(1),
-  id: z.string().min(1),
+  id: z.string().min(1).max(128),
   createdAt: z.number(),
   updatedAt: z.number(),
   messages: z.array(ChatMessageSchema),
@@ -129,5 +148,11 @@ export const ConversationSchema = z.object({
    * (oldest whole turns; background/context-trim.ts). The panel marks where they end.
    */
   notSent: z.number().int().nonnegative().optional(),
+  /** The user's name for it (Rename); absent, the list shows its first message. */
+  title: z.string().max(MAX_TITLE_CHARS).optional(),
+  /** Recorded at the first message (conversations from before issue 14 have none). */
+  profile: ConversationProfileSchema.optional(),
+  /** The provider and model it began with, as the history list and export show it. */
+  provider: ConversationModelSchema.optional(),
 });
 export type Conversation = z.infer<typeof ConversationSchema>;

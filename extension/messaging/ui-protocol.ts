@@ -7,7 +7,14 @@ import type { PendingApproval } from './approvals';
 import type { ConnectionState } from './connection';
 import type { ConnectionTestResult } from './connection-test';
 import type { ContextWindow } from './context-window';
-import { AttachmentRefSchema, type Conversation } from './conversation';
+import { AttachmentRefSchema, MAX_TITLE_CHARS, type Conversation } from './conversation';
+import {
+  MAX_HISTORY_LIMIT,
+  MIN_HISTORY_LIMIT,
+  type HistoryExport,
+  type HistoryPage,
+  type HistoryPruned,
+} from './history';
 import { ProviderSettingsInputSchema, type ProviderSettingsView } from './provider';
 
 /**
@@ -143,6 +150,7 @@ export interface SessionSnapshot {
 }
 
 const EmptySchema = z.object({}).strict();
+const HistoryIdSchema = z.string().min(1).max(128);
 
 /** Every request a page can make: params schema (checked by the worker) and result type. */
 export const pageRequests = {
@@ -211,9 +219,37 @@ export const pageRequests = {
   'host/reconnect': { params: EmptySchema },
   /** "Sign in" on a remote server: the worker runs launchWebAuthFlow for the host's flow. */
   'auth/signIn': { params: z.object({ server: z.string().min(1).max(256) }) },
+  /** The history list (issue 14), newest first; with `query`, searched in the worker. */
+  'history/list': {
+    params: z.object({
+      query: z.string().max(200).optional(),
+      cursor: z.number().int().nonnegative().max(100_000).optional(),
+      pageSize: z.number().int().min(1).max(50).optional(),
+    }),
+  },
+  /** Shows a stored conversation in the chat (a run going stops, as for New Chat). */
+  'history/open': { params: z.object({ id: HistoryIdSchema }) },
+  'history/rename': {
+    params: z.object({ id: HistoryIdSchema, title: z.string().trim().min(1).max(MAX_TITLE_CHARS) }),
+  },
+  /** Deleting the conversation shown starts a new chat. */
+  'history/delete': { params: z.object({ id: HistoryIdSchema }) },
+  'history/export': {
+    params: z.object({ id: HistoryIdSchema, format: z.enum(['markdown', 'json']) }),
+  },
+  /** The bound on stored conversations: read it, or (with `limit`) set it and apply it. */
+  'history/bound': {
+    params: z.object({
+      limit: z.number().int().min(MIN_HISTORY_LIMIT).max(MAX_HISTORY_LIMIT).optional(),
+    }),
+  },
+  /** The user read the "older conversations were removed" notice. */
+  'history/dismissPruned': { params: EmptySchema },
 } as const satisfies Record<string, { params: z.ZodType }>;
 
 export type PageMethod = keyof typeof pageRequests;
+/** The history's requests (issue 14), handled apart from the others (history-handlers.ts). */
+export type HistoryMethod = Extract<PageMethod, `history/${string}`>;
 export type PageParamsOf<M extends PageMethod> = z.infer<(typeof pageRequests)[M]['params']>;
 
 export interface PageResults {
@@ -239,6 +275,14 @@ export interface PageResults {
     { readonly kind: 'result'; readonly result: CallToolResult } | { readonly kind: 'denied' };
   'host/reconnect': Record<string, never>;
   'auth/signIn': { readonly status: SignInStatus };
+  'history/list': HistoryPage;
+  'history/open': { readonly conversation: Conversation };
+  'history/rename': { readonly renamed: boolean };
+  /** False when there was no such conversation. */
+  'history/delete': { readonly deleted: boolean };
+  'history/export': HistoryExport;
+  'history/bound': { readonly limit: number; readonly pruned: HistoryPruned | null };
+  'history/dismissPruned': Record<string, never>;
 }
 export type PageResultOf<M extends PageMethod> = PageResults[M];
 
@@ -258,6 +302,8 @@ export type PageEvent =
   /** A server's question was asked or ended (issue 12): the side panel re-reads the open ones. */
   | { readonly type: 'elicitation'; readonly id: string }
   | { readonly type: 'context'; readonly context: ContextMeter | null }
+  /** The history changed (a message, a rename, a deletion): an open list re-reads it. */
+  | { readonly type: 'history' }
   | { readonly type: 'profile'; readonly profile: ActiveProfileView | null }
   | {
       readonly type: 'settings';

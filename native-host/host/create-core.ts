@@ -74,31 +74,15 @@ export async function createCore(
       : { clientMetadataUrl: setup.clientMetadataUrl }),
     eraVerdicts,
     servers: setup.specs,
-<<<<<<< HEAD
     spawnServer: (environment.adoptLaunch ?? ((launcher) => launcher))(
       createLauncher({
         ...stdioLaunchOptions(prepared, environment.env, environment.platform),
         secrets,
+        ...(setup.clientMetadataUrl === undefined
+          ? {}
+          : { clientMetadataUrl: setup.clientMetadataUrl }),
       }),
     ),
-=======
-    spawnServer: createLauncher({
-      hostEnv: environment.env,
-      platform: environment.platform,
-      secrets,
-      groupWatchers,
-      ...(setup.clientMetadataUrl === undefined
-        ? {}
-        : { clientMetadataUrl: setup.clientMetadataUrl }),
-      ...(serverLogs
-        ? {
-            onStderrLine: (server, line) => {
-              serverLogs.append(server, line);
-            },
-          }
-        : {}),
-    }),
->>>>>>> m2m
     ...(serverLogs ? { serverLogs } : {}),
     groupWatchers,
     clientInfo: { name: environment.clientName, version: environment.version },

@@ -1,14 +1,4 @@
-<<<<<<< HEAD
-import type { FetchLike } from '@modelcontextprotocol/client';
-=======
-import type {
-  FetchLike,
-  JSONRPCMessage,
-  OAuthClientProvider,
-  Transport,
-} from '@modelcontextprotocol/client';
-import { buildChildEnv } from '../config/env';
->>>>>>> m2m
+import type { FetchLike, OAuthClientProvider } from '@modelcontextprotocol/client';
 import { missingVariablesMessage, resolveVariables } from '../config/variables';
 import type { SecretStore } from '../secrets/secret-store';
 import { SwitchyardOAuthProvider } from '../auth/oauth-provider';
@@ -33,27 +23,9 @@ export type { GroupWatcher } from './launch-stdio';
  * `connect`, so a spawn failure is reported as such and not as a failed handshake.
  */
 
-<<<<<<< HEAD
 export interface LaunchOptions extends StdioLaunchOptions {
-=======
-export interface LaunchOptions {
-  readonly hostEnv: NodeJS.ProcessEnv;
-  readonly platform: NodeJS.Platform;
-  /**
-   * The secret store, opened on first need: `${VAR}` references the environment lacks are
-   * looked up there (`switchyard secret set NAME`). Omitted, only the environment counts.
-   */
-  readonly secrets?: () => Promise<SecretStore>;
-  readonly killGraceMs?: number;
-  readonly onNoise?: (server: string, description: string) => void;
-  /**
-   * Told each server's process group while it lives, to kill them should this host die: the
-   * guardian and the pid record (issue 13).
-   */
-  readonly groupWatchers?: readonly GroupWatcher[];
   /** `oauthClientMetadataUrl` in config.json: a client registered by URL is recognised. */
   readonly clientMetadataUrl?: string;
->>>>>>> m2m
   /** The fetch remote servers are reached with; default the global one. */
   readonly fetch?: FetchLike;
 }
@@ -115,8 +87,6 @@ async function backgroundAuthProvider(
   return provider;
 }
 
-<<<<<<< HEAD
-=======
 /** The secret store, or undefined when there is none or it cannot be opened. */
 async function openStore(options: LaunchOptions): Promise<SecretStore | undefined> {
   try {
@@ -164,13 +134,6 @@ async function machineProvider(
   }
 }
 
-/** Something that follows the process groups of this host's servers. */
-export interface GroupWatcher {
-  track(pgid: number, server: string): void;
-  untrack(pgid: number): void;
-}
-
->>>>>>> m2m
 export function createLauncher(options: LaunchOptions): LaunchFn {
   return async (launch) => {
     if (launch.remote !== null) {

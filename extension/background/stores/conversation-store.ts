@@ -1,47 +1,239 @@
 import { restoreConversation } from '../pairing';
 import type { Conversation } from '../../messaging/conversation';
+import type { HistoryPage, HistoryPruned } from '../../messaging/history';
+import {
+  emptyIndex,
+  entryOf,
+  findSnippet,
+  HistoryIndexSchema,
+  INDEX_KEY,
+  LEGACY_CONVERSATION_KEY,
+  normalizeQuery,
+  pruneIndex,
+  recordKey,
+  removeEntry,
+  titleMatches,
+  upsertEntry,
+  type HistoryIndex,
+} from './conversation-index';
 import type { KeyValueStorage } from './key-value';
 
 /**
- * The current conversation, kept across worker and browser restarts. Writes are serialized and
- * coalesced: while one write is in flight only the newest conversation waits, so a burst of
- * transcript changes costs at most two writes and the last one always wins.
+ * Every conversation, kept across worker and browser restarts (issue 14): a small index (what the
+ * list shows) and one key per transcript, so listing 200 conversations reads one value. The index
+ * lives in memory; writes are serialized and coalesced: while one write is in flight only the
+ * newest version of each conversation waits, so a burst of transcript changes costs at most two
+ * writes of it (and of the index), and the last one always wins.
  */
 
-const CONVERSATION_KEY = 'conversation.v1';
+export interface ListOptions {
+  readonly query?: string;
+  /** Position in the newest-first list where this page starts (`next` of the previous page). */
+  readonly cursor?: number;
+  readonly pageSize?: number;
+}
+
+export const DEFAULT_PAGE_SIZE = 30;
 
 export class ConversationStore {
   private writing: Promise<void> | undefined;
-  private next: Conversation | undefined;
+  /** Transcripts to write (by id) and to delete, in the next write. */
+  private readonly toWrite = new Map<string, Conversation>();
+  private readonly toRemove = new Set<string>();
+  private indexDirty = false;
+  /** Deleted this session: a late save of one (its run's last words) must not bring it back. */
+  private readonly deleted = new Set<string>();
 
-  constructor(private readonly storage: KeyValueStorage) {}
+  private constructor(
+    private readonly storage: KeyValueStorage,
+    private index: HistoryIndex,
+    private readonly now: () => number,
+  ) {}
 
-  /** The stored conversation with its tool calls re-paired, or undefined when there is none. */
-  async load(): Promise<Conversation | undefined> {
-    const stored = await this.storage.get(CONVERSATION_KEY);
+  /** Reads the index, migrating the single conversation of schema version 1 if there is one. */
+  static async open(
+    storage: KeyValueStorage,
+    now: () => number = () => Date.now(),
+  ): Promise<ConversationStore> {
+    const raw = await storage.get(INDEX_KEY);
+    if (raw !== undefined) {
+      const parsed = HistoryIndexSchema.safeParse(raw);
+      if (parsed.success) return new ConversationStore(storage, parsed.data, now);
+      console.warn('[switchyard] the conversation list was unreadable; starting a new one');
+      return new ConversationStore(storage, emptyIndex(), now);
+    }
+    const store = new ConversationStore(storage, emptyIndex(), now);
+    await store.migrateLegacy();
+    return store;
+  }
+
+  /**
+   * Schema 1 -> 2: the one stored conversation becomes the first entry (and the current one).
+   * Written transcript first, index second, old key removed last, so a worker stopped halfway
+   * migrates again on its next start.
+   */
+  private async migrateLegacy(): Promise<void> {
+    const legacy = await this.storage.get(LEGACY_CONVERSATION_KEY);
+    if (legacy === undefined) return;
+    const conversation = restoreConversation(legacy);
+    if (conversation === undefined) {
+      console.warn('[switchyard] the stored conversation was unreadable; starting a new one');
+      return;
+    }
+    if (conversation.messages.length > 0) {
+      await this.storage.set(recordKey(conversation.id), conversation);
+      this.index = upsertEntry(this.index, entryOf(conversation));
+    }
+    this.index = { ...this.index, currentId: conversation.id };
+    await this.storage.set(INDEX_KEY, this.index);
+    await this.storage.remove(LEGACY_CONVERSATION_KEY);
+  }
+
+  get limit(): number {
+    return this.index.limit;
+  }
+
+  get pruned(): HistoryPruned | null {
+    return this.index.pruned;
+  }
+
+  /** The conversation the chat showed last, re-paired; undefined when there is none. */
+  async current(): Promise<Conversation | undefined> {
+    const id = this.index.currentId;
+    return id === null ? undefined : this.load(id);
+  }
+
+  /** A stored conversation with its tool calls re-paired; undefined when there is no such one. */
+  async load(id: string): Promise<Conversation | undefined> {
+    const waiting = this.toWrite.get(id);
+    if (waiting !== undefined) return waiting;
+    if (this.deleted.has(id)) return undefined;
+    const stored = await this.storage.get(recordKey(id));
     if (stored === undefined) return undefined;
     const conversation = restoreConversation(stored);
     if (conversation === undefined) {
-      console.warn('[switchyard] the stored conversation was unreadable; starting a new one');
+      console.warn(`[switchyard] the stored conversation ${id} was unreadable`);
     }
     return conversation;
   }
 
+  /**
+   * Records the chat's conversation as the current one. An empty one (New Chat) is not listed
+   * until its first message. Applies the bound, which may remove the oldest conversations.
+   */
   save(conversation: Conversation): Promise<void> {
-    this.next = conversation;
+    if (this.deleted.has(conversation.id)) return this.writing ?? Promise.resolve();
+    let index: HistoryIndex = { ...this.index, currentId: conversation.id };
+    if (conversation.messages.length > 0) {
+      index = upsertEntry(index, entryOf(conversation));
+      this.toWrite.set(conversation.id, conversation);
+    }
+    this.commit(index);
+    return this.flush();
+  }
+
+  /** Renames a conversation the chat does not show (the session renames its own). */
+  async rename(id: string, title: string): Promise<boolean> {
+    const conversation = await this.load(id);
+    if (conversation === undefined) return false;
+    const renamed = { ...conversation, title };
+    this.toWrite.set(id, renamed);
+    this.index = upsertEntry(this.index, entryOf(renamed));
+    this.indexDirty = true;
+    await this.flush();
+    return true;
+  }
+
+  /** Deletes a conversation; false when there was none of that id. */
+  async remove(id: string): Promise<boolean> {
+    if (!this.index.entries.some((e) => e.id === id)) return false;
+    this.deleted.add(id);
+    this.toWrite.delete(id);
+    this.toRemove.add(id);
+    this.index = removeEntry(this.index, id);
+    this.indexDirty = true;
+    await this.flush();
+    return true;
+  }
+
+  /** Sets the bound (the caller checked its range) and applies it at once. */
+  async setLimit(limit: number): Promise<void> {
+    this.commit({ ...this.index, limit });
+    await this.flush();
+  }
+
+  /** The user read the notice of the last pruning. */
+  async dismissPruned(): Promise<void> {
+    this.index = { ...this.index, pruned: null };
+    this.indexDirty = true;
+    await this.flush();
+  }
+
+  /**
+   * A page of the list, newest first. With a query, the entries whose title or messages contain
+   * it (case-insensitive); only entries whose title does not match have their transcript read.
+   */
+  async list(options: ListOptions = {}): Promise<HistoryPage> {
+    const query = normalizeQuery(options.query ?? '');
+    const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+    const entries = this.index.entries;
+    const items: HistoryPage['items'][number][] = [];
+    let position = options.cursor ?? 0;
+    for (; position < entries.length && items.length < pageSize; position += 1) {
+      const entry = entries[position];
+      if (entry === undefined) break;
+      if (query === '' || titleMatches(entry, query)) {
+        items.push({ entry });
+        continue;
+      }
+      const conversation = await this.load(entry.id);
+      const snippet = conversation === undefined ? null : findSnippet(conversation.messages, query);
+      if (snippet !== null) items.push({ entry, snippet });
+    }
+    return {
+      items,
+      next: position < entries.length ? position : null,
+      currentId: this.index.currentId ?? '',
+      limit: this.index.limit,
+      pruned: this.index.pruned,
+    };
+  }
+
+  /** Takes `index` after applying the bound, queueing the transcripts it removes. */
+  private commit(index: HistoryIndex): void {
+    const { index: bounded, removed } = pruneIndex(index, this.now());
+    for (const id of removed) {
+      this.deleted.add(id);
+      this.toWrite.delete(id);
+      this.toRemove.add(id);
+    }
+    this.index = bounded;
+    this.indexDirty = true;
+  }
+
+  private flush(): Promise<void> {
     this.writing ??= this.drain();
     return this.writing;
   }
 
   private async drain(): Promise<void> {
     try {
-      while (this.next !== undefined) {
-        const conversation = this.next;
-        this.next = undefined;
+      while (this.toWrite.size > 0 || this.toRemove.size > 0 || this.indexDirty) {
+        const writes = [...this.toWrite.values()];
+        const removals = [...this.toRemove];
+        this.toWrite.clear();
+        this.toRemove.clear();
+        this.indexDirty = false;
+        const index = this.index;
         try {
-          await this.storage.set(CONVERSATION_KEY, conversation);
+          for (const conversation of writes) {
+            await this.storage.set(recordKey(conversation.id), conversation);
+          }
+          // The index after the transcripts: an entry never points at a transcript not written.
+          await this.storage.set(INDEX_KEY, index);
+          for (const id of removals) await this.storage.remove(recordKey(id));
         } catch (error) {
-          console.error('[switchyard] could not save the conversation', error);
+          console.error('[switchyard] could not save the conversations', error);
         }
       }
     } finally {

@@ -1,6 +1,7 @@
 import { ConnectionBanner } from '../common/ConnectionBanner';
 import { useSession } from '../popup/use-host-data';
 import { ActivitySection } from './ActivitySection';
+import { HistorySection } from './HistorySection';
 import { ImportSection } from './ImportSection';
 import { ProfilesSection } from './ProfilesSection';
 import { ProviderSection } from './ProviderSection';
@@ -17,6 +18,7 @@ export function OptionsApp() {
       <h1>Switchyard settings</h1>
       {connection !== null && <ConnectionBanner state={connection} />}
       <ProviderSection />
+      <HistorySection />
       <ProfilesSection />
       <ImportSection />
       <ActivitySection />

@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { Button } from '../common/Button';
 import { ConnectionBanner } from '../common/ConnectionBanner';
 import { Notice } from '../common/Notice';
@@ -8,6 +8,7 @@ import { isBusy } from './chat-state';
 import { Composer } from './Composer';
 import { ConsentSection } from './ConsentSection';
 import { ContextMeterBar } from './ContextMeterBar';
+import { HistoryPanel } from './HistoryPanel';
 import { ProfileChip } from './ProfileChip';
 import { providerProblem } from './provider-status';
 import { ProviderNotice } from './ProviderNotice';
@@ -30,6 +31,7 @@ export function SidePanel() {
   const waiting = state.approvals.length;
   const composerBox = useRef<HTMLTextAreaElement>(null);
   const approvalsRegion = useRef<HTMLElement>(null);
+  const [historyOpen, setHistoryOpen] = useState(false);
   useCardFocus(
     state.approvals.map((pending) => pending.approvalId),
     approvalsRegion,
@@ -62,9 +64,26 @@ export function SidePanel() {
       <header className="sy-header">
         <h1 className="sy-header__title">Switchyard</h1>
         <ProfileChip profile={state.profile} />
-        <Button size="small" onClick={actions.newChat}>
-          New Chat
-        </Button>
+        <span className="sy-header__actions">
+          <Button
+            size="small"
+            aria-pressed={historyOpen}
+            onClick={() => {
+              setHistoryOpen(!historyOpen);
+            }}
+          >
+            History
+          </Button>
+          <Button
+            size="small"
+            onClick={() => {
+              setHistoryOpen(false);
+              actions.newChat();
+            }}
+          >
+            New Chat
+          </Button>
+        </span>
       </header>
 
       <div className="sy-top">
@@ -74,12 +93,21 @@ export function SidePanel() {
         <SiteAccess url={state.profile?.url ?? null} />
       </div>
 
-      <Transcript
-        state={state}
-        onDismissNotice={actions.dismissNotice}
-        onCancelCall={actions.cancelCall}
-        onResend={actions.resend}
-      />
+      {historyOpen ? (
+        <HistoryPanel
+          onClose={() => {
+            setHistoryOpen(false);
+            composerBox.current?.focus();
+          }}
+        />
+      ) : (
+        <Transcript
+          state={state}
+          onDismissNotice={actions.dismissNotice}
+          onCancelCall={actions.cancelCall}
+          onResend={actions.resend}
+        />
+      )}
 
       <p className="sy-sr-only" role="status">
         {waiting === 0

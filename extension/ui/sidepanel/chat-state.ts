@@ -263,7 +263,8 @@ function applyPageEvent(state: ChatState, event: PageEvent): ChatState {
       return { ...state, provider: event.provider, autopilot: event.autopilot };
     case 'host':
     case 'elicitation':
-      // Server and tool changes, and servers' questions: their sections re-read the host.
+    case 'history':
+      // Server and tool changes, servers' questions, the history: their sections re-read them.
       return state;
   }
 }

@@ -1,0 +1,148 @@
+import { describe, expect, test } from 'vitest';
+import type { PageEvent } from '../messaging/ui-protocol';
+import { AgentSession } from './agent-session';
+import { createHistoryHandlers } from './history-handlers';
+import { PageRequestRefused } from './page-handlers';
+import { ScriptedProvider, textTurn } from './providers/scripted-provider';
+import { ConversationStore } from './stores/conversation-store';
+import { memoryStorage } from './stores/key-value';
+import { FakeTools } from './testing/fake-tools';
+
+/*
+ * The history's page requests, against a real session and store wired as the worker wires them
+ * (every `conversation-changed` saved). Dangerous direction: a deleted conversation that stays on
+ * screen or comes back, a rename the next message undoes, or another conversation's transcript
+ * shown as the current one.
+ */
+
+let clock = 1_000;
+
+async function setup() {
+  const storage = memoryStorage();
+  const store = await ConversationStore.open(storage, () => clock);
+  const provider = new ScriptedProvider([
+    textTurn('First answer.'),
+    ...Array.from({ length: 20 }, () => textTurn('Another answer.')),
+  ]);
+  const session = new AgentSession({
+    provider,
+    tools: new FakeTools({}),
+    now: () => (clock += 1),
+    describe: () => ({
+      profile: { id: 'work', name: 'Work' },
+      model: { kind: 'anthropic', model: 'claude-sonnet-4-5' },
+    }),
+  });
+  const events: PageEvent[] = [];
+  session.subscribe((event) => {
+    if (event.type === 'conversation-changed') void store.save(event.conversation);
+  });
+  const handlers = createHistoryHandlers({
+    session,
+    store,
+    broadcast: (event) => events.push(event),
+    now: () => Date.UTC(2026, 11, 3),
+  });
+  /** Two conversations: "older" (answered), then "newer" (answered, on screen). */
+  const twoChats = async (): Promise<{ older: string; newer: string }> => {
+    await session.send('older question');
+    const older = session.conversation.id;
+    session.newChat();
+    await session.send('newer question');
+    return { older, newer: session.conversation.id };
+  };
+  return { storage, store, session, handlers, events, twoChats };
+}
+
+describe('history requests', () => {
+  test('the list is newest first, each with the profile and model it began with', async () => {
+    const { handlers, twoChats } = await setup();
+    const { older, newer } = await twoChats();
+    const page = await handlers['history/list']({});
+    expect(page.items.map((i) => [i.entry.id, i.entry.title])).toEqual([
+      [newer, 'newer question'],
+      [older, 'older question'],
+    ]);
+    expect(page.currentId).toBe(newer);
+    expect(page.items[1]?.entry).toMatchObject({
+      profile: { id: 'work', name: 'Work' },
+      model: { kind: 'anthropic', model: 'claude-sonnet-4-5' },
+      messageCount: 2,
+    });
+  });
+
+  test('open shows the stored one, without moving it to the top', async () => {
+    const { handlers, session, twoChats } = await setup();
+    const { older, newer } = await twoChats();
+    const { conversation } = await handlers['history/open']({ id: older });
+    expect(conversation.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(session.conversation.id).toBe(older);
+    const page = await handlers['history/list']({});
+    expect(page.items.map((i) => i.entry.id)).toEqual([newer, older]);
+    expect(page.currentId).toBe(older);
+    await expect(handlers['history/open']({ id: 'nope' })).rejects.toBeInstanceOf(
+      PageRequestRefused,
+    );
+  });
+
+  test('renaming the conversation on screen survives its next message', async () => {
+    const { handlers, session, store, events } = await setup();
+    await session.send('older question');
+    const id = session.conversation.id;
+    expect(await handlers['history/rename']({ id, title: 'Renamed' })).toEqual({ renamed: true });
+    await session.send('and another');
+    expect((await store.load(id))?.title).toBe('Renamed');
+    expect(events).toContainEqual({ type: 'history' });
+  });
+
+  test('renaming one not on screen leaves the chat alone', async () => {
+    const { handlers, session, twoChats } = await setup();
+    const { older, newer } = await twoChats();
+    await handlers['history/rename']({ id: older, title: 'Old one' });
+    expect(session.conversation.id).toBe(newer);
+    expect(session.conversation.title).toBeUndefined();
+    const page = await handlers['history/list']({ query: 'old one' });
+    expect(page.items.map((i) => i.entry.id)).toEqual([older]);
+  });
+
+  test('deleting the conversation on screen starts a new chat', async () => {
+    const { handlers, session, storage, twoChats } = await setup();
+    const { older, newer } = await twoChats();
+    expect(await handlers['history/delete']({ id: newer })).toEqual({ deleted: true });
+    expect(session.conversation.id).not.toBe(newer);
+    expect(session.conversation.messages).toEqual([]);
+    const page = await handlers['history/list']({});
+    expect(page.items.map((i) => i.entry.id)).toEqual([older]);
+    expect([...storage.data.keys()].some((k) => k.includes(newer))).toBe(false);
+  });
+
+  test('search runs in the worker over message text', async () => {
+    const { handlers, twoChats } = await setup();
+    const { older } = await twoChats();
+    const page = await handlers['history/list']({ query: 'first answer' });
+    expect(page.items.map((i) => [i.entry.id, i.snippet])).toEqual([[older, 'First answer.']]);
+  });
+
+  test('export gives Markdown and JSON of any stored conversation', async () => {
+    const { handlers, twoChats } = await setup();
+    const { older } = await twoChats();
+    const markdown = await handlers['history/export']({ id: older, format: 'markdown' });
+    expect(markdown.text).toContain('## You\n\nolder question');
+    expect(markdown.text).toContain('- Model: claude-sonnet-4-5 (anthropic)');
+    const json = await handlers['history/export']({ id: older, format: 'json' });
+    expect(JSON.parse(json.text)).toMatchObject({ version: 1, conversation: { id: older } });
+  });
+
+  test('the bound: read, set (applied at once, the user told), dismissed', async () => {
+    const { handlers, twoChats } = await setup();
+    await twoChats();
+    expect(await handlers['history/bound']({})).toEqual({ limit: 100, pruned: null });
+    for (let n = 0; n < 5; n += 1) await twoChats();
+    const bound = await handlers['history/bound']({ limit: 5 });
+    expect(bound.limit).toBe(5);
+    expect(bound.pruned?.count).toBeGreaterThan(0);
+    expect((await handlers['history/list']({})).items).toHaveLength(5);
+    await handlers['history/dismissPruned']({});
+    expect((await handlers['history/bound']({})).pruned).toBeNull();
+  });
+});

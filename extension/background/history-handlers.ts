@@ -1,0 +1,78 @@
+import type { HistoryMethod, PageEvent } from '../messaging/ui-protocol';
+import type { AgentSession } from './agent-session';
+import { exportConversation } from './conversation-export';
+import { PageRequestRefused } from './page-handlers';
+import type { ConversationStore } from './stores/conversation-store';
+import type { PageHandlers } from './ui-server';
+
+/**
+ * The history's page requests (issue 14): the list and search come from the store; what concerns
+ * the conversation on screen (open, rename it, delete it) goes through the session, whose
+ * `conversation-changed` the worker saves, so the store and the chat never disagree.
+ */
+
+export interface HistoryHandlerDeps {
+  readonly session: Pick<AgentSession, 'conversation' | 'open' | 'annotate' | 'newChat'>;
+  readonly store: ConversationStore;
+  readonly broadcast: (event: PageEvent) => void;
+  readonly now?: () => number;
+}
+
+const GONE = 'That conversation is no longer stored (it was deleted, or removed by the bound).';
+
+export function createHistoryHandlers(deps: HistoryHandlerDeps): Pick<PageHandlers, HistoryMethod> {
+  const { session, store } = deps;
+  const now = deps.now ?? (() => Date.now());
+  const changed = (): void => {
+    deps.broadcast({ type: 'history' });
+  };
+  const find = async (id: string) => {
+    const conversation =
+      id === session.conversation.id ? session.conversation : await store.load(id);
+    if (conversation === undefined) throw new PageRequestRefused(GONE, 'not-found');
+    return conversation;
+  };
+  return {
+    'history/list': ({ query, cursor, pageSize }) =>
+      store.list({
+        ...(query === undefined ? {} : { query }),
+        ...(cursor === undefined ? {} : { cursor }),
+        ...(pageSize === undefined ? {} : { pageSize }),
+      }),
+    'history/open': async ({ id }) => {
+      if (id === session.conversation.id) return { conversation: session.conversation };
+      const conversation = await find(id);
+      return { conversation: session.open(conversation) };
+    },
+    'history/rename': async ({ id, title }) => {
+      if (id === session.conversation.id) {
+        session.annotate({ title });
+        await store.save(session.conversation);
+        changed();
+        return { renamed: true };
+      }
+      const renamed = await store.rename(id, title);
+      if (renamed) changed();
+      return { renamed };
+    },
+    'history/delete': async ({ id }) => {
+      if (id === session.conversation.id) session.newChat();
+      const deleted = await store.remove(id);
+      changed();
+      return { deleted };
+    },
+    'history/export': async ({ id, format }) => exportConversation(await find(id), format, now()),
+    'history/bound': async ({ limit }) => {
+      if (limit !== undefined) {
+        await store.setLimit(limit);
+        changed();
+      }
+      return { limit: store.limit, pruned: store.pruned };
+    },
+    'history/dismissPruned': async () => {
+      await store.dismissPruned();
+      changed();
+      return {};
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { ConversationModelSchema, ConversationProfileSchema } from './conversation';
+
+/**
+ * The conversation history (issue 14) as pages see it: one entry per stored conversation, enough
+ * to list it without reading its transcript. The worker keeps the entries in one small index and
+ * each transcript under its own key (background/stores/conversation-store.ts).
+ */
+
+export const HistoryEntrySchema = z.object({
+  id: z.string().min(1).max(128),
+  /** The user's name for it, or its first message (shortened). */
+  title: z.string(),
+  /** The user named it (Rename): the title no longer follows the first message. */
+  renamed: z.boolean(),
+  profile: ConversationProfileSchema.optional(),
+  provider: ConversationModelSchema.optional(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  messageCount: z.number().int().nonnegative(),
+});
+export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
+
+/** Fewest and most conversations the store may be bounded to, and the default bound. */
+export const MIN_HISTORY_LIMIT = 5;
+export const MAX_HISTORY_LIMIT = 1_000;
+export const DEFAULT_HISTORY_LIMIT = 100;
+
+/** The last time the bound removed conversations: how many, and when. */
+export interface HistoryPruned {
+  readonly count: number;
+  readonly at: number;
+}
+
+/** One page of the list (newest first), or of a search. */
+export interface HistoryPage {
+  readonly items: readonly {
+    readonly entry: HistoryEntry;
+    /** Searching: the words around the first match in its messages (absent: the title matched). */
+    readonly snippet?: string;
+  }[];
+  /** Where the next page starts; null when this was the last. */
+  readonly next: number | null;
+  /** The conversation the chat shows now. */
+  readonly currentId: string;
+  readonly limit: number;
+  readonly pruned: HistoryPruned | null;
+}
+
+/** An exported conversation, ready to be saved by the page. */
+export interface HistoryExport {
+  readonly filename: string;
+  readonly mimeType: 'text/markdown' | 'application/json';
+  readonly text: string;
+}
