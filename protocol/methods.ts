@@ -23,6 +23,7 @@ import {
   ProfileIdSchema,
   ProfileSchema,
   TokenBudgetSchema,
+  ToolSearchStateSchema,
 } from './profiles';
 import { ConsentRequestSchema, ServerSummarySchema } from './servers';
 import {
@@ -143,6 +144,8 @@ export const requestMethods = {
       }),
       /** The profile's whole listing against its `tokenBudget`, when it has one (D11). */
       budget: TokenBudgetSchema.optional(),
+      /** Present while tool search mode is on for the profile (docs/decisions/0022). */
+      search: ToolSearchStateSchema.optional(),
     }),
   },
   'tools/call': {
