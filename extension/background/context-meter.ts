@@ -1,5 +1,5 @@
 import { estimateTokens, estimateToolTokens } from '../../protocol/token-estimate';
-import type { ContextMeter } from '../messaging/ui-protocol';
+import type { ContextMeter, ToolSearchView } from '../messaging/ui-protocol';
 import type { ChatMessage } from '../messaging/conversation';
 import type { ToolSpec } from './tool-outcome';
 import { userModelText } from './attachments';
@@ -31,6 +31,7 @@ export function contextMeter(input: {
   readonly messages: readonly ChatMessage[];
   readonly tools: readonly ToolSpec[];
   readonly budget?: { readonly limit: number; readonly used: number } | null;
+  readonly toolSearch?: ToolSearchView | null;
 }): ContextMeter {
   const system = estimateTokens(input.system);
   const conversation = input.messages.reduce(
@@ -62,5 +63,6 @@ export function contextMeter(input: {
     mcpByServer,
     total: system + conversation + tools,
     budget: input.budget ?? null,
+    toolSearch: input.toolSearch ?? null,
   };
 }

@@ -87,6 +87,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     },
     call: (name, args, signal, prompt, onProgress) =>
       router.call(name, args, signal, prompt, onProgress),
+    discovered: () => router.discovered?.() ?? [],
   };
 
   const session = new AgentSession({
@@ -106,6 +107,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
       messages: session.conversation.messages,
       tools: lastTools,
       budget: router.budget(),
+      toolSearch: router.toolSearch(),
     });
   const refreshTools = async (): Promise<ContextMeter> => {
     await listTools();

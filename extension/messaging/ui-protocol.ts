@@ -115,6 +115,21 @@ export interface ContextMeter {
   readonly total: number;
   /** The active profile's tool budget, when it sets one. */
   readonly budget: { readonly limit: number; readonly used: number } | null;
+  /**
+   * Tool search mode (docs/decisions/0022), when on: why, and how many MCP tools the model finds
+   * by search rather than being offered them (`mcpTools` counts only the offered, pinned ones).
+   */
+  readonly toolSearch: ToolSearchView | null;
+}
+
+/** Tool search mode as the side panel shows it. */
+export interface ToolSearchView {
+  /** `over-budget`: the profile's listing is over its budget; `setting`: the profile says on. */
+  readonly reason: 'over-budget' | 'setting';
+  /** MCP tools offered in full (the profile's pinned tools). */
+  readonly pinned: number;
+  /** Every MCP tool the model can find, pinned or not. */
+  readonly searchable: number;
 }
 
 /** Everything a page needs to draw itself when it opens (or the worker restarted). */

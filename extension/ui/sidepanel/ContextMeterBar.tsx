@@ -1,6 +1,7 @@
 import type { ContextMeter } from '../../messaging/ui-protocol';
 import {
   budgetView,
+  toolSearchText,
   exactTokens,
   formatTokens,
   largestServers,
@@ -17,6 +18,7 @@ export function ContextMeterBar({ meter }: { readonly meter: ContextMeter | null
   const segments = meterSegments(meter);
   const servers = largestServers(meter);
   const budget = budgetView(meter);
+  const search = toolSearchText(meter);
   const description = segments.map((s) => `${s.label} ${exactTokens(s.tokens)}`).join(', ');
   return (
     <section className="sy-meter" aria-label="Context used per turn">
@@ -35,7 +37,9 @@ export function ContextMeterBar({ meter }: { readonly meter: ContextMeter | null
       <details className="sy-meter__details">
         <summary>
           {meterSummary(meter)}
-          {budget?.over === true ? <span className="sy-meter__over"> · over budget</span> : null}
+          {budget?.over === true && meter.toolSearch === null ? (
+            <span className="sy-meter__over"> · over budget</span>
+          ) : null}
         </summary>
         <ul className="sy-meter__legend">
           {segments.map((segment) => (
@@ -65,6 +69,7 @@ export function ContextMeterBar({ meter }: { readonly meter: ContextMeter | null
               : null}
           </p>
         )}
+        {budget === null && search !== null ? <p className="sy-meter__servers">{search}</p> : null}
       </details>
       {budget === null ? null : (
         <div className={budget.over ? 'sy-budget sy-budget--over' : 'sy-budget'}>
