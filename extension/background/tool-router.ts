@@ -157,6 +157,7 @@ export interface HostToolRouter extends ToolRouter {
   budget(): TokenBudget | null;
   /** Tool search mode as of the last listing (docs/decisions/0022); null when off. */
   toolSearch(): ToolSearchView | null;
+  discovered(): readonly ToolSpec[];
 }
 
 export function createToolRouter(options: ToolRouterOptions): HostToolRouter {

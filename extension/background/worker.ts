@@ -87,7 +87,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     },
     call: (name, args, signal, prompt, onProgress) =>
       router.call(name, args, signal, prompt, onProgress),
-    discovered: () => router.discovered?.() ?? [],
+    discovered: () => router.discovered(),
   };
 
   const session = new AgentSession({
