@@ -5,7 +5,14 @@ import { unwrapUntrusted } from '../../protocol/untrusted/block';
 import { startScriptedModel } from './support/scripted-model';
 import { useSwitchyard } from './support/session';
 import { approvalCard, cardField, conversationLog, sendMessage } from './support/side-panel';
-import { openSidePanel, screenshot, uiRequest, useScriptedModel, waitForTools } from './support/ui';
+import {
+  openSidePanel,
+  screenshot,
+  screenshotSidePanelModes,
+  uiRequest,
+  useScriptedModel,
+  waitForTools,
+} from './support/ui';
 
 // Journey (issue 15 item 5, docs/decisions/0022): the default profile's tools are over its token
 // budget, so the model is offered search_tools and the one pinned tool instead of every tool. The
@@ -88,6 +95,6 @@ describe('tool search mode', () => {
     const meter = panel.getByRole('region', { name: 'Context used per turn' });
     await meter.getByText(/tool search on/).click();
     await meter.getByText(/^Tool search is on \(over this profile's budget\)/).waitFor();
-    await screenshot(panel, 'sidepanel-tool-search-meter');
+    await screenshotSidePanelModes(panel, 'sidepanel-tool-search');
   });
 });
