@@ -11,6 +11,7 @@ import type { RemoteRelayReport } from './remote-relay';
 import { median } from './stats';
 import { change, count, fixed, renderTable, type Row } from './table';
 import type { TokenCostResult } from './token-cost';
+import { renderToolSearchCost, type ToolSearchRow } from './tool-search';
 
 /** The bench's findings: rendered as text for people, written as JSON for comparisons. */
 
@@ -54,6 +55,8 @@ export interface BenchReport {
   readonly relay: RelayResult;
   readonly coldStart: Omit<ColdStartResult, 'rawTools'>;
   readonly tokens: TokenCostResult;
+  /** Tool search mode: MCP listing tokens per turn for 10, 100, 1,000 generated tools. */
+  readonly toolSearch: readonly ToolSearchRow[];
   readonly memory: {
     readonly serversUp: MemorySnapshot;
     readonly afterRelay: MemorySnapshot;
@@ -287,8 +290,8 @@ function renderColdStart({ coldStart, verdicts }: BenchReport): string {
   ].join('\n');
 }
 
-function renderTokens({ tokens }: BenchReport): string {
-  return renderTokenCost(tokens);
+function renderTokens({ tokens, toolSearch }: BenchReport): string {
+  return `${renderTokenCost(tokens)}\n${renderToolSearchCost(toolSearch)}`;
 }
 
 /** Section 3 of the report; `npm run bench:tokens` prints it alone. */

@@ -29,6 +29,7 @@ import {
 } from './report';
 import { LISTING_RATIO_TARGET, tokenCost } from './token-cost';
 import { ensureAllowed, startTrustedHost } from './trusted-host';
+import { toolSearchCost } from './tool-search';
 
 /**
  * `npm run bench`: relay overhead, cold start, token cost of the listings, host memory, the host
@@ -215,6 +216,7 @@ async function main(): Promise<void> {
       relay,
       coldStart,
       tokens,
+      toolSearch: toolSearchCost(),
       memory: { serversUp, afterRelay, relayedCalls, heapAfterGc },
       load,
       remote,

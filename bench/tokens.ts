@@ -5,11 +5,13 @@ import { ToolListingViewSchema } from './host-views';
 import { referenceServers } from './reference-servers';
 import { renderTokenCost } from './report';
 import { LISTING_RATIO_TARGET, tokenCost } from './token-cost';
+import { renderToolSearchCost, toolSearchCost } from './tool-search';
 import { startTrustedHost } from './trusted-host';
 
 /**
  * `npm run bench:tokens`: section 3 of the bench alone (token cost of the reference servers'
- * listings, per provider format), in seconds rather than minutes. The same code as `npm run
+ * listings, per provider format), then tool search mode's tokens per turn for 10, 100 and 1,000
+ * generated tools (tool-search.ts), in seconds rather than minutes. The same code as `npm run
  * bench`; nothing is written to dist/bench/.
  */
 
@@ -38,6 +40,7 @@ async function main(): Promise<void> {
       process.stdout.write(
         `${renderTokenCost(tokens)}\n  worst model-facing / raw = ${worst.toFixed(3)}x (target <= ${LISTING_RATIO_TARGET}x)\n`,
       );
+      process.stdout.write(`\n${renderToolSearchCost(toolSearchCost())}\n`);
     } finally {
       await host.close();
     }

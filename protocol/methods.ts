@@ -23,6 +23,7 @@ import {
   ProfileIdSchema,
   ProfileSchema,
   TokenBudgetSchema,
+  ToolSearchStateSchema,
 } from './profiles';
 import { ConsentRequestSchema, ServerSummarySchema } from './servers';
 import {
@@ -147,6 +148,8 @@ export const requestMethods = {
       }),
       /** The profile's whole listing against its `tokenBudget`, when it has one (D11). */
       budget: TokenBudgetSchema.optional(),
+      /** Present while tool search mode is on for the profile (docs/decisions/0027). */
+      search: ToolSearchStateSchema.optional(),
     }),
   },
   'tools/call': {

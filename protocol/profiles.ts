@@ -32,6 +32,18 @@ export const ProfileModeSchema = z.enum(['read-only', 'standard', 'full'], {
 });
 export type ProfileMode = z.infer<typeof ProfileModeSchema>;
 
+/**
+ * Tool search mode (docs/decisions/0027): instead of every tool, the model is offered the
+ * `search_tools` meta-tool and the profile's `pinnedTools`, and finds the rest by query.
+ * - `auto` (also when absent): on while the profile's listing is over its `tokenBudget`;
+ * - `on`: always, budget or not;
+ * - `off`: never (the whole listing is sent, over budget or not).
+ */
+export const ToolSearchSettingSchema = z.enum(['auto', 'on', 'off'], {
+  error: 'toolSearch must be "auto", "on" or "off"',
+});
+export type ToolSearchSetting = z.infer<typeof ToolSearchSettingSchema>;
+
 /** A profile id: a lower-case slug, `github`, `webshop-dev`. `default` is the default profile. */
 export const ProfileIdSchema = z
   .string()
@@ -119,6 +131,13 @@ export const ProfileSchema = z
     workspace: WorkspaceFolderSchema.optional(),
     /** Most tokens the model-facing tool listing of this profile should cost. */
     tokenBudget: z.number().int().positive().max(MAX_TOKEN_BUDGET).optional(),
+    /** When tool search mode is on; absent: `auto`. */
+    toolSearch: ToolSearchSettingSchema.optional(),
+    /**
+     * Globs over exposed names of tools offered in full in tool search mode (not to be confused
+     * with the definition pins of design D7). They grant nothing: policy decides each call.
+     */
+    pinnedTools: z.array(ToolPatternSchema).max(MAX_PROFILE_GLOBS).optional(),
   })
   .superRefine((profile, ctx) => {
     if (profile.id === DEFAULT_PROFILE_ID && profile.match.length > 0) {
@@ -164,6 +183,21 @@ export const TokenBudgetSchema = z.object({
   suggestions: z.array(BudgetSuggestionSchema),
 });
 export type TokenBudget = z.infer<typeof TokenBudgetSchema>;
+
+/**
+ * Present in `tools/list` while tool search mode is on for the profile (docs/decisions/0027): the
+ * listing still holds every tool (the extension searches it), but the model is offered only
+ * `search_tools` and the `pinned` tools.
+ */
+export const ToolSearchStateSchema = z.object({
+  /** `over-budget`: `toolSearch` is `auto` and the listing is over the budget; `setting`: `on`. */
+  reason: z.enum(['over-budget', 'setting']),
+  /** Exposed names of the listed tools the profile's `pinnedTools` match, sorted. */
+  pinned: z.array(z.string()),
+  /** Tokens of what the model is offered instead: `search_tools` and the pinned tools. */
+  tokens: z.number().int().nonnegative(),
+});
+export type ToolSearchState = z.infer<typeof ToolSearchStateSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // Resolution.

@@ -20,7 +20,9 @@ import { trimToBudget } from './context-trim';
 import { INTERRUPTED_RESULT, toolCallsOf } from './pairing';
 import { ABORTED, readTurn, whenAborted, type Call } from './model-turn';
 import type { FinishReason, ModelProvider } from './providers/provider';
+import { SEARCH_TOOLS_NAME } from '../../protocol/tool-search';
 import { OUTCOME_TEXT, type ToolRouter, type ToolSpec } from './tool-outcome';
+import { UNKNOWN_TOOL_IN_SEARCH_MODE } from './tool-search-mode';
 
 /**
  * One bounded agent run, independent of any provider SDK: ask the model, run the tools it calls,
@@ -129,14 +131,17 @@ export async function runAgent(input: AgentRunInput): Promise<RunSummary> {
     return finish('error', `Could not list the tools: ${messageOf(error)}`);
   }
   const toolNames = new Set(tools.map((tool) => tool.name));
+  // Tool search mode: search_tools is offered, and what it finds joins the tools from then on.
+  const searchMode = toolNames.has(SEARCH_TOOLS_NAME);
   const usedIds = new Set(messages.flatMap((m) => toolCallsOf(m).map((call) => call.id)));
 
-  const fixedTokens = estimateTokens(input.system) + toolTokens(tools);
+  // The tools a search found are sent from the next turn on: the budget follows them.
+  const fixedTokens = (): number => estimateTokens(input.system) + toolTokens(tools);
   let notSent: number | undefined;
   const toSend = (): readonly ChatMessage[] => {
     const window = input.contextWindow;
     if (window === undefined) return messages;
-    const budget = window - outputReserve(window) - fixedTokens;
+    const budget = window - outputReserve(window) - fixedTokens();
     const trimmed = trimToBudget(messages, budget, messageTokens);
     if (trimmed.dropped !== notSent) {
       notSent = trimmed.dropped;
@@ -146,6 +151,11 @@ export async function runAgent(input: AgentRunInput): Promise<RunSummary> {
   };
 
   for (;;) {
+    for (const found of input.tools.discovered?.() ?? []) {
+      if (toolNames.has(found.name)) continue;
+      toolNames.add(found.name);
+      tools = [...tools, found];
+    }
     const turn = await readTurn(input, tools, toSend(), aborted, usedIds, usage);
     const parts: AssistantMessage['content'] = [
       ...(turn.text === '' ? [] : [{ type: 'text' as const, text: turn.text }]),
@@ -191,7 +201,7 @@ export async function runAgent(input: AgentRunInput): Promise<RunSummary> {
     let results = turn.calls.map((call) => result(call.part, 'pending'));
     append(...assistant, { role: 'tool', results });
     for (const [index, call] of turn.calls.entries()) {
-      const outcome = await runCall(input, call, toolNames, aborted);
+      const outcome = await runCall(input, call, toolNames, searchMode, aborted);
       input.onEvent({
         type: 'tool-call-finished',
         callId: call.part.id,
@@ -215,12 +225,14 @@ async function runCall(
   input: AgentRunInput,
   call: Call,
   toolNames: ReadonlySet<string>,
+  searchMode: boolean,
   aborted: Promise<typeof ABORTED>,
 ): Promise<ToolOutcome> {
   const { part } = call;
   if (input.signal.aborted) return { status: 'cancelled', content: OUTCOME_TEXT.stoppedBeforeRun };
   if (call.problem !== undefined) return { status: 'error', content: call.problem };
   if (!toolNames.has(part.name)) {
+    if (searchMode) return { status: 'error', content: UNKNOWN_TOOL_IN_SEARCH_MODE(part.name) };
     return {
       status: 'error',
       content: `There is no tool named '${part.name}' in this conversation. Use one of the tools you were given, by its exact name.`,

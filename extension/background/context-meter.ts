@@ -1,6 +1,6 @@
 import { estimateTokens, estimateToolTokens } from '../../protocol/token-estimate';
 import type { ContextWindow } from '../messaging/context-window';
-import type { ContextMeter } from '../messaging/ui-protocol';
+import type { ContextMeter, ToolSearchView } from '../messaging/ui-protocol';
 import type { ChatMessage } from '../messaging/conversation';
 import type { ToolSpec } from './tool-outcome';
 import { userModelText } from './attachments';
@@ -50,6 +50,7 @@ export function contextMeter(input: {
   readonly budget?: { readonly limit: number; readonly used: number } | null;
   /** The model in use and its context window (issue 14); null when no model is set up. */
   readonly window?: (ContextWindow & { readonly model: string }) | null;
+  readonly toolSearch?: ToolSearchView | null;
 }): ContextMeter {
   const system = estimateTokens(input.system);
   // Only what the latest request sent: the messages it left out cost nothing any more.
@@ -82,5 +83,6 @@ export function contextMeter(input: {
     total: system + conversation + tools,
     budget: input.budget ?? null,
     window: input.window ?? null,
+    toolSearch: input.toolSearch ?? null,
   };
 }

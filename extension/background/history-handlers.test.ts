@@ -30,7 +30,7 @@ async function setup() {
     now: () => (clock += 1),
     describe: () => ({
       profile: { id: 'work', name: 'Work' },
-      model: { kind: 'anthropic', model: 'claude-sonnet-4-5' },
+      provider: { kind: 'anthropic', model: 'claude-sonnet-4-5' },
     }),
   });
   const events: PageEvent[] = [];
@@ -66,7 +66,7 @@ describe('history requests', () => {
     expect(page.currentId).toBe(newer);
     expect(page.items[1]?.entry).toMatchObject({
       profile: { id: 'work', name: 'Work' },
-      model: { kind: 'anthropic', model: 'claude-sonnet-4-5' },
+      provider: { kind: 'anthropic', model: 'claude-sonnet-4-5' },
       messageCount: 2,
     });
   });

@@ -42,6 +42,11 @@ export interface ToolRouter {
     prompt: ApprovalPrompter,
     onProgress?: (progress: CallProgress) => void,
   ): Promise<ToolOutcome>;
+  /**
+   * Tool search mode (docs/decisions/0027): tools `list()` left out that the model has found
+   * since, by `search_tools`. The loop offers them from its next model turn on.
+   */
+  discovered?(): readonly ToolSpec[];
 }
 
 /** Texts the model reads when a call did not produce a result. They say what happened. */

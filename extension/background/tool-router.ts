@@ -1,11 +1,13 @@
 import type { BuiltinToolName } from '../../protocol/builtin-tools';
 import type { ResultOf } from '../../protocol/methods';
 import type { TokenBudget } from '../../protocol/profiles';
+import { SEARCH_TOOLS_NAME } from '../../protocol/tool-search';
 import type { ApprovalRequest, CallToolResult } from '../../protocol/tools';
 import type { CallProgress, ToolOutcome } from '../messaging/agent-events';
 import type { ApprovalDecision } from '../messaging/approvals';
 import { MAX_APP_RESULT_CHARS, type ToolApp } from '../messaging/conversation';
 import type { ConnectionState } from '../messaging/connection';
+import type { ToolSearchView } from '../messaging/ui-protocol';
 import { resolveApproval } from './approval-flow';
 import type { BuiltinTools } from './builtin-tools';
 import { outcomeOfFailure } from './call-failure';
@@ -19,6 +21,7 @@ import {
   type ToolSpec,
 } from './tool-outcome';
 import { callResultText } from './tool-result-text';
+import { ToolSearchCatalog } from './tool-search-mode';
 import { wrapUntrusted, type RandomBytes, type UntrustedSource } from './untrusted-text';
 
 /**
@@ -152,6 +155,9 @@ export interface ToolRouterOptions {
 export interface HostToolRouter extends ToolRouter {
   /** The active profile's budget as of the last listing; null when it sets none. */
   budget(): TokenBudget | null;
+  /** Tool search mode as of the last listing (docs/decisions/0027); null when off. */
+  toolSearch(): ToolSearchView | null;
+  discovered(): readonly ToolSpec[];
 }
 
 export function createToolRouter(options: ToolRouterOptions): HostToolRouter {
@@ -163,6 +169,8 @@ export function createToolRouter(options: ToolRouterOptions): HostToolRouter {
   /** Exposed name -> the tool's MCP App page, for tools that have one (issue 12). */
   let apps = new Map<string, { server: string; tool: string; uri: string }>();
   let lastBudget: TokenBudget | null = null;
+  /** The last listing's search catalog while tool search mode is on. */
+  let search: ToolSearchCatalog | null = null;
   const profileParam = (): { profile?: string } => {
     const profile = options.profile?.();
     return profile === undefined ? {} : { profile };
@@ -249,6 +257,7 @@ export function createToolRouter(options: ToolRouterOptions): HostToolRouter {
   return {
     async list(): Promise<readonly ToolSpec[]> {
       const specs: ToolSpec[] = [...builtins.specs];
+      search = null;
       const state = host.state.state;
       if (state !== 'connected' && state !== 'connecting') return specs;
       let listing: ResultOf<'tools/list'>;
@@ -258,6 +267,7 @@ export function createToolRouter(options: ToolRouterOptions): HostToolRouter {
         log('warn', `tools/list failed; this run has the built-in tools only (${String(error)})`);
         return specs;
       }
+      const mcp: ToolSpec[] = [];
       const next = new Map<string, UntrustedSource>();
       const nextApps = new Map<string, { server: string; tool: string; uri: string }>();
       for (const tool of listing.tools) {
@@ -273,7 +283,7 @@ export function createToolRouter(options: ToolRouterOptions): HostToolRouter {
             uri: tool.ui.resourceUri,
           });
         }
-        specs.push({
+        mcp.push({
           name: tool.name,
           description: tool.description,
           inputSchema: tool.inputSchema,
@@ -289,12 +299,20 @@ export function createToolRouter(options: ToolRouterOptions): HostToolRouter {
       sources = next;
       apps = nextApps;
       lastBudget = listing.budget ?? null;
-      return specs;
+      // In search mode the model is offered search_tools and the pinned tools; every tool stays
+      // callable by name once found, through the host as ever.
+      search = listing.search === undefined ? null : new ToolSearchCatalog(mcp, listing.search);
+      return [...specs, ...(search === null ? mcp : search.offered())];
     },
 
     budget: () => lastBudget,
+    toolSearch: () => search?.view() ?? null,
+    discovered: () => search?.found() ?? [],
 
     call(name, args, signal, prompt, onProgress) {
+      if (name === SEARCH_TOOLS_NAME && search !== null) {
+        return Promise.resolve(search.search(args, options.random));
+      }
       return builtins.has(name)
         ? callBuiltin(name, args, prompt)
         : callHost(name, args, signal, prompt, onProgress);

@@ -99,6 +99,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     },
     call: (name, args, signal, prompt, onProgress) =>
       router.call(name, args, signal, prompt, onProgress),
+    discovered: () => router.discovered(),
   };
 
   // The saved provider with the model this conversation chose in the panel (issue 14).
@@ -141,6 +142,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
       tools: lastTools,
       budget: router.budget(),
       window: windowInUse(),
+      toolSearch: router.toolSearch(),
     });
   const refreshTools = async (): Promise<ContextMeter> => {
     await listTools();

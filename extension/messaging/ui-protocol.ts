@@ -125,6 +125,21 @@ export interface ContextMeter {
   readonly budget: { readonly limit: number; readonly used: number } | null;
   /** The model in use and its context window (issue 14); null when no model is set up. */
   readonly window: (ContextWindow & { readonly model: string }) | null;
+  /**
+   * Tool search mode (docs/decisions/0027), when on: why, and how many MCP tools the model finds
+   * by search rather than being offered them (`mcpTools` counts only the offered, pinned ones).
+   */
+  readonly toolSearch: ToolSearchView | null;
+}
+
+/** Tool search mode as the side panel shows it. */
+export interface ToolSearchView {
+  /** `over-budget`: the profile's listing is over its budget; `setting`: the profile says on. */
+  readonly reason: 'over-budget' | 'setting';
+  /** MCP tools offered in full (the profile's pinned tools). */
+  readonly pinned: number;
+  /** Every MCP tool the model can find, pinned or not. */
+  readonly searchable: number;
 }
 
 /** The provider's models for the panel's picker (issue 14): its own list, or why there is none. */

@@ -1,5 +1,6 @@
 import type { SecretStore } from '../secrets/secret-store';
 import { BUILTIN_TOOL_NAMES } from '../../protocol/builtin-tools';
+import { SEARCH_TOOLS_NAME } from '../../protocol/tool-search';
 import type { ServerSummary } from '../../protocol/servers';
 import type { AuditLog } from '../audit/audit-log';
 import type { RestartPolicy } from '../mcp/restart-policy';
@@ -139,7 +140,7 @@ export function assembleCore(
       },
     },
   });
-  const reserved = options.reservedToolNames ?? new Set(BUILTIN_TOOL_NAMES);
+  const reserved = options.reservedToolNames ?? new Set([...BUILTIN_TOOL_NAMES, SEARCH_TOOLS_NAME]);
   const tools = new ToolCatalog({ fleet, gate, profiles, trust, reserved });
   const invalidateAllTools = (): void => {
     tools.invalidate();

@@ -1,7 +1,8 @@
-import type { TokenBudget } from '../../protocol/profiles';
+import type { Profile, TokenBudget, ToolSearchState } from '../../protocol/profiles';
 import type { ToolPolicyState } from '../../protocol/tools';
 import type { ListedTool, ToolListing } from './tool-listing';
 import { budgetReport } from '../profiles/budget';
+import { toolSearchState } from '../profiles/search-mode';
 import { modelMayCall } from './tool-listing';
 
 /**
@@ -19,6 +20,8 @@ export interface ProfileListing {
   readonly tokens: { readonly total: number; readonly byServer: Readonly<Record<string, number>> };
   /** Against the profile's `tokenBudget`; undefined when it has none. */
   readonly budget: TokenBudget | undefined;
+  /** While tool search mode is on for the profile (docs/decisions/0027); else undefined. */
+  readonly search: ToolSearchState | undefined;
 }
 
 export interface ProfileListingInput {
@@ -30,6 +33,8 @@ export interface ProfileListingInput {
   /** The tool's policy under the profile; undefined when the profile changes no policy. */
   readonly policyOf: ((listed: ListedTool) => ToolPolicyState) | undefined;
   readonly tokenBudget: number | undefined;
+  /** The profile's tool search setting and pins; omitted: `auto`, nothing pinned. */
+  readonly toolSearch?: Pick<Profile, 'toolSearch' | 'pinnedTools'>;
 }
 
 export function buildProfileListing(input: ProfileListingInput): ProfileListing {
@@ -52,10 +57,13 @@ export function buildProfileListing(input: ProfileListingInput): ProfileListing 
   const sent = tools
     .filter((t) => t.exposed.policy !== 'deny' && modelMayCall(t.exposed.ui))
     .map((t) => ({ name: t.exposed.name, server: t.server, tokens: t.exposed.tokens }));
+  const budget =
+    input.tokenBudget === undefined ? undefined : budgetReport(input.tokenBudget, sent);
   return {
     tools,
     byName: new Map(tools.map((t) => [t.exposed.name, t])),
     tokens: { total, byServer },
-    budget: input.tokenBudget === undefined ? undefined : budgetReport(input.tokenBudget, sent),
+    budget,
+    search: toolSearchState(input.toolSearch ?? {}, budget, sent),
   };
 }

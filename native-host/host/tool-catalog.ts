@@ -1,4 +1,4 @@
-import type { Profile, TokenBudget } from '../../protocol/profiles';
+import type { Profile, TokenBudget, ToolSearchState } from '../../protocol/profiles';
 import type { ExposedTool } from '../../protocol/tools';
 import { policyOverlay } from '../profiles/policy';
 import type { ProfileStore } from '../profiles/store';
@@ -32,6 +32,7 @@ export interface ToolListAnswer {
   tools: ExposedTool[];
   tokens: { total: number; byServer: Record<string, number> };
   budget?: TokenBudget;
+  search?: ToolSearchState;
 }
 
 export class ToolCatalog {
@@ -108,8 +109,11 @@ export class ToolCatalog {
       .filter((t) => options.includeDenied === true || t.exposed.policy !== 'deny')
       .filter((t) => options.includeAppOnly === true || modelMayCall(t.exposed.ui))
       .map((t) => t.exposed);
-    // The budget is the whole profile's, whichever server was asked for.
-    const budget = view.budget === undefined ? {} : { budget: view.budget };
+    // The budget and the search mode are the whole profile's, whichever server was asked for.
+    const budget = {
+      ...(view.budget === undefined ? {} : { budget: view.budget }),
+      ...(view.search === undefined ? {} : { search: view.search }),
+    };
     if (server === undefined) {
       const tokens = { total: view.tokens.total, byServer: { ...view.tokens.byServer } };
       return { tools, tokens, ...budget };
@@ -162,6 +166,7 @@ export class ToolCatalog {
                   overlay,
                 ),
         tokenBudget: profile.tokenBudget,
+        toolSearch: profile,
       });
       cache.set(key, view);
     }

@@ -21,6 +21,7 @@ import {
 interface ToolView {
   name: string;
   policy: string;
+  tokens: number;
 }
 interface Listing {
   tools: ToolView[];
@@ -32,6 +33,7 @@ interface Listing {
     over: boolean;
     suggestions: Array<{ kind: string; server: string; tool?: string; saves: number }>;
   };
+  search?: { reason: string; pinned: string[]; tokens: number };
 }
 
 /** Approves the named servers the way a user at a terminal would (the others stay unapproved). */
@@ -219,6 +221,7 @@ describe('profiles through the host', () => {
         servers: ['memory', 'nowhere'],
         mode: 'full',
         tokenBudget: 100,
+        pinnedTools: ['memory__read_graph'],
       },
     });
     expect(set.profile.id).toBe('tight');
@@ -234,6 +237,14 @@ describe('profiles through the host', () => {
     expect(tight.budget).toMatchObject({ limit: 100, used: tight.tokens.total, over: true });
     const saved = tight.budget!.suggestions.reduce((sum, s) => sum + s.saves, 0);
     expect(saved).toBeGreaterThanOrEqual(tight.tokens.total - 100);
+    // Over its budget, the profile is in tool search mode: every tool is still listed (the
+    // extension searches them), and the model is offered search_tools and the pinned tool.
+    expect(tight.search).toMatchObject({ reason: 'over-budget', pinned: ['memory__read_graph'] });
+    const pinned = tight.tools.find((t) => t.name === 'memory__read_graph');
+    expect(tight.search!.tokens).toBeGreaterThan(pinned!.tokens);
+    expect(tight.search!.tokens).toBeLessThan(tight.tokens.total);
+    expect(tight.tools.length).toBeGreaterThan(1);
+    expect((await list(host)).search).toBeUndefined();
 
     const { profiles, defaultProfile } = await host.call<{
       profiles: Array<{ id: string }>;

@@ -6,6 +6,8 @@ import { Field } from '../popup/Field';
 import {
   isDefaultProfile,
   isProfileMode,
+  isToolSearchSetting,
+  TOOL_SEARCH_SETTINGS,
   parseProfileForm,
   PROFILE_MODES,
   profileIdFor,
@@ -240,6 +242,46 @@ export function ProfileEditor({
               edit({ ...fields, tokenBudget: event.target.value });
             }}
             autoComplete="off"
+          />
+        )}
+      </Field>
+      <Field
+        label="Tool search"
+        error={errors.toolSearch}
+        hint={TOOL_SEARCH_SETTINGS.find((entry) => entry.setting === fields.toolSearch)?.help}
+      >
+        {(control) => (
+          <select
+            {...control}
+            value={fields.toolSearch}
+            onChange={(event) => {
+              const toolSearch = event.target.value;
+              if (isToolSearchSetting(toolSearch)) edit({ ...fields, toolSearch });
+            }}
+          >
+            {TOOL_SEARCH_SETTINGS.map((entry) => (
+              <option key={entry.setting} value={entry.setting}>
+                {entry.label}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field
+        label="Pinned tools"
+        error={errors.pinnedTools}
+        hint="In tool search mode, tools matching one of these globs are always sent in full. Pinning grants nothing: policy still decides each call."
+      >
+        {(control) => (
+          <textarea
+            {...control}
+            rows={2}
+            value={fields.pinnedTools}
+            placeholder="github__create_issue"
+            onChange={(event) => {
+              edit({ ...fields, pinnedTools: event.target.value });
+            }}
+            spellCheck={false}
           />
         )}
       </Field>

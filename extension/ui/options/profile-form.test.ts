@@ -30,6 +30,8 @@ const full: Profile = {
   policy: { 'shop-db__query_*': 'allow' },
   workspace: '/home/alex/src/webshop',
   tokenBudget: 8000,
+  toolSearch: 'on',
+  pinnedTools: ['shop-db__query_orders', 'filesystem__read_*'],
 };
 
 describe('round trip', () => {
@@ -40,6 +42,12 @@ describe('round trip', () => {
   it('keeps the minimal default profile minimal', () => {
     const minimal: Profile = { id: 'default', name: 'Default', match: [], mode: 'full' };
     expect(parseProfileForm(fieldsFromProfile(minimal))).toEqual({ ok: true, profile: minimal });
+  });
+
+  it('writes tool search "auto" as no key, so older configs read the same', () => {
+    const result = parseProfileForm(fields({ toolSearch: 'auto', pinnedTools: '\n' }));
+    expect(result.ok && 'toolSearch' in result.profile).toBe(false);
+    expect(result.ok && 'pinnedTools' in result.profile).toBe(false);
   });
 
   it('sends an empty server list as "no servers", not "all servers"', () => {
@@ -67,6 +75,12 @@ describe('refusals name the field and the line', () => {
     ['a query in a pattern', { match: 'https://github.com/*?q' }, 'match', /^Line 1: /],
     ['a glob with a space', { exclude: 'gh__*\ngh delete' }, 'exclude', /^Line 2: .*only letters/],
     ['a relative workspace', { workspace: 'src/shop' }, 'workspace', /absolute path/],
+    [
+      'a pin with a space',
+      { pinnedTools: 'gh__a\ngh b' },
+      'pinnedTools',
+      /^Line 2: .*only letters/,
+    ],
     ['a budget in words', { tokenBudget: 'lots' }, 'tokenBudget', /whole number/],
     ['a zero budget', { tokenBudget: '0' }, 'tokenBudget', /./],
     [
@@ -105,7 +119,7 @@ describe('ids', () => {
 describe('summary', () => {
   it('says what a profile covers', () => {
     expect(profileSummary(full)).toBe(
-      'http://localhost:5173/*, https://shop.example.com/* · 2 servers · read-only · budget 8,000 tokens',
+      'http://localhost:5173/*, https://shop.example.com/* · 2 servers · read-only · budget 8,000 tokens · tool search on',
     );
     expect(profileSummary({ id: 'default', name: 'Default', match: [], mode: 'full' })).toBe(
       'every site no other profile matches · all servers · full',

@@ -3,6 +3,7 @@ import {
   ProfileSchema,
   type Profile,
   type ProfileMode,
+  type ToolSearchSetting,
 } from '../../../protocol/profiles';
 
 /**
@@ -33,6 +34,29 @@ export function isProfileMode(value: string): value is ProfileMode {
   return PROFILE_MODES.some((entry) => entry.mode === value);
 }
 
+/** Tool search mode's settings (docs/decisions/0027), as the editor offers them. */
+export const TOOL_SEARCH_SETTINGS: readonly {
+  readonly setting: ToolSearchSetting;
+  readonly label: string;
+  readonly help: string;
+}[] = [
+  {
+    setting: 'auto',
+    label: 'When over budget',
+    help: 'Over the token budget, the model gets a search tool and the pinned tools, and finds the rest by search.',
+  },
+  {
+    setting: 'on',
+    label: 'Always',
+    help: 'The model always gets the search tool and the pinned tools, and finds the rest by search.',
+  },
+  { setting: 'off', label: 'Never', help: 'Every tool is sent on every turn, over budget or not.' },
+];
+
+export function isToolSearchSetting(value: string): value is ToolSearchSetting {
+  return TOOL_SEARCH_SETTINGS.some((entry) => entry.setting === value);
+}
+
 export interface ProfileFields {
   readonly id: string;
   readonly name: string;
@@ -49,6 +73,10 @@ export interface ProfileFields {
   readonly workspace: string;
   /** Token budget; empty for none. */
   readonly tokenBudget: string;
+  /** Tool search mode (docs/decisions/0027); `auto` is written as no key. */
+  readonly toolSearch: ToolSearchSetting;
+  /** Globs of tools offered in full in tool search mode, one per line. */
+  readonly pinnedTools: string;
   /** Kept as they were: the editor does not show per-profile policy rules. */
   readonly policy: Profile['policy'];
 }
@@ -67,6 +95,8 @@ export const NEW_PROFILE_FIELDS: ProfileFields = {
   mode: 'standard',
   workspace: '',
   tokenBudget: '',
+  toolSearch: 'auto',
+  pinnedTools: '',
   policy: undefined,
 };
 
@@ -82,6 +112,8 @@ export function fieldsFromProfile(profile: Profile): ProfileFields {
     mode: profile.mode,
     workspace: profile.workspace ?? '',
     tokenBudget: profile.tokenBudget === undefined ? '' : String(profile.tokenBudget),
+    toolSearch: profile.toolSearch ?? 'auto',
+    pinnedTools: (profile.pinnedTools ?? []).join('\n'),
     policy: profile.policy,
   };
 }
@@ -129,6 +161,8 @@ const PROFILE_FIELDS: readonly ProfileField[] = [
   'mode',
   'workspace',
   'tokenBudget',
+  'toolSearch',
+  'pinnedTools',
 ];
 
 /** The field a schema issue belongs to; one about the whole profile goes next to the name. */
@@ -149,6 +183,7 @@ export function parseProfileForm(fields: ProfileFields): ProfileFormResult {
   const include = lines(fields.include);
   const exclude = lines(fields.exclude);
   const workspace = fields.workspace.trim();
+  const pinnedTools = lines(fields.pinnedTools);
   const candidate = {
     id: fields.id.trim(),
     name: fields.name.trim(),
@@ -160,6 +195,8 @@ export function parseProfileForm(fields: ProfileFields): ProfileFormResult {
     ...(fields.policy !== undefined ? { policy: fields.policy } : {}),
     ...(workspace !== '' ? { workspace } : {}),
     ...(tokenBudget !== undefined ? { tokenBudget } : {}),
+    ...(fields.toolSearch === 'auto' ? {} : { toolSearch: fields.toolSearch }),
+    ...(pinnedTools.length > 0 ? { pinnedTools } : {}),
   };
   const parsed = ProfileSchema.safeParse(candidate);
   for (const issue of parsed.error?.issues ?? []) {
@@ -193,5 +230,7 @@ export function profileSummary(profile: Profile): string {
   if (profile.tokenBudget !== undefined) {
     parts.push(`budget ${profile.tokenBudget.toLocaleString('en-US')} tokens`);
   }
+  if (profile.toolSearch === 'on') parts.push('tool search on');
+  if (profile.toolSearch === 'off') parts.push('tool search off');
   return parts.join(' · ');
 }

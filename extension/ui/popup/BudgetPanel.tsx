@@ -5,7 +5,7 @@ import type { PageClient } from '../../messaging/page-client';
 import type { PageEvent } from '../../messaging/ui-protocol';
 import { Button } from '../common/Button';
 import { Notice } from '../common/Notice';
-import { budgetView } from './budget-advice';
+import { budgetView, toolSearchNotice } from './budget-advice';
 import { useLive } from './use-host-data';
 
 const onHostEvent = (event: PageEvent): boolean => event.type === 'host';
@@ -23,12 +23,16 @@ export function BudgetPanel({ profile }: { readonly profile: { id: string; name:
   );
   const { data } = useLive(load, onHostEvent);
   const budget = data?.budget;
-  if (budget === undefined) return null;
+  const search = toolSearchNotice(data?.search);
+  if (budget === undefined) {
+    return search === null ? null : <p className="pp-budget pp-muted">{search}</p>;
+  }
   const view = budgetView(budget);
   if (!view.over) {
     return (
       <p className="pp-budget pp-muted">
         Profile {profile.name}: {view.summary}
+        {search === null ? null : ` ${search}`}
       </p>
     );
   }
@@ -48,6 +52,7 @@ export function BudgetPanel({ profile }: { readonly profile: { id: string; name:
       }
     >
       <p>{view.summary}</p>
+      {search !== null && <p>{search}</p>}
       {view.suggestions.length > 0 && (
         <ul className="pp-budget-suggestions">
           {view.suggestions.map((line) => (

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, test } from 'vitest';
 import type { TokenBudget } from '../../../protocol/profiles';
-import { budgetView } from './budget-advice';
+import { budgetView, toolSearchNotice } from './budget-advice';
 
 // The dangerous direction is advice that claims to be enough when it is not: the user follows it
 // and every turn still overruns. The host picks the suggestions; these tests pin their wording.
@@ -50,5 +50,21 @@ describe('budget', () => {
 
   it('says when there is nothing to suggest', () => {
     expect(budgetView({ ...over, suggestions: [] }).total).toMatch(/raise the budget/);
+  });
+});
+
+describe('toolSearchNotice', () => {
+  test.each([
+    [undefined, null],
+    [
+      { reason: 'over-budget' as const, pinned: ['a__b'], tokens: 200 },
+      'Tool search is on because the tools are over the budget: the model gets a search tool and 1 pinned tool (200 tokens a turn) and finds the others by search.',
+    ],
+    [
+      { reason: 'setting' as const, pinned: [], tokens: 90 },
+      'Tool search is on because the profile says so: the model gets a search tool and no pinned tools (90 tokens a turn) and finds the others by search.',
+    ],
+  ])('%j -> %s', (search, text) => {
+    expect(toolSearchNotice(search)).toBe(text);
   });
 });

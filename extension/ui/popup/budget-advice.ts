@@ -1,4 +1,4 @@
-import type { BudgetSuggestion, TokenBudget } from '../../../protocol/profiles';
+import type { BudgetSuggestion, TokenBudget, ToolSearchState } from '../../../protocol/profiles';
 import { assertNever } from '../../../protocol/guards';
 
 /**
@@ -55,4 +55,21 @@ export function budgetView(budget: TokenBudget): BudgetView {
         ? 'No set of servers or tools gets under it: raise the budget in the options.'
         : `Together these save ${tokens(saves)}${saves < excess ? `, not enough: also raise the budget` : ''}.`,
   };
+}
+
+/**
+ * Tool search mode, when the host says it is on (docs/decisions/0027): what the model is offered
+ * instead of the whole listing, and why. Null when off.
+ */
+export function toolSearchNotice(search: ToolSearchState | undefined): string | null {
+  if (search === undefined) return null;
+  const why =
+    search.reason === 'over-budget' ? 'the tools are over the budget' : 'the profile says so';
+  const pinned =
+    search.pinned.length === 0
+      ? 'no pinned tools'
+      : search.pinned.length === 1
+        ? '1 pinned tool'
+        : `${search.pinned.length} pinned tools`;
+  return `Tool search is on because ${why}: the model gets a search tool and ${pinned} (${tokens(search.tokens)} a turn) and finds the others by search.`;
 }

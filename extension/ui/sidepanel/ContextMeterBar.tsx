@@ -3,6 +3,7 @@ import type { ContextMeter } from '../../messaging/ui-protocol';
 import { usageLabel, usageText } from './usage-view';
 import {
   budgetView,
+  toolSearchText,
   exactTokens,
   formatTokens,
   largestServers,
@@ -29,6 +30,7 @@ export function ContextMeterBar({
   const servers = largestServers(meter);
   const budget = budgetView(meter);
   const window = windowView(meter);
+  const search = toolSearchText(meter);
   const description = segments.map((s) => `${s.label} ${exactTokens(s.tokens)}`).join(', ');
   return (
     <section className="sy-meter" aria-label="Context used per turn">
@@ -47,7 +49,9 @@ export function ContextMeterBar({
       <details className="sy-meter__details">
         <summary>
           {meterSummary(meter)}
-          {budget?.over === true ? <span className="sy-meter__over"> · over budget</span> : null}
+          {budget?.over === true && meter.toolSearch === null ? (
+            <span className="sy-meter__over"> · over budget</span>
+          ) : null}
           {window?.over === true ? (
             <span className="sy-meter__over"> · over the window</span>
           ) : null}
@@ -86,6 +90,7 @@ export function ContextMeterBar({
               : null}
           </p>
         )}
+        {budget === null && search !== null ? <p className="sy-meter__servers">{search}</p> : null}
       </details>
       {budget === null ? null : (
         <div className={budget.over ? 'sy-budget sy-budget--over' : 'sy-budget'}>

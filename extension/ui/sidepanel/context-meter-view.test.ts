@@ -8,6 +8,7 @@ import {
   meterSegments,
   meterSummary,
   windowView,
+  toolSearchText,
 } from './context-meter-view';
 
 const meter: ContextMeter = {
@@ -24,6 +25,7 @@ const meter: ContextMeter = {
   total: 11_000,
   budget: null,
   window: null,
+  toolSearch: null,
 };
 
 test.each([
@@ -150,5 +152,33 @@ describe('against the model window (issue 14)', () => {
 
   test('no model, no window line', () => {
     expect(windowView(meter)).toBeNull();
+  });
+});
+
+describe('tool search mode', () => {
+  const searching: ContextMeter = {
+    ...meter,
+    budget: { used: 12_500, limit: 10_000 },
+    toolSearch: { reason: 'over-budget', pinned: 2, searchable: 100 },
+  };
+
+  test.each([
+    [null, null],
+    [
+      { reason: 'over-budget' as const, pinned: 2, searchable: 100 },
+      "Tool search is on (over this profile's budget): the model is offered 2 pinned tools and finds the other 98 by search.",
+    ],
+    [
+      { reason: 'setting' as const, pinned: 1, searchable: 1 },
+      "Tool search is on (the profile's setting): the model is offered 1 pinned tool and finds the other 0 by search.",
+    ],
+  ])('%j -> %s', (toolSearch, text) => {
+    expect(toolSearchText({ ...meter, toolSearch })).toBe(text);
+  });
+
+  test('over budget in search mode says search is on, not what to disable', () => {
+    expect(budgetView(searching)?.hint).toBe(toolSearchText(searching));
+    expect(meterSummary(searching)).toMatch(/ · tool search on$/);
+    expect(meterSummary(meter)).not.toMatch(/tool search/);
   });
 });

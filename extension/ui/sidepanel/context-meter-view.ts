@@ -86,6 +86,20 @@ export interface BudgetView {
   readonly hint: string | null;
 }
 
+/**
+ * Tool search mode, when on (docs/decisions/0027): "Tool search is on (over budget): the model is
+ * offered 2 pinned tools and finds the other 98 by search." Null when off.
+ */
+export function toolSearchText(meter: ContextMeter): string | null {
+  const search = meter.toolSearch;
+  if (search === null) return null;
+  const why =
+    search.reason === 'over-budget' ? "over this profile's budget" : "the profile's setting";
+  const rest = Math.max(0, search.searchable - search.pinned);
+  const pinned = search.pinned === 1 ? '1 pinned tool' : `${search.pinned} pinned tools`;
+  return `Tool search is on (${why}): the model is offered ${pinned} and finds the other ${rest} by search.`;
+}
+
 export function budgetView(meter: ContextMeter): BudgetView | null {
   if (meter.budget === null) return null;
   const { used, limit } = meter.budget;
@@ -101,7 +115,8 @@ export function budgetView(meter: ContextMeter): BudgetView | null {
     fraction,
     text,
     hint: over
-      ? "Over this profile's budget: disable servers or tools you do not need in the Switchyard popup."
+      ? (toolSearchText(meter) ??
+        "Over this profile's budget: disable servers or tools you do not need in the Switchyard popup.")
       : null,
   };
 }
@@ -120,7 +135,8 @@ export function meterSummary(meter: ContextMeter): string {
     meter.window === null
       ? `${total} tokens per turn`
       : `${total} of ${formatTokens(meter.window.tokens)} tokens`;
-  return `${used} · MCP tools ${formatTokens(meter.mcpTools)}`;
+  const search = meter.toolSearch === null ? '' : ' · tool search on';
+  return `${used} · MCP tools ${formatTokens(meter.mcpTools)}${search}`;
 }
 
 /** The window line under the legend: where its figure comes from, and whether a turn is over it. */
