@@ -10,6 +10,7 @@ import { DEFAULT_MAX_TOOL_ROUNDS, runAgent } from './agent-loop';
 import { newConversation } from './pairing';
 import type { ModelProvider } from './providers/provider';
 import type { ToolRouter } from './tool-outcome';
+import { boundImages } from './image-content';
 
 /**
  * The chat the service worker keeps: one conversation, at most one run at a time, and the
@@ -270,7 +271,8 @@ export class AgentSession {
   private update(messages: readonly ChatMessage[]): void {
     this.conversationState = {
       ...this.conversationState,
-      messages: [...messages],
+      // Only the newest images keep their pixels: what is stored is what the next request sends.
+      messages: [...boundImages(messages)],
       updatedAt: this.now(),
     };
     this.emit({ type: 'conversation-changed', conversation: this.conversationState });

@@ -2,6 +2,7 @@ import { describe, expect, it, test } from 'vitest';
 import { BUILTIN_TOOL_NAMES } from '../../protocol/builtin-tools';
 import { EXPOSED_TOOL_NAME_PATTERN } from '../../protocol/tools';
 import { createBuiltinTools, type TabInfo, type TabsApi } from './builtin-tools';
+import { TINY_PNG } from './testing/images';
 
 /*
  * Page text, titles and URLs are written by whoever controls the page. Dangerous direction: page
@@ -27,6 +28,7 @@ function fakeTabs(overrides: Partial<TabsApi> = {}): TabsApi {
     listTabs: () => Promise.resolve(TABS),
     readPageText: (id) => Promise.resolve(`Text of tab ${id}\u202E hidden`),
     readSelection: () => Promise.resolve('selected words'),
+    captureVisible: () => Promise.resolve(`data:image/png;base64,${TINY_PNG}`),
     ...overrides,
   };
 }

@@ -45,6 +45,7 @@ const tabs: TabsApi = {
   listTabs: () => Promise.resolve([]),
   readPageText: () => Promise.resolve('Hello page'),
   readSelection: () => Promise.resolve(''),
+  captureVisible: () => Promise.reject(new Error('no capture in this test')),
 };
 
 type CallBehaviour = (port: FakePort, request: JsonRpcRequest) => void;

@@ -43,6 +43,8 @@ export const OpenAiCompatibleSettingsSchema = z.object({
   /** Local servers (Ollama, LM Studio) need none. */
   apiKey: z.string().trim().min(1).optional(),
   model: ModelSchema,
+  /** The user says this model accepts images (issue 14); absent: it does not, images go as text. */
+  acceptsImages: z.boolean().optional(),
 });
 
 export const ProviderSettingsSchema = z.discriminatedUnion('kind', [
