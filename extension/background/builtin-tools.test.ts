@@ -138,3 +138,52 @@ describe('the other tools', () => {
     });
   });
 });
+
+describe('browser_screenshot', () => {
+  it('returns the visible tab as a checked image, named in wrapped text', async () => {
+    const windows: number[] = [];
+    const tools = createBuiltinTools(
+      fakeTabs({
+        captureVisible: (windowId) => {
+          windows.push(windowId);
+          return Promise.resolve(`data:image/png;base64,${TINY_PNG}`);
+        },
+      }),
+    );
+    const outcome = await tools.run('browser_screenshot', {});
+    expect(windows).toEqual([1]);
+    expect(outcome.status).toBe('ok');
+    // Page pixels are page content: the text around them is an untrusted-data block.
+    expect(OPENING.exec(outcome.content)?.[2]).toBe('screenshot');
+    expect(outcome.content).toContain('[image 1 (image/png, 70 bytes)]');
+    expect(outcome.images).toEqual([
+      { mimeType: 'image/png', bytes: 70, data: TINY_PNG, label: 'screenshot of tab 2' },
+    ]);
+  });
+
+  test.each([
+    [
+      'the browser refuses',
+      () => Promise.reject(new Error('Missing activeTab permission')),
+      'cannot read tab 2 (Missing activeTab permission)',
+    ],
+    [
+      'not an image',
+      () => Promise.resolve(`data:image/png;base64,${btoa('<svg></svg>')}`),
+      'its bytes are not a PNG',
+    ],
+    [
+      'not a data URL',
+      () => Promise.resolve('https://evil.example/x.png'),
+      'the browser returned no image',
+    ],
+  ])('fails with what to do when %s', async (_what, captureVisible, words) => {
+    const outcome = await createBuiltinTools(fakeTabs({ captureVisible })).run(
+      'browser_screenshot',
+      {},
+    );
+    expect(outcome.status).toBe('error');
+    expect(outcome.content).toContain(words);
+    expect(outcome.images).toBeUndefined();
+  });
+});
