@@ -97,6 +97,8 @@ export interface ProviderFields {
   readonly model: string;
   /** A new key; empty keeps the saved one (see keyIsKept). */
   readonly apiKey: string;
+  /** OpenAI-compatible only: the user says the model accepts images (issue 14). */
+  readonly acceptsImages: boolean;
 }
 
 export type ProviderField = keyof ProviderFields;
@@ -109,6 +111,7 @@ export const EMPTY_PROVIDER_FIELDS: ProviderFields = {
   baseURL: '',
   model: '',
   apiKey: '',
+  acceptsImages: false,
 };
 
 /** The form as the stored settings fill it (never with a key: pages do not get one). */
@@ -121,6 +124,7 @@ export function fieldsFromView(view: ProviderSettingsView | null): ProviderField
     baseURL: view.baseURL ?? '',
     model: view.model,
     apiKey: '',
+    acceptsImages: view.kind === 'openai-compatible' && view.acceptsImages === true,
   };
 }
 
@@ -189,7 +193,12 @@ export function parseProviderForm(
   };
   const candidate =
     fields.kind === 'openai-compatible'
-      ? { kind: fields.kind, name: fields.name.trim(), ...common }
+      ? {
+          kind: fields.kind,
+          name: fields.name.trim(),
+          ...common,
+          ...(fields.acceptsImages ? { acceptsImages: true } : {}),
+        }
       : fields.kind === 'openai' && fields.api === 'responses'
         ? { kind: fields.kind, api: fields.api, ...common }
         : { kind: fields.kind, ...common };
