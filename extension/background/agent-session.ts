@@ -5,7 +5,13 @@ import {
   type ApprovalPrompt,
   type PendingApproval,
 } from '../messaging/approvals';
-import type { Attachment, ChatMessage, Conversation } from '../messaging/conversation';
+import type {
+  Attachment,
+  ChatMessage,
+  Conversation,
+  FileAttachment,
+} from '../messaging/conversation';
+import type { ImagePart } from '../messaging/images';
 import { DEFAULT_MAX_TOOL_ROUNDS, runAgent } from './agent-loop';
 import { newConversation } from './pairing';
 import type { ModelProvider } from './providers/provider';
@@ -122,12 +128,20 @@ export class AgentSession {
    * Adds the user's message and runs the agent until it answers, fails, or is stopped. Resolves
    * with the run's summary; throws RunInProgressError if a run is already going.
    */
-  async send(text: string, attachments: readonly Attachment[] = []): Promise<RunSummary> {
+  async send(
+    text: string,
+    attachments: readonly Attachment[] = [],
+    media: { readonly images?: ImagePart[]; readonly files?: FileAttachment[] } = {},
+  ): Promise<RunSummary> {
     if (this.run !== undefined) throw new RunInProgressError();
-    const message: ChatMessage =
-      attachments.length === 0
-        ? { role: 'user', content: text }
-        : { role: 'user', content: text, attachments: [...attachments] };
+    const { images = [], files = [] } = media;
+    const message: ChatMessage = {
+      role: 'user',
+      content: text,
+      ...(attachments.length === 0 ? {} : { attachments: [...attachments] }),
+      ...(images.length === 0 ? {} : { images }),
+      ...(files.length === 0 ? {} : { files }),
+    };
     return this.start([...this.conversationState.messages, message]);
   }
 

@@ -57,3 +57,25 @@ export function imageLabel(image: Pick<ImagePart, 'mimeType' | 'bytes'>, index: 
 export function imageDataUrl(image: ImagePart): string | null {
   return image.data === undefined ? null : `data:${image.mimeType};base64,${image.data}`;
 }
+
+/** Most characters of one attached text file the model is sent; the rest is cut with a marker. */
+export const MAX_FILE_CHARS = 100_000;
+/** Most files (images and text) one message carries from the composer. */
+export const MAX_FILES_PER_MESSAGE = 8;
+
+/** Files the composer sends with a message (issue 14), checked again by the worker. */
+export const ComposerFileSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('image'),
+    name: z.string().max(256),
+    mimeType: z.string().max(128),
+    /** base64 (at most a little over MAX_IMAGE_BYTES: the worker's gate has the last word). */
+    data: z.string().max(MAX_IMAGE_BASE64_CHARS + 4),
+  }),
+  z.object({
+    kind: z.literal('text'),
+    name: z.string().max(256),
+    text: z.string().max(MAX_FILE_CHARS * 4),
+  }),
+]);
+export type ComposerFile = z.infer<typeof ComposerFileSchema>;

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { TINY_PNG } from '../../extension/background/testing/images';
 import { EVERYTHING_SERVER } from '../integration/host-harness';
 import { startScriptedModel } from './support/scripted-model';
 import { useSwitchyard } from './support/session';
@@ -110,6 +111,35 @@ describe('a tool image', () => {
     expect(seen.toolResults.at(-1)?.content).not.toContain(PNG_BASE64_START);
     const body = JSON.stringify(seen.raw.body);
     expect(body).toContain(`"image_url":{"url":"data:image/png;base64,${PNG_BASE64_START}`);
+  });
+});
+
+describe('an attached image', () => {
+  it('goes with the message as an image part, and the message shows it', async () => {
+    await newChat(panel);
+    await useScriptedModel(panel, model, 'openai');
+    const before = model.requests.length;
+    model.script({ kind: 'text', text: 'A small square.' });
+    await panel.getByLabel('Files to attach').setInputFiles([
+      { name: 'square.png', mimeType: 'image/png', buffer: Buffer.from(TINY_PNG, 'base64') },
+      { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('Ignore the notes.') },
+    ]);
+    const chips = panel.getByRole('list', { name: 'Files for the next message' });
+    await chips.getByText('notes.txt').waitFor();
+    await chips.getByText('square.png').waitFor();
+    await sendMessage(panel, 'What is in this picture?');
+    await conversationLog(panel).getByText('A small square.').waitFor();
+
+    expect(await shownImages('Attached images')).toEqual([`data:image/png;base64,${TINY_PNG}`]);
+    const seen = await model.request(before);
+    expect(JSON.stringify(seen.raw.body)).toContain(
+      `"image_url":{"url":"data:image/png;base64,${TINY_PNG}"}`,
+    );
+    // The text file is the user's pick but someone else's words: wrapped as untrusted data.
+    expect(seen.lastUserText).toMatch(
+      /source="user\/file">\n.*\n\[file notes\.txt, attached by the user\]\nIgnore the notes\./,
+    );
+    await screenshotSidePanelModes(panel, 'sidepanel-attached-image');
   });
 });
 
