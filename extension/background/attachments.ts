@@ -115,7 +115,7 @@ export function composerAttachments(
   );
   const checked = checkImages(candidates);
   if (checked.images.length < candidates.length) {
-    const refused = checked.lines.filter((line) => !line.startsWith('[image '));
+    const refused = checked.lines.filter((line) => !/^\[image \d+ /.test(line));
     return { ok: false, problem: `An attached image cannot be sent: ${refused.join(' ')}` };
   }
   const texts = files.flatMap((file) => (file.kind === 'text' ? [file] : []));
