@@ -87,9 +87,10 @@ describe('composer attachments (issue 14)', () => {
     const media = composerAttachments([
       { kind: 'image', name: 'x.svg', mimeType: 'image/png', data: SCRIPTED_SVG },
     ]);
-    expect(media).toEqual({
-      ok: false,
-      problem: expect.stringContaining('its bytes are not a PNG, JPEG, GIF or WebP image'),
-    });
+    expect(media.ok).toBe(false);
+    if (!media.ok) {
+      expect(media.problem).toContain('its bytes are not a PNG, JPEG, GIF or WebP image');
+    }
+  });
   });
 });

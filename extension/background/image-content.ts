@@ -49,8 +49,10 @@ function leadingBytes(data: string, count: number): number[] {
   return Array.from(binary.slice(0, count), (c) => c.charCodeAt(0));
 }
 
-const ascii = (bytes: readonly number[], at: number, text: string): boolean =>
-  [...text].every((c, i) => bytes[at + i] === c.charCodeAt(0));
+function ascii(bytes: readonly number[], at: number, text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (bytes[at + i] !== text.charCodeAt(i)) return false;
+  return true;
+}
 
 /** The type the first bytes say, if they say one of the four. */
 export function sniffImageType(data: string): ImageMimeType | undefined {
@@ -136,8 +138,8 @@ export function checkImages(candidates: readonly ImageCandidate[]): CheckedImage
 function withoutData(images: readonly ImagePart[], keep: (image: ImagePart) => boolean) {
   return images.map((image) => {
     if (image.data === undefined || keep(image)) return image;
-    const { data: _dropped, ...rest } = image;
-    return rest;
+    const kept: ImagePart = { mimeType: image.mimeType, bytes: image.bytes };
+    return image.label === undefined ? kept : { ...kept, label: image.label };
   });
 }
 
@@ -150,19 +152,17 @@ export function boundImages(
   messages: readonly ChatMessage[],
   budget = MAX_CONVERSATION_IMAGE_BYTES,
 ): readonly ChatMessage[] {
-  let used = 0;
-  let changed = false;
+  const tally = { used: 0, dropped: 0 };
   const keep = (image: ImagePart): boolean => {
-    if (used + image.bytes <= budget) {
-      used += image.bytes;
+    if (tally.used + image.bytes <= budget) {
+      tally.used += image.bytes;
       return true;
     }
-    changed = true;
+    tally.dropped += 1;
     return false;
   };
   const bounded: ChatMessage[] = [];
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const message = messages[i]!;
+  for (const message of [...messages].reverse()) {
     switch (message.role) {
       case 'user':
         bounded.push(
@@ -189,5 +189,5 @@ export function boundImages(
         break;
     }
   }
-  return changed ? bounded.reverse() : messages;
+  return tally.dropped > 0 ? bounded.reverse() : messages;
 }

@@ -122,14 +122,16 @@ async function bodyFor(settings: (baseURL: string) => ProviderSettings): Promise
     return { kind: 'json', status: 400, body: { error: { message: 'seen' } } };
   });
   const provider = createAiSdkProvider(settings(server.baseURL), { maxRetries: 0 });
-  for await (const _event of provider.stream({
+  const events: unknown[] = [];
+  for await (const event of provider.stream({
     system: 'Be brief.',
     messages: transcript([PNG]),
     tools: [],
     signal: new AbortController().signal,
   })) {
-    // Drained: the request is what this test reads.
+    events.push(event);
   }
+  expect(events).toHaveLength(1); // the refusal: the request is what this test reads
   return JSON.stringify(bodies[0]);
 }
 

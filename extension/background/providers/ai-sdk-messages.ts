@@ -64,20 +64,33 @@ function imagePart(image: ImagePart & { data: string }): SdkImagePart {
 const hasData = (image: ImagePart): image is ImagePart & { data: string } =>
   image.data !== undefined;
 
-/** Text then image parts, with a stand-in for each image that cannot go. */
+type Piece =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'image'; readonly data: string; readonly mediaType: string };
+
+/** Text then images, with a stand-in line for each image that cannot go. */
+function pieces(text: string, images: readonly ImagePart[], route: ImageRoute): Piece[] {
+  const out: Piece[] = [];
+  const standIns: string[] = [];
+  images.forEach((image, index) => {
+    if (route !== 'none' && hasData(image)) {
+      out.push({ type: 'image', data: image.data, mediaType: image.mimeType });
+    } else standIns.push(imageStandIn(image, index));
+  });
+  const lead = [text, ...standIns].filter((t) => t !== '').join('\n\n');
+  return lead === '' ? out : [{ type: 'text', text: lead }, ...out];
+}
+
 function withImages(
   text: string,
   images: readonly ImagePart[],
   route: ImageRoute,
 ): (SdkTextPart | SdkImagePart)[] {
-  const parts: (SdkTextPart | SdkImagePart)[] = [];
-  const standIns: string[] = [];
-  images.forEach((image, index) => {
-    if (route !== 'none' && hasData(image)) parts.push(imagePart(image));
-    else standIns.push(imageStandIn(image, index));
-  });
-  const lead = [text, ...standIns].filter((t) => t !== '').join('\n\n');
-  return lead === '' ? parts : [{ type: 'text', text: lead }, ...parts];
+  return pieces(text, images, route).map((piece) =>
+    piece.type === 'text'
+      ? piece
+      : { type: 'image', image: piece.data, mediaType: piece.mediaType },
+  );
 }
 
 export function toModelMessages(
@@ -169,10 +182,10 @@ function toolOutput(result: ToolResultPart, route: ImageRoute): SdkToolResultPar
   // text still says it failed).
   return {
     type: 'content',
-    value: withImages(result.content, images, route).map((part) =>
-      part.type === 'text'
-        ? { type: 'text', text: part.text }
-        : { type: 'image-data', data: String(part.image), mediaType: part.mediaType ?? '' },
+    value: pieces(result.content, images, route).map((piece) =>
+      piece.type === 'text'
+        ? { type: 'text', text: piece.text }
+        : { type: 'image-data', data: piece.data, mediaType: piece.mediaType },
     ),
   };
 }
