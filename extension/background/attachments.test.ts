@@ -92,5 +92,4 @@ describe('composer attachments (issue 14)', () => {
       expect(media.problem).toContain('its bytes are not a PNG, JPEG, GIF or WebP image');
     }
   });
-  });
 });
