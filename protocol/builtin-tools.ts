@@ -7,6 +7,7 @@ export const BUILTIN_TOOL_NAMES = [
   'browser_get_selection',
   'browser_get_tab',
   'browser_list_tabs',
+  'browser_screenshot',
 ] as const;
 
 export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];

@@ -25,6 +25,7 @@ const noTabs: TabsApi = {
   listTabs: () => Promise.resolve([]),
   readPageText: () => Promise.resolve(''),
   readSelection: () => Promise.resolve(''),
+  captureVisible: () => Promise.reject(new Error('no capture in this test')),
 };
 
 const WithApproval = z.object({ approval: z.object({ requestId: z.string() }) });

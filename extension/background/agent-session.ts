@@ -11,11 +11,14 @@ import type {
   Conversation,
   ConversationModel,
   ConversationProfile,
+  FileAttachment,
 } from '../messaging/conversation';
+import type { ImagePart } from '../messaging/images';
 import { DEFAULT_MAX_TOOL_ROUNDS, runAgent } from './agent-loop';
 import { newConversation } from './pairing';
 import type { ModelProvider } from './providers/provider';
 import type { ToolRouter } from './tool-outcome';
+import { boundImages } from './image-content';
 
 /**
  * The chat the service worker keeps: one conversation, at most one run at a time, and the
@@ -140,12 +143,20 @@ export class AgentSession {
    * Adds the user's message and runs the agent until it answers, fails, or is stopped. Resolves
    * with the run's summary; throws RunInProgressError if a run is already going.
    */
-  async send(text: string, attachments: readonly Attachment[] = []): Promise<RunSummary> {
+  async send(
+    text: string,
+    attachments: readonly Attachment[] = [],
+    media: { readonly images?: ImagePart[]; readonly files?: FileAttachment[] } = {},
+  ): Promise<RunSummary> {
     if (this.run !== undefined) throw new RunInProgressError();
-    const message: ChatMessage =
-      attachments.length === 0
-        ? { role: 'user', content: text }
-        : { role: 'user', content: text, attachments: [...attachments] };
+    const { images = [], files = [] } = media;
+    const message: ChatMessage = {
+      role: 'user',
+      content: text,
+      ...(attachments.length === 0 ? {} : { attachments: [...attachments] }),
+      ...(images.length === 0 ? {} : { images }),
+      ...(files.length === 0 ? {} : { files }),
+    };
     return this.start([...this.conversationState.messages, message]);
   }
 
@@ -351,7 +362,8 @@ export class AgentSession {
   private update(messages: readonly ChatMessage[]): void {
     this.conversationState = {
       ...this.conversationState,
-      messages: [...messages],
+      // Only the newest images keep their pixels: what is stored is what the next request sends.
+      messages: [...boundImages(messages)],
       updatedAt: this.now(),
     };
     this.emit({ type: 'conversation-changed', conversation: this.conversationState });

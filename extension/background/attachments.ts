@@ -1,5 +1,12 @@
 import type { ResourceContents } from '../../protocol/resources';
-import type { Attachment, AttachmentRef, ChatMessage } from '../messaging/conversation';
+import type {
+  Attachment,
+  AttachmentRef,
+  ChatMessage,
+  FileAttachment,
+} from '../messaging/conversation';
+import { MAX_FILE_CHARS, type ComposerFile, type ImagePart } from '../messaging/images';
+import { checkImages } from './image-content';
 import type { HostClient } from './host-client';
 import { capText, wrapUntrusted, type RandomBytes } from './untrusted-text';
 
@@ -80,7 +87,49 @@ export async function readAttachments(
 
 /** What the model reads of a user message: the text, then each attachment's wrapped content. */
 export function userModelText(message: Extract<ChatMessage, { role: 'user' }>): string {
-  const attachments = message.attachments ?? [];
-  if (attachments.length === 0) return message.content;
-  return [message.content, ...attachments.map((a) => a.content)].join('\n\n');
+  const extra = [...(message.attachments ?? []), ...(message.files ?? [])];
+  if (extra.length === 0) return message.content;
+  return [message.content, ...extra.map((a) => a.content)].join('\n\n');
+}
+
+/** What the composer's files become: checked images, and text files wrapped for the model. */
+export type ComposerAttachments =
+  | {
+      readonly ok: true;
+      readonly images: ImagePart[];
+      readonly files: FileAttachment[];
+    }
+  | { readonly ok: false; readonly problem: string };
+
+/**
+ * Checks the files the user attached or pasted (issue 14): images through the image gate (a
+ * refused one fails the send with the reason, rather than going silently missing), text files
+ * capped and wrapped like an attached resource: the user picked them, but someone else wrote them.
+ */
+export function composerAttachments(
+  files: readonly ComposerFile[],
+  random?: RandomBytes,
+): ComposerAttachments {
+  const candidates = files.flatMap((file) =>
+    file.kind === 'image' ? [{ mimeType: file.mimeType, data: file.data, label: file.name }] : [],
+  );
+  const checked = checkImages(candidates);
+  if (checked.images.length < candidates.length) {
+    const refused = checked.lines.filter((line) => !/^\[image \d+ /.test(line));
+    return { ok: false, problem: `An attached image cannot be sent: ${refused.join(' ')}` };
+  }
+  const texts = files.flatMap((file) => (file.kind === 'text' ? [file] : []));
+  return {
+    ok: true,
+    images: checked.images,
+    files: texts.map((file) => ({
+      name: file.name,
+      chars: file.text.length,
+      content: wrapUntrusted(
+        `[file ${file.name}, attached by the user]\n${capText(file.text, MAX_FILE_CHARS)}`,
+        { server: 'user', tool: 'file' },
+        random,
+      ),
+    })),
+  };
 }

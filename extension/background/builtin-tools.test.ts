@@ -2,6 +2,7 @@ import { describe, expect, it, test } from 'vitest';
 import { BUILTIN_TOOL_NAMES } from '../../protocol/builtin-tools';
 import { EXPOSED_TOOL_NAME_PATTERN } from '../../protocol/tools';
 import { createBuiltinTools, type TabInfo, type TabsApi } from './builtin-tools';
+import { TINY_PNG } from './testing/images';
 
 /*
  * Page text, titles and URLs are written by whoever controls the page. Dangerous direction: page
@@ -27,6 +28,7 @@ function fakeTabs(overrides: Partial<TabsApi> = {}): TabsApi {
     listTabs: () => Promise.resolve(TABS),
     readPageText: (id) => Promise.resolve(`Text of tab ${id}\u202E hidden`),
     readSelection: () => Promise.resolve('selected words'),
+    captureVisible: () => Promise.resolve(`data:image/png;base64,${TINY_PNG}`),
     ...overrides,
   };
 }
@@ -134,5 +136,54 @@ describe('the other tools', () => {
       status: 'error',
       content: 'browser_list_tabs failed: gone',
     });
+  });
+});
+
+describe('browser_screenshot', () => {
+  it('returns the visible tab as a checked image, named in wrapped text', async () => {
+    const windows: number[] = [];
+    const tools = createBuiltinTools(
+      fakeTabs({
+        captureVisible: (windowId) => {
+          windows.push(windowId);
+          return Promise.resolve(`data:image/png;base64,${TINY_PNG}`);
+        },
+      }),
+    );
+    const outcome = await tools.run('browser_screenshot', {});
+    expect(windows).toEqual([1]);
+    expect(outcome.status).toBe('ok');
+    // Page pixels are page content: the text around them is an untrusted-data block.
+    expect(OPENING.exec(outcome.content)?.[2]).toBe('screenshot');
+    expect(outcome.content).toContain('[image 1 (image/png, 70 bytes)]');
+    expect(outcome.images).toEqual([
+      { mimeType: 'image/png', bytes: 70, data: TINY_PNG, label: 'screenshot of tab 2' },
+    ]);
+  });
+
+  test.each([
+    [
+      'the browser refuses',
+      () => Promise.reject(new Error('Missing activeTab permission')),
+      'cannot read tab 2 (Missing activeTab permission)',
+    ],
+    [
+      'not an image',
+      () => Promise.resolve(`data:image/png;base64,${btoa('<svg></svg>')}`),
+      'its bytes are not a PNG',
+    ],
+    [
+      'not a data URL',
+      () => Promise.resolve('https://evil.example/x.png'),
+      'the browser returned no image',
+    ],
+  ])('fails with what to do when %s', async (_what, captureVisible, words) => {
+    const outcome = await createBuiltinTools(fakeTabs({ captureVisible })).run(
+      'browser_screenshot',
+      {},
+    );
+    expect(outcome.status).toBe('error');
+    expect(outcome.content).toContain(words);
+    expect(outcome.images).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@ import { browser, type Browser } from 'wxt/browser';
 import { z } from 'zod';
 import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from '../../protocol/builtin-tools';
 import type { ToolOutcome } from '../messaging/agent-events';
+import { checkImages } from './image-content';
 import type { ToolSpec } from './tool-outcome';
 import { capText, sanitizePageText, wrapUntrusted, type RandomBytes } from './untrusted-text';
 import { messageOf } from '../../protocol/guards';
@@ -29,7 +30,17 @@ export interface TabsApi {
   readPageText(tabId: number): Promise<string>;
   /** The page's selected text ('' when none). Throws like `readPageText`. */
   readSelection(tabId: number): Promise<string>;
+  /**
+   * A `data:` URL of what the window's active tab shows (`tabs.captureVisibleTab`). Throws like
+   * `readPageText` when the extension may not capture it.
+   */
+  captureVisible(windowId: number): Promise<string>;
 }
+
+/** JPEG quality of screenshots: a full-HD capture stays well inside the per-image cap. */
+export const SCREENSHOT_JPEG_QUALITY = 70;
+
+const DATA_URL_PATTERN = /^data:([^;,]+);base64,(.*)$/s;
 
 /** About 10k tokens of page text unless the model asks for more (design D11). */
 export const DEFAULT_PAGE_CHARS = 40_000;
@@ -183,6 +194,45 @@ export function createBuiltinTools(
         return { status: 'ok', content: wrap(all.map(tabLine).join('\n'), 'list_tabs') };
       },
     ),
+    browser_screenshot: define(
+      'Take a screenshot of what the active browser tab shows (the visible part of the page), as an image.',
+      { type: 'object', properties: {} },
+      NoArgsSchema,
+      async () => {
+        const tab = await resolveTab(undefined);
+        if (!isTab(tab)) return tab;
+        let url: string;
+        try {
+          url = await tabs.captureVisible(tab.windowId);
+        } catch (cause) {
+          return unreadable(tab, cause);
+        }
+        const match = DATA_URL_PATTERN.exec(url);
+        const checked = checkImages(
+          match === null
+            ? []
+            : [
+                {
+                  mimeType: match[1] ?? '',
+                  data: match[2] ?? '',
+                  label: `screenshot of tab ${tab.id}`,
+                },
+              ],
+        );
+        const image = checked.images[0];
+        if (image === undefined) {
+          return error(
+            `The screenshot of tab ${tab.id} could not be used: ${checked.lines[0] ?? 'the browser returned no image'}.`,
+          );
+        }
+        // The pixels are the page's own: untrusted like its text (a page can draw instructions).
+        return {
+          status: 'ok',
+          content: wrap(`Screenshot of ${tabLine(tab)}\n${checked.lines[0] ?? ''}`, 'screenshot'),
+          images: [image],
+        };
+      },
+    ),
   };
 
   const has = (name: string): name is BuiltinToolName => Object.hasOwn(table, name);
@@ -244,5 +294,10 @@ export function browserTabsApi(): TabsApi {
         return body?.innerText ?? document.documentElement.textContent;
       }),
     readSelection: (tabId) => inject(tabId, () => window.getSelection()?.toString() ?? ''),
+    captureVisible: (windowId) =>
+      browser.tabs.captureVisibleTab(windowId, {
+        format: 'jpeg',
+        quality: SCREENSHOT_JPEG_QUALITY,
+      }),
   };
 }

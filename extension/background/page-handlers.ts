@@ -12,7 +12,7 @@ import type { ConnectionTestResult } from '../messaging/connection-test';
 import { viewOfProviderSettings, type ProviderSettings } from '../messaging/provider';
 import { RunInProgressError, type AgentSession } from './agent-session';
 import type { HostClient } from './host-client';
-import { readAttachments } from './attachments';
+import { composerAttachments, readAttachments } from './attachments';
 import { callMcpTool } from './tool-router';
 import { NO_PROVIDER_MESSAGE } from './providers/settings-provider';
 import type { SettingsStore } from './stores/settings-store';
@@ -86,10 +86,12 @@ export function createPageHandlers(deps: PageHandlerDeps): Omit<PageHandlers, Hi
         profile: deps.profile(),
       };
     },
-    'chat/send': async ({ text, attachments }) => {
+    'chat/send': async ({ text, attachments, files }) => {
       if (settings.provider === null) {
         throw new PageRequestRefused(NO_PROVIDER_MESSAGE, 'no-provider');
       }
+      const media = composerAttachments(files ?? []);
+      if (!media.ok) throw new PageRequestRefused(media.problem, 'invalid-attachment');
       const running = (): boolean => session.running;
       if (running()) throw new RunInProgressError();
       // Read before the run starts: a resource that cannot be read fails the send, loudly.
@@ -99,7 +101,7 @@ export function createPageHandlers(deps: PageHandlerDeps): Omit<PageHandlers, Hi
           : await readAttachments(host, attachments, deps.profile()?.id);
       // Another send may have started while the resources were read.
       if (running()) throw new RunInProgressError();
-      const done = session.send(text, read);
+      const done = session.send(text, read, { images: media.images, files: media.files });
       const runId = session.runId;
       // The run reports its end as events; a failure to start is the only thing to answer here.
       done.catch((error: unknown) => {

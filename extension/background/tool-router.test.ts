@@ -45,6 +45,7 @@ const tabs: TabsApi = {
   listTabs: () => Promise.resolve([]),
   readPageText: () => Promise.resolve('Hello page'),
   readSelection: () => Promise.resolve(''),
+  captureVisible: () => Promise.reject(new Error('no capture in this test')),
 };
 
 type CallBehaviour = (port: FakePort, request: JsonRpcRequest) => void;
@@ -107,6 +108,7 @@ describe('list', () => {
       'browser_get_selection',
       'browser_get_tab',
       'browser_list_tabs',
+      'browser_screenshot',
       'shop-db__query_orders',
       'shop-db__refund_order',
     ]);
@@ -126,6 +128,7 @@ describe('list', () => {
     native.port.drop('Specified native messaging host not found.');
     const router = createToolRouter({ builtins: createBuiltinTools(tabs), host });
     expect((await router.list()).map((s) => s.source.kind)).toEqual([
+      'builtin',
       'builtin',
       'builtin',
       'builtin',

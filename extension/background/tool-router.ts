@@ -20,8 +20,8 @@ import {
   type ToolRouter,
   type ToolSpec,
 } from './tool-outcome';
-import { callResultText } from './tool-result-text';
 import { ToolSearchCatalog } from './tool-search-mode';
+import { callResultContent } from './tool-result-text';
 import { wrapUntrusted, type RandomBytes, type UntrustedSource } from './untrusted-text';
 
 /**
@@ -238,16 +238,18 @@ export function createToolRouter(options: ToolRouterOptions): HostToolRouter {
         return { status: 'denied', content: OUTCOME_TEXT.userDenied };
       case 'result': {
         const source = sources.get(name) ?? { server: 'mcp', tool: name };
-        const content = callResultText(outcome.result, source, options.random);
+        const { content, images } = callResultContent(outcome.result, source, options.random);
         const status = outcome.result.isError === true ? 'error' : 'ok';
         const page = apps.get(name);
         const app = page === undefined ? {} : { app: appOf(page, outcome.result) };
+        const pictures = images.length === 0 ? {} : { images };
         return outcome.policyError === undefined
-          ? { status, content, ...app }
+          ? { status, content, ...app, ...pictures }
           : {
               status,
               content,
               ...app,
+              ...pictures,
               notice: `"Always allow" could not be saved for ${name} (${outcome.policyError.message}). This call ran once; the next one will ask again.`,
             };
       }

@@ -30,6 +30,7 @@ const noTabs: TabsApi = {
   listTabs: () => Promise.resolve([]),
   readPageText: () => Promise.resolve(''),
   readSelection: () => Promise.resolve(''),
+  captureVisible: () => Promise.reject(new Error('no tab to capture')),
 };
 const ToolCallParams = z.object({
   name: z.string(),

@@ -58,6 +58,7 @@ const tabs: TabsApi = {
   listTabs: () => Promise.resolve([TAB]),
   readPageText: () => Promise.resolve('Order A-10483: open'),
   readSelection: () => Promise.resolve(''),
+  captureVisible: () => Promise.reject(new Error('no capture in this test')),
 };
 
 const SnapshotSchema = z.object({

@@ -1,5 +1,6 @@
 import type { ApprovalDecision, PendingApproval } from './approvals';
 import type { Conversation, ToolApp } from './conversation';
+import type { ImagePart } from './images';
 import type { ProviderAccess } from './provider';
 
 /**
@@ -36,6 +37,8 @@ export interface ToolOutcome {
   readonly notice?: string;
   /** The MCP App the result is shown with (issue 12). */
   readonly app?: ToolApp;
+  /** Images the result carries, past the image gate (issue 14); `content` names each one. */
+  readonly images?: readonly ImagePart[];
 }
 
 /**

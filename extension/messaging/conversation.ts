@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CallToolResultSchema } from '../../protocol/tools';
+import { ImageListSchema } from './images';
 
 /**
  * A conversation as plain, serializable data: what the side panel shows, what the worker persists
@@ -59,6 +60,8 @@ export const ToolResultPartSchema = z.object({
   content: z.string(),
   /** Absent in conversations stored before issue 12, and for tools without an app. */
   app: ToolAppSchema.optional(),
+  /** The result's images that passed the image gate (issue 14); `content` names each one. */
+  images: ImageListSchema.optional(),
 });
 export type ToolResultPart = z.infer<typeof ToolResultPartSchema>;
 
@@ -80,11 +83,24 @@ export const AttachmentSchema = AttachmentRefSchema.extend({
 });
 export type Attachment = z.infer<typeof AttachmentSchema>;
 
+/** A text file the user attached: `content` is what the model reads (wrapped as untrusted data). */
+export const FileAttachmentSchema = z.object({
+  name: z.string().max(256),
+  /** Characters of text read. */
+  chars: z.number().int().nonnegative(),
+  content: z.string(),
+});
+export type FileAttachment = z.infer<typeof FileAttachmentSchema>;
+
 export const UserMessageSchema = z.object({
   role: z.literal('user'),
   content: z.string(),
   /** Resources the user attached (absent in conversations stored before issue 12). */
   attachments: z.array(AttachmentSchema).max(16).optional(),
+  /** Images the user attached or pasted (issue 14), checked like a tool's images. */
+  images: ImageListSchema.optional(),
+  /** Text files the user attached (issue 14). */
+  files: z.array(FileAttachmentSchema).max(8).optional(),
 });
 /** Tokens one model step used, as the provider reported them (issue 14). */
 export const UsageSchema = z.object({

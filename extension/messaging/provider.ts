@@ -64,6 +64,8 @@ export const OpenAiCompatibleSettingsSchema = z.object({
   apiKey: z.string().trim().min(1).optional(),
   model: ModelSchema,
   contextWindow: ContextWindowSettingSchema,
+  /** The user says this model accepts images (issue 14); absent: it does not, images go as text. */
+  acceptsImages: z.boolean().optional(),
 });
 
 export const ProviderSettingsSchema = z.discriminatedUnion('kind', [

@@ -15,6 +15,7 @@ import {
   type HistoryPage,
   type HistoryPruned,
 } from './history';
+import { ComposerFileSchema, MAX_FILES_PER_MESSAGE } from './images';
 import { ProviderSettingsInputSchema, type ProviderSettingsView } from './provider';
 
 /**
@@ -175,6 +176,8 @@ export const pageRequests = {
       text: z.string().trim().min(1).max(MAX_CHAT_MESSAGE_CHARS),
       /** Resources to attach: the worker reads them through the host (issue 12). */
       attachments: z.array(AttachmentRefSchema).max(8).optional(),
+      /** Images and text files from the composer (issue 14): checked and wrapped by the worker. */
+      files: z.array(ComposerFileSchema).max(MAX_FILES_PER_MESSAGE).optional(),
     }),
   },
   /**

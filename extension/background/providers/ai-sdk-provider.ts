@@ -9,7 +9,7 @@ import {
   type FinishReason as SdkFinishReason,
   type LanguageModel,
 } from 'ai';
-import { toModelMessages, toToolSet } from './ai-sdk-messages';
+import { imageRoute, toModelMessages, toToolSet } from './ai-sdk-messages';
 import type { FinishReason, ModelProvider, ProviderEvent, ProviderRequest } from './provider';
 import {
   ProviderSettingsSchema,
@@ -171,7 +171,7 @@ export function createAiSdkProvider(
         result = streamText({
           model,
           system: request.system,
-          messages: toModelMessages(request.messages),
+          messages: toModelMessages(request.messages, imageRoute(parsed)),
           tools: toToolSet(request.tools),
           stopWhen: stepCountIs(1),
           // The Responses API keeps every response on OpenAI's side unless told not to; the

@@ -291,6 +291,19 @@ export function ProviderSection() {
             />
           )}
         </Field>
+        {compatible && (
+          <label className="op-check">
+            <input
+              type="checkbox"
+              checked={fields.acceptsImages}
+              onChange={(event) => {
+                edit({ ...fields, acceptsImages: event.target.checked });
+              }}
+            />
+            This model accepts images (tool images and screenshots are sent to it; otherwise it
+            reads a line of text in their place)
+          </label>
+        )}
         <div className="op-actions">
           <Button type="submit" variant="primary" disabled={status.kind === 'saving'}>
             Save

@@ -245,3 +245,23 @@ describe('the context window field (issue 14)', () => {
     expect(contextWindowHint(model)).toMatch(hint);
   });
 });
+
+describe('"this model accepts images" (issue 14)', () => {
+  it('is off unless the user ticks it, and saved only for an OpenAI-compatible server', () => {
+    expect(fieldsFromView(storedOllama).acceptsImages).toBe(false);
+    expect(fieldsFromView({ ...storedOllama, acceptsImages: true }).acceptsImages).toBe(true);
+    const ticked = fields({ ...fieldsFromView(storedOllama), acceptsImages: true });
+    expect(parseProviderForm(ticked, storedOllama)).toMatchObject({
+      ok: true,
+      input: { kind: 'openai-compatible', acceptsImages: true },
+    });
+    const untouched = parseProviderForm(fieldsFromView(storedOllama), storedOllama);
+    expect(untouched.ok && 'acceptsImages' in untouched.input).toBe(false);
+    // OpenAI takes images anyway; the box does not exist there.
+    const openAi = parseProviderForm(
+      fields({ model: 'gpt-4.1', acceptsImages: true }),
+      storedOpenAi,
+    );
+    expect(openAi.ok && 'acceptsImages' in openAi.input).toBe(false);
+  });
+});

@@ -100,6 +100,8 @@ export interface ProviderFields {
   readonly apiKey: string;
   /** The model's context window in tokens as typed; empty: the table's figure (issue 14). */
   readonly contextWindow: string;
+  /** OpenAI-compatible only: the user says the model accepts images (issue 14). */
+  readonly acceptsImages: boolean;
 }
 
 export type ProviderField = keyof ProviderFields;
@@ -113,6 +115,7 @@ export const EMPTY_PROVIDER_FIELDS: ProviderFields = {
   model: '',
   apiKey: '',
   contextWindow: '',
+  acceptsImages: false,
 };
 
 /** The form as the stored settings fill it (never with a key: pages do not get one). */
@@ -126,6 +129,7 @@ export function fieldsFromView(view: ProviderSettingsView | null): ProviderField
     model: view.model,
     apiKey: '',
     contextWindow: view.contextWindow === undefined ? '' : String(view.contextWindow),
+    acceptsImages: view.kind === 'openai-compatible' && view.acceptsImages === true,
   };
 }
 
@@ -201,7 +205,12 @@ export function parseProviderForm(
   };
   const candidate =
     fields.kind === 'openai-compatible'
-      ? { kind: fields.kind, name: fields.name.trim(), ...common }
+      ? {
+          kind: fields.kind,
+          name: fields.name.trim(),
+          ...common,
+          ...(fields.acceptsImages ? { acceptsImages: true } : {}),
+        }
       : fields.kind === 'openai' && fields.api === 'responses'
         ? { kind: fields.kind, api: fields.api, ...common }
         : { kind: fields.kind, ...common };

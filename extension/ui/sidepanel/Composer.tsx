@@ -11,6 +11,9 @@ import type { ModelInView } from './model-picker';
 import { PromptPicker } from './PromptPicker';
 import type { PromptUse } from './prompt-use';
 import { startsMention } from './context-picker';
+import type { ComposerFile } from '../../messaging/images';
+import { MAX_FILES_PER_MESSAGE } from '../../messaging/images';
+import { ATTACH_ACCEPT, readComposerFile, sortFile } from './composer-files';
 
 export interface ComposerProps {
   /** A reply is running or a message is on its way. */
@@ -20,7 +23,11 @@ export interface ComposerProps {
   /** The active profile, whose servers' resources can be attached. */
   readonly profile: string | undefined;
   /** Resolves true when the worker took the message (the text is cleared then). */
-  readonly onSend: (text: string, attachments: readonly AttachmentRef[]) => Promise<boolean>;
+  readonly onSend: (
+    text: string,
+    attachments: readonly AttachmentRef[],
+    files: readonly ComposerFile[],
+  ) => Promise<boolean>;
   readonly onStop: () => void;
   /** The message box, for the panel to return focus to after a card is answered (issue 14). */
   readonly boxRef?: RefObject<HTMLTextAreaElement | null>;
@@ -52,6 +59,30 @@ export function Composer({
 }: ComposerProps) {
   const [text, setText] = useState('');
   const [attachments, setAttachments] = useState<readonly AttachmentRef[]>([]);
+  /** Images and text files attached, pasted or dropped (issue 14), and why one was not taken. */
+  const [files, setFiles] = useState<readonly ComposerFile[]>([]);
+  const [fileProblem, setFileProblem] = useState<string | null>(null);
+  const filePicker = useRef<HTMLInputElement>(null);
+  const addFiles = (list: readonly File[]): void => {
+    setFileProblem(null);
+    for (const file of list) {
+      const sorted = sortFile(file);
+      if (sorted.kind === 'refused') {
+        setFileProblem(sorted.reason);
+        continue;
+      }
+      readComposerFile(file, sorted.kind).then(
+        (read) => {
+          setFiles((previous) =>
+            previous.length >= MAX_FILES_PER_MESSAGE ? previous : [...previous, read],
+          );
+        },
+        () => {
+          setFileProblem(`${file.name} could not be read.`);
+        },
+      );
+    }
+  };
   /**
    * The open picker: resources (where the `@` that opened it is; null: opened by the button), or
    * prompts (opened by `/` in an empty box).
@@ -78,10 +109,11 @@ export function Composer({
   const check = sendCheck({ text, busy, hasProvider });
   const send = (): void => {
     if (!check.ok) return;
-    void onSend(check.text, attachments).then((accepted) => {
+    void onSend(check.text, attachments, files).then((accepted) => {
       if (accepted) {
         setText('');
         setAttachments([]);
+        setFiles([]);
         setFromApp(null);
       }
     });
@@ -145,6 +177,14 @@ export function Composer({
           event.preventDefault();
           send();
         }}
+        onDragOver={(event) => {
+          if (event.dataTransfer.types.includes('Files')) event.preventDefault();
+        }}
+        onDrop={(event) => {
+          if (event.dataTransfer.files.length === 0) return;
+          event.preventDefault();
+          addFiles([...event.dataTransfer.files]);
+        }}
       >
         {fromApp === null ? null : (
           <p className="sy-composer__from" role="status">
@@ -173,8 +213,41 @@ export function Composer({
             ))}
           </ul>
         )}
+        {files.length === 0 ? null : (
+          <ul className="sy-chips" aria-label="Files for the next message">
+            {files.map((file, index) => (
+              <li key={index} className="sy-chip">
+                <span className="sy-chip__label">
+                  <VisibleText text={file.name} />
+                  <span className="sy-chip__server"> · {file.kind}</span>
+                </span>
+                <button
+                  type="button"
+                  className="sy-chip__remove"
+                  aria-label={`Remove ${file.name}`}
+                  onClick={() => {
+                    setFiles((previous) => previous.filter((f) => f !== file));
+                  }}
+                >
+                  ×
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+        {fileProblem === null ? null : (
+          <p className="sy-error-text" role="alert">
+            <VisibleText text={fileProblem} />
+          </p>
+        )}
         <textarea
           ref={box}
+          onPaste={(event) => {
+            // Pasted images (a screenshot from the clipboard) become files; pasted text stays text.
+            if (event.clipboardData.files.length === 0) return;
+            event.preventDefault();
+            addFiles([...event.clipboardData.files]);
+          }}
           aria-label="Message"
           placeholder="Ask about this page, or use your tools… (@ attaches a resource, / a prompt)"
           rows={3}
@@ -230,6 +303,27 @@ export function Composer({
               <span className="sy-model-button__model">{model.model}</span>
             </Button>
           )}
+          <Button
+            size="small"
+            variant="quiet"
+            onClick={() => {
+              filePicker.current?.click();
+            }}
+          >
+            Attach file
+          </Button>
+          <input
+            ref={filePicker}
+            type="file"
+            multiple
+            hidden
+            accept={ATTACH_ACCEPT}
+            aria-label="Files to attach"
+            onChange={(event) => {
+              addFiles([...(event.currentTarget.files ?? [])]);
+              event.currentTarget.value = '';
+            }}
+          />
           <span className="sy-hint" aria-live="polite">
             {check.ok ? 'Enter to send, Shift+Enter for a new line' : (check.reason ?? '')}
           </span>

@@ -11,6 +11,7 @@ import { AppFrame } from './AppFrame';
 import { ToolRow } from './ToolRow';
 import { usageLabel, usageText } from './usage-view';
 import { notSentText, resendOffer, transcriptItems, type TranscriptItem } from './transcript';
+import { ImageStrip } from './ImageStrip';
 
 export interface TranscriptProps {
   readonly state: ChatState;
@@ -123,6 +124,18 @@ function Item({
         <div className="sy-msg sy-msg--user">
           <p className="sy-sr-only">You:</p>
           <p className="sy-msg__text">{item.text}</p>
+          <ImageStrip images={item.images} label="Attached images" />
+          {item.files.length === 0 ? null : (
+            <ul className="sy-chips sy-chips--sent" aria-label="Attached files">
+              {item.files.map((name, index) => (
+                <li key={index} className="sy-chip">
+                  <span className="sy-chip__label">
+                    <VisibleText text={name} />
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
           {item.attachments.length === 0 ? null : (
             <ul className="sy-chips sy-chips--sent" aria-label="Attached">
               {item.attachments.map((attachment, index) => (
@@ -160,6 +173,7 @@ function Item({
               onCancelCall(item.callId);
             }}
           />
+          <ImageStrip images={item.images} label={`Images from ${item.name}`} />
           {item.app === null ? null : (
             <AppFrame
               app={item.app}

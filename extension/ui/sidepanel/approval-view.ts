@@ -45,6 +45,7 @@ const BUILTIN_DESCRIPTIONS: Readonly<Record<BuiltinToolName, string>> = {
   browser_get_selection: 'Reads the text selected in the active tab.',
   browser_get_tab: 'Reads the active tab’s URL and title.',
   browser_list_tabs: 'Lists your open tabs (titles and URLs).',
+  browser_screenshot: 'Takes a screenshot of what the active tab shows.',
 };
 
 /** Tool results whose text came from outside: a server's output, a page, or an error it wrote. */

@@ -18,6 +18,8 @@ const user = (key: string, text: string): TranscriptItem => ({
   index: 0,
   text,
   attachments: [],
+  images: [],
+  files: [],
 });
 const assistant = (key: string, text: string, streaming = false): TranscriptItem => ({
   kind: 'assistant',
@@ -34,6 +36,7 @@ const tool = (key: string): TranscriptItem => ({
   status: 'ok',
   result: 'data',
   app: null,
+  images: [],
   progress: null,
   cancelling: false,
 });

@@ -1,5 +1,6 @@
 import type { CallProgress, Usage } from '../../messaging/agent-events';
 import type { ChatMessage, ToolApp, ToolResultPart } from '../../messaging/conversation';
+import type { ImagePart } from '../../messaging/images';
 import type { ChatNotice, ChatState } from './chat-state';
 import { turnUsages } from './usage-view';
 
@@ -28,6 +29,9 @@ export type TranscriptItem =
       readonly text: string;
       /** What the user attached: names and servers, never the content. */
       readonly attachments: readonly { readonly server: string; readonly name: string }[];
+      /** Images and text files the user attached (issue 14). */
+      readonly images: readonly ImagePart[];
+      readonly files: readonly string[];
     }
   | {
       readonly kind: 'assistant';
@@ -46,6 +50,8 @@ export type TranscriptItem =
       readonly result: string | null;
       /** The MCP App shown with the result (issue 12); null when the tool has none. */
       readonly app: ToolApp | null;
+      /** The result's images, past the worker's image gate (issue 14). */
+      readonly images: readonly ImagePart[];
       /** While it runs: the server's last progress report, or null if it sent none. */
       readonly progress: CallProgress | null;
       /** While it runs: the user pressed Cancel and its result is on the way. */
@@ -138,6 +144,8 @@ function messageItems(
           index,
           text: message.content,
           attachments: (message.attachments ?? []).map(({ server, name }) => ({ server, name })),
+          images: message.images ?? [],
+          files: (message.files ?? []).map((file) => file.name),
         },
       ];
     case 'tool':
@@ -170,6 +178,7 @@ function messageItems(
           status,
           result: result === undefined || result.status === 'pending' ? null : result.content,
           app: result?.app ?? null,
+          images: result?.images ?? [],
           progress: running?.progress ?? null,
           cancelling: running?.cancelling === true,
         });

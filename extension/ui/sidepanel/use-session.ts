@@ -4,11 +4,16 @@ import type { AttachmentRef } from '../../messaging/conversation';
 import { errorMessage } from '../common/errors';
 import { pageClient } from '../common/page-client';
 import { chatReducer, initialChatState, type ChatState } from './chat-state';
+import type { ComposerFile } from '../../messaging/images';
 
 /** What the panel can ask the worker to do; each reports failures as inline notices. */
 export interface SessionActions {
   /** Resolves true when the worker accepted the message. */
-  readonly send: (text: string, attachments: readonly AttachmentRef[]) => Promise<boolean>;
+  readonly send: (
+    text: string,
+    attachments: readonly AttachmentRef[],
+    files?: readonly ComposerFile[],
+  ) => Promise<boolean>;
   readonly stop: () => void;
   /** Retry, Regenerate, Edit: the user message at `index` again (edited: `text`). */
   readonly resend: (index: number, text?: string) => void;
@@ -55,12 +60,13 @@ export function useSession(): { readonly state: ChatState; readonly actions: Ses
 
   const actions = useMemo<SessionActions>(
     () => ({
-      send: async (text, attachments) => {
+      send: async (text, attachments, files = []) => {
         dispatch({ type: 'send-requested' });
         try {
           await client.request('chat/send', {
             text,
             ...(attachments.length === 0 ? {} : { attachments: [...attachments] }),
+            ...(files.length === 0 ? {} : { files: [...files] }),
           });
           dispatch({ type: 'send-settled' });
           return true;
