@@ -14,6 +14,14 @@ import {
 import { authMethods } from './auth';
 import { resourceMethods, resourceNotifications } from './resources';
 import { appMethods } from './apps';
+import {
+  ArgsSchema,
+  CommandSchema,
+  CwdSchema,
+  EnvKeySchema,
+  EnvValueSchema,
+  popupEditMethods,
+} from './popup-edits';
 import { elicitationMethods, elicitationNotifications } from './elicitation';
 import { nestedDeeperThan } from './guards';
 import { RequestIdSchema } from './jsonrpc';
@@ -43,13 +51,6 @@ export const PROTOCOL_VERSION = 1;
 
 const ServerParamsSchema = z.object({ server: z.string().min(1).max(256) });
 
-// A local server's launch fields as the user types them: `servers/add` and `servers/update`
-// check them alike.
-const CommandSchema = z.string().min(1).max(4096);
-const ArgsSchema = z.array(z.string().max(32_767)).max(256);
-const EnvKeySchema = z.string().min(1).max(256);
-const EnvValueSchema = z.string().max(32_767);
-const CwdSchema = z.string().min(1).max(4096);
 const ServerResultSchema = z.object({ server: ServerSummarySchema });
 
 export const requestMethods = {
@@ -57,6 +58,7 @@ export const requestMethods = {
   ...resourceMethods,
   ...elicitationMethods,
   ...appMethods,
+  ...popupEditMethods,
   'host/hello': {
     params: z.object({
       protocolVersion: z.number().int(),
@@ -108,21 +110,6 @@ export const requestMethods = {
   'servers/remove': {
     params: ServerParamsSchema,
     result: z.object({ removed: z.literal(true) }),
-  },
-  'servers/update': {
-    // The popup's Edit of a local server in config.json: the whole launch as it should be. Unlike
-    // `servers/add`, nothing is approved: a launch that differs from the approved one waits at the
-    // gate, its card naming what changed (docs/security.md). Env values are secrets the page is
-    // never sent, so `null` keeps the value the entry has for that key; a key left out is removed.
-    params: z.strictObject({
-      server: z.string().min(1).max(256),
-      command: CommandSchema,
-      args: ArgsSchema,
-      env: z.record(EnvKeySchema, EnvValueSchema.nullable()),
-      /** null: no `cwd` (the host's own folder rules apply). */
-      cwd: CwdSchema.nullable(),
-    }),
-    result: ServerResultSchema,
   },
   'servers/setApps': {
     // A setting of the user's entry, not of what runs: it is no new approval (docs/security.md).
@@ -206,26 +193,6 @@ export const requestMethods = {
       rules: z.record(z.string(), z.enum(['allow', 'ask', 'deny'])),
       /** The tool's effective policy after the change, when `tool` names one tool. */
       effective: ToolPolicyStateSchema.nullable(),
-    }),
-  },
-  'policy/setMany': {
-    // The popup's bulk actions over a filtered tool list ("allow every read-only tool"): one
-    // write of config.json for all of them, applied as `policy/set` would apply each in turn.
-    params: z.object({
-      rules: z
-        .array(
-          z.object({
-            tool: z.string().min(1).max(256),
-            policy: z.enum(['allow', 'ask', 'deny']).nullable(),
-          }),
-        )
-        .min(1)
-        .max(1000),
-    }),
-    result: z.object({
-      rules: z.record(z.string(), z.enum(['allow', 'ask', 'deny'])),
-      /** Each named tool's effective policy afterwards (null for a glob or a tool not listed). */
-      effective: z.record(z.string(), ToolPolicyStateSchema.nullable()),
     }),
   },
   'trust/pending': {

@@ -67,11 +67,11 @@ function focusedName(page: Page): Promise<string> {
     if (element === document.body) return '<body>';
     const labels = 'labels' in element ? (element.labels as NodeListOf<HTMLLabelElement>) : null;
     const first = labels?.[0];
-    if (first !== undefined) return (first.textContent ?? '').trim();
+    if (first !== undefined) return first.textContent.trim();
     // The text a screen reader reads: without aria-hidden decoration (the disclosure's caret).
     const copy = element.cloneNode(true) as HTMLElement;
     for (const hidden of copy.querySelectorAll('[aria-hidden="true"]')) hidden.remove();
-    return (copy.textContent ?? '').trim();
+    return copy.textContent.trim();
   });
 }
 
@@ -237,7 +237,11 @@ describe('the popup by keyboard only', () => {
       expect(memoryProcesses()).toBe(0);
     }, PROCESS_WAIT);
     expect(configFile().mcpServers['memory']).toMatchObject({
-      env: { MEMORY_FILE_PATH: expect.any(String), MEMORY_TOKEN: SECRET, LOG_LEVEL: 'debug' },
+      env: {
+        MEMORY_FILE_PATH: join(session.profile.root, 'memory.jsonl'),
+        MEMORY_TOKEN: SECRET,
+        LOG_LEVEL: 'debug',
+      },
     });
     const card = row('memory').getByRole('article', { name: 'Start server “memory”?' });
     expect(await card.innerText()).toContain('LOG_LEVEL');
@@ -269,7 +273,7 @@ describe('a crash the host recovered from', () => {
       count: 1,
       lastExit: { signal: 'SIGKILL' },
     });
-    await shootNarrow('popup-crash-line', row('memory'));
+    await shootNarrow('popup-crash-line', line);
 
     await row('memory').getByRole('button', { name: 'Restart memory', exact: true }).click();
     await vi.waitFor(async () => {
