@@ -14,6 +14,14 @@ import {
 import { authMethods } from './auth';
 import { resourceMethods, resourceNotifications } from './resources';
 import { appMethods } from './apps';
+import {
+  ArgsSchema,
+  CommandSchema,
+  CwdSchema,
+  EnvKeySchema,
+  EnvValueSchema,
+  popupEditMethods,
+} from './popup-edits';
 import { elicitationMethods, elicitationNotifications } from './elicitation';
 import { nestedDeeperThan } from './guards';
 import { RequestIdSchema } from './jsonrpc';
@@ -43,6 +51,7 @@ import {
 export const PROTOCOL_VERSION = 1;
 
 const ServerParamsSchema = z.object({ server: z.string().min(1).max(256) });
+
 const ServerResultSchema = z.object({ server: ServerSummarySchema });
 
 export const requestMethods = {
@@ -50,6 +59,7 @@ export const requestMethods = {
   ...resourceMethods,
   ...elicitationMethods,
   ...appMethods,
+  ...popupEditMethods,
   'host/hello': {
     params: z.object({
       protocolVersion: z.number().int(),
@@ -80,10 +90,10 @@ export const requestMethods = {
     params: z.union([
       z.strictObject({
         name: z.string().min(1).max(256),
-        command: z.string().min(1).max(4096),
-        args: z.array(z.string().max(32_767)).max(256).optional(),
-        env: z.record(z.string().min(1).max(256), z.string().max(32_767)).optional(),
-        cwd: z.string().min(1).max(4096).optional(),
+        command: CommandSchema,
+        args: ArgsSchema.optional(),
+        env: z.record(EnvKeySchema, EnvValueSchema).optional(),
+        cwd: CwdSchema.optional(),
         /** Replace the launch fields of a config.json entry of that name instead of refusing. */
         replace: z.boolean().optional(),
       }),

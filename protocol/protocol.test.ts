@@ -437,6 +437,23 @@ const rejectedParams: ReadonlyArray<readonly [RequestMethod, string, unknown]> =
   ],
   ['policy/set', 'an empty tool', { tool: '', policy: 'deny' }],
   ['policy/set', 'a 257-character tool', { tool: long(257), policy: 'deny' }],
+  ['policy/setMany', 'no rules', { rules: [] }],
+  [
+    'policy/setMany',
+    'a policy the host does not know',
+    { rules: [{ tool: 'a__b', policy: 'always' }] },
+  ],
+  ['servers/update', 'no args', { server: 'memory', command: 'npx', env: {}, cwd: null }],
+  [
+    'servers/update',
+    'a url beside the command (strict)',
+    { server: 'memory', command: 'npx', args: [], env: {}, cwd: null, url: 'https://x.example' },
+  ],
+  [
+    'servers/update',
+    'an env value that is not a string or null',
+    { server: 'memory', command: 'npx', args: [], env: { A: 1 }, cwd: null },
+  ],
   ['trust/pending', 'params as an array', []],
   ['trust/approve', 'no fingerprint', { server: 'shop-db' }],
   [

@@ -167,6 +167,15 @@ export const ServerStateSchema = z.discriminatedUnion('state', [
 export type ServerState = z.infer<typeof ServerStateSchema>;
 export type ServerStateName = ServerState['state'];
 
+/** A server's crashes since the user last started it (`ServerSummary.crashes`, issue 14). */
+export const CrashHistorySchema = z.object({
+  count: z.number().int().positive(),
+  lastExit: ExitInfoSchema,
+  /** When the last crash was seen, in milliseconds since the epoch. */
+  lastAt: z.number().nonnegative(),
+});
+export type CrashHistory = z.infer<typeof CrashHistorySchema>;
+
 /** One configured server as the UI and the CLI see it. */
 export const ServerSummarySchema = z.object({
   name: z.string(),
@@ -197,6 +206,12 @@ export const ServerSummarySchema = z.object({
     })
     .nullable(),
   status: ServerStateSchema,
+  /**
+   * Crashes since the user last started the server (a start, restart or approval resets it): how
+   * many, and how the last one ended. The host restarted it after each but a crash loop's last.
+   * Null when it has not crashed since; kept when it is running again, so the popup can say so.
+   */
+  crashes: CrashHistorySchema.nullable(),
   toolCount: z.number().int().nonnegative(),
   /** Estimated model-facing tokens of this server's tool listing. */
   tokens: z.number().int().nonnegative(),

@@ -46,9 +46,13 @@ export const PAGE_HOST_METHODS = [
   'servers/remove',
   // The popup's "MCP Apps for <server>" switch: a setting of the user's own entry.
   'servers/setApps',
+  // The popup's Edit: what runs changes only after the user approves the new launch's card.
+  'servers/update',
   'servers/logs',
   'tools/list',
   'policy/set',
+  // The popup's bulk actions over a filtered tool list.
+  'policy/setMany',
   'trust/pending',
   'trust/approve',
   'trust/revoke',

@@ -19,6 +19,7 @@ export function serverSummary(
     envKeys: [],
     remote: null,
     status,
+    crashes: null,
     toolCount: 0,
     tokens: 0,
     ...overrides,

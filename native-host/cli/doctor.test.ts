@@ -20,7 +20,7 @@ function summary(name: string, status: ServerState, toolCount = 0): ServerSummar
       envKeys: [],
       remote: null,
     },
-    ...{ status, toolCount, tokens: toolCount * 100 },
+    ...{ status, crashes: null, toolCount, tokens: toolCount * 100 },
   };
 }
 

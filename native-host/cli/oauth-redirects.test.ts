@@ -27,6 +27,7 @@ function server(name: string, oauthClientId?: string): ServerSummary {
       ...(oauthClientId === undefined ? {} : { oauthClientId }),
     },
     status: { state: 'stopped' },
+    crashes: null,
     toolCount: 0,
     tokens: 0,
   };

@@ -91,6 +91,7 @@ describe("doctor's table shows the argv that runs", () => {
         envKeys: [],
         remote: null,
         status: { state: 'stopped' } as const,
+        crashes: null,
         toolCount: 0,
         tokens: 0,
       },

@@ -158,8 +158,10 @@ describe('HostCore', () => {
     await approved(trust, a);
     const rules: Array<{ glob: string; value: 'allow' | 'ask' | 'deny' }> = [];
     const { core, toolsChanged } = harness([a], trust, {
-      savePolicy: (tool, policy) => {
-        if (policy !== null) rules.push({ glob: tool, value: policy });
+      savePolicy: (changes) => {
+        for (const { tool, policy } of changes) {
+          if (policy !== null) rules.push({ glob: tool, value: policy });
+        }
         return Promise.resolve([...rules]);
       },
     });

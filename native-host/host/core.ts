@@ -13,7 +13,7 @@ import { assembleCore, type HostCoreOptions } from './core-parts';
 import type { ProfileCost } from './core-types';
 import type { LaunchTrust } from './launch-trust';
 import type { ServerFleet } from './server-fleet';
-import type { SettingsWrites } from './settings-writes';
+import type { PolicyChange, SettingsWrites } from './settings-writes';
 import { resolveClient } from '../auth/pre-registered-client';
 import { SignInFlows } from './sign-in-flows';
 import type { ToolCatalog } from './tool-catalog';
@@ -213,6 +213,12 @@ export class HostCore {
 
   setPolicy(tool: string, policy: 'allow' | 'ask' | 'deny' | null) {
     return this.settings.setPolicy(tool, policy);
+  }
+
+  /** `policy/setMany`: the changes in one write; `effective` per named tool. */
+  async setPolicies(changes: readonly PolicyChange[]) {
+    const { rules, effective } = await this.settings.setPolicies(changes);
+    return { rules, effective: Object.fromEntries(effective) };
   }
 
   denyApproval(requestId: string): boolean {

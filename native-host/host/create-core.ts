@@ -19,6 +19,7 @@ import { EraVerdicts } from '../mcp/era-verdicts';
 import type { LaunchFn } from '../mcp/runtime-types';
 import { prepareCore, stdioLaunchOptions, type PreparedCore } from './core-prepare';
 import type { HostSetup } from './setup';
+import type { PolicyChange } from './settings-writes';
 import { messageOf } from '../../protocol/guards';
 
 /**
@@ -95,8 +96,7 @@ export async function createCore(
     ...(configFile === null
       ? {}
       : {
-          savePolicy: (tool: string, policy: 'allow' | 'ask' | 'deny' | null) =>
-            savePolicy(configFile, tool, policy),
+          savePolicy: (changes) => savePolicy(configFile, changes),
           saveProfiles: {
             set: (profile) => writeProfile(configFile, profile),
             remove: (id) => deleteProfile(configFile, id),
@@ -136,21 +136,23 @@ function pooledRandom(size: number): Uint8Array {
 
 async function savePolicy(
   file: string,
-  tool: string,
-  policy: 'allow' | 'ask' | 'deny' | null,
+  changes: readonly PolicyChange[],
 ): Promise<ToolPolicyRules> {
-  const glob = ToolGlobSchema.safeParse(tool);
-  if (!glob.success) {
-    throw new HostError(
-      'invalid-params',
-      `'${tool}' is not a tool name or glob (letters, digits, '_', '-', '*', '?').`,
-    );
+  for (const { tool } of changes) {
+    if (!ToolGlobSchema.safeParse(tool).success) {
+      throw new HostError(
+        'invalid-params',
+        `'${tool}' is not a tool name or glob (letters, digits, '_', '-', '*', '?'); nothing was changed.`,
+      );
+    }
   }
   try {
     const raw = await updateConfigFile(file, (config) => {
-      const current = PolicyMapSchema.safeParse(config['toolPolicy']).data ?? {};
-      const next = Object.entries(current).filter(([glob]) => glob !== tool);
-      if (policy !== null) next.push([tool, policy]);
+      let next = Object.entries(PolicyMapSchema.safeParse(config['toolPolicy']).data ?? {});
+      for (const { tool, policy } of changes) {
+        next = next.filter(([glob]) => glob !== tool);
+        if (policy !== null) next.push([tool, policy]);
+      }
       config['toolPolicy'] = Object.fromEntries(next);
     });
     return parseToolPolicy(raw['toolPolicy']).rules;

@@ -13,6 +13,7 @@ import {
   type UserServersContext,
 } from './user-servers';
 import { isErrno } from '../shared/errno';
+import { updateUserServer, type ServerEdit } from './user-server-edit';
 
 /**
  * The running host's configuration, kept live: config.json is watched and reloaded (any writer:
@@ -83,14 +84,19 @@ export class LiveConfig {
     );
     this.core.auditTrust(value.name, 'written-by-switchyard', value.fingerprint ?? undefined);
     await settled;
-    const summary = this.core.listServers().find((s) => s.name === value.name);
-    if (summary === undefined) {
-      throw new HostError(
-        'internal',
-        `Server '${value.name}' was written to ${value.configFile} but is not loaded; see the configuration warnings.`,
-      );
-    }
-    return summary;
+    return this.loaded(value.name, value.configFile);
+  }
+
+  /**
+   * `servers/update`: the entry's launch rewritten, nothing approved; a launch that changed waits
+   * at the gate (its running process stopped), an unchanged one is left as it is.
+   */
+  async updateServer(name: string, edit: ServerEdit): Promise<ServerSummary> {
+    const { value, settled } = await this.reloader.afterWrite(() =>
+      updateUserServer(name, edit, this.context),
+    );
+    await settled;
+    return this.loaded(name, value.configFile);
   }
 
   /**
@@ -110,11 +116,16 @@ export class LiveConfig {
       setUserServerApps(name, enabled, this.context),
     );
     await settled;
+    return this.loaded(name, value.configFile);
+  }
+
+  /** The server `name` as loaded after a write of `configFile`. */
+  private loaded(name: string, configFile: string): ServerSummary {
     const summary = this.core.listServers().find((s) => s.name === name);
     if (summary === undefined) {
       throw new HostError(
         'internal',
-        `Server '${name}' is in ${value.configFile} but is not loaded; see the configuration warnings.`,
+        `Server '${name}' was written to ${configFile} but is not loaded; see the configuration warnings.`,
       );
     }
     return summary;

@@ -176,6 +176,7 @@ export class ServerFleet {
                 : { oauthClientId: spec.remote.oauth.clientId }),
             },
       status: runtime.state,
+      crashes: runtime.crashes,
       toolCount: running ? runtime.tools.length : 0,
       tokens,
     };

@@ -17,8 +17,17 @@ import type { ToolGate } from './tool-gate';
 
 export type PolicyValue = 'allow' | 'ask' | 'deny';
 
-/** Writes the `toolPolicy` rules to config.json and returns the rules as now written. */
-export type PolicyWriter = (tool: string, policy: PolicyValue | null) => Promise<ToolPolicyRules>;
+/** One rule to set (or, with null, remove) for an exposed name or glob. */
+export interface PolicyChange {
+  readonly tool: string;
+  readonly policy: PolicyValue | null;
+}
+
+/**
+ * Applies `changes` in order to the `toolPolicy` rules of config.json, in one write, and returns
+ * the rules as now written.
+ */
+export type PolicyWriter = (changes: readonly PolicyChange[]) => Promise<ToolPolicyRules>;
 
 export interface SettingsWritesOptions {
   readonly fleet: ServerFleet;
@@ -40,18 +49,33 @@ export class SettingsWrites {
     tool: string,
     policy: PolicyValue | null,
   ): Promise<{ rules: Record<string, PolicyValue>; effective: ToolPolicyState | null }> {
+    const { rules, effective } = await this.setPolicies([{ tool, policy }]);
+    return { rules, effective: effective.get(tool) ?? null };
+  }
+
+  /**
+   * `policy/setMany`: the changes in order, as `setPolicy` would make them one by one, but in one
+   * write of config.json (the popup's bulk actions over a filtered tool list).
+   */
+  async setPolicies(changes: readonly PolicyChange[]): Promise<{
+    rules: Record<string, PolicyValue>;
+    effective: Map<string, ToolPolicyState | null>;
+  }> {
     const { catalog, gate } = this.options;
     const save = this.options.savePolicy;
     if (!save) throw new HostError('internal', 'This host cannot write its configuration.');
-    const rules = await save(tool, policy);
+    const rules = await save(changes);
     gate.setRules(rules);
-    if (policy === 'allow') await catalog.pinMatching(catalog.current().tools, [tool]);
-    this.options.audit?.append({ event: 'policy', rule: tool, decision: policy ?? 'removed' });
+    const allowed = changes.filter((c) => c.policy === 'allow').map((c) => c.tool);
+    if (allowed.length > 0) await catalog.pinMatching(catalog.current().tools, allowed);
+    for (const { tool, policy } of changes) {
+      this.options.audit?.append({ event: 'policy', rule: tool, decision: policy ?? 'removed' });
+    }
     this.options.invalidateAllTools();
-    const listed = catalog.current().byName.get(tool);
+    const listed = catalog.current().byName;
     return {
       rules: Object.fromEntries(rules.map((r) => [r.glob, r.value])),
-      effective: listed?.exposed.policy ?? null,
+      effective: new Map(changes.map((c) => [c.tool, listed.get(c.tool)?.exposed.policy ?? null])),
     };
   }
 

@@ -108,6 +108,11 @@ export async function addUserServer(
      * found, so the entry can be fixed in place.
      */
     readonly requireCommand?: boolean;
+    /**
+     * false: write the entry and record no approval, so what it runs waits at the launch gate
+     * (`servers/update`: an edit of what runs is a new approval). Default true.
+     */
+    readonly approve?: boolean;
   },
   context: UserServersContext,
 ): Promise<AddedServer> {
@@ -159,8 +164,9 @@ export async function addUserServer(
   }
 
   const { trust } = context;
+  const approved = options.approve === false ? null : spec.definition;
   const previous: LaunchApproval | undefined = await trust.launchApproval(USER_SCOPE, name);
-  if (spec.definition !== null) await trust.approveLaunch(USER_SCOPE, name, spec.definition);
+  if (approved !== null) await trust.approveLaunch(USER_SCOPE, name, approved);
   try {
     await writeConfig(configFile, (config) => {
       const current = serversOf(config);
@@ -172,7 +178,7 @@ export async function addUserServer(
     });
   } catch (error) {
     // Put trust.json back as it was: an approval must not outlive the entry it was made for.
-    if (spec.definition !== null) {
+    if (approved !== null) {
       if (previous === undefined) await trust.revokeLaunch(USER_SCOPE, name);
       else await trust.approveLaunch(USER_SCOPE, name, previous.definition);
     }
@@ -186,7 +192,7 @@ export async function addUserServer(
     executable: spec.definition?.executable ?? null,
     shim: spec.shim,
     notFound: spec.resolutionError?.message ?? null,
-    fingerprint: spec.definition === null ? null : launchFingerprint(spec.definition),
+    fingerprint: approved === null ? null : launchFingerprint(approved),
   };
 }
 
@@ -257,7 +263,7 @@ function appsOf(entry: Record<string, unknown>): boolean {
   return entry['apps'] !== false;
 }
 
-function unknownEntry(name: string, configFile: string): HostError {
+export function unknownEntry(name: string, configFile: string): HostError {
   return new HostError(
     'unknown-server',
     `No server named '${name}' is in ${configFile}; nothing was changed.`,
@@ -273,7 +279,7 @@ function serversOf(config: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** The setup (for workspace names) and config.json's own entries, read strictly. */
-async function userTier(context: UserServersContext): Promise<{
+export async function userTier(context: UserServersContext): Promise<{
   setup: HostSetup;
   configFile: string;
   servers: Readonly<Record<string, unknown>>;
@@ -372,7 +378,7 @@ function alreadyExists(name: string, configFile: string): HostError {
   );
 }
 
-function workspaceServer(name: string, root: string | null): HostError {
+export function workspaceServer(name: string, root: string | null): HostError {
   return new HostError(
     'workspace-server',
     `Server '${name}' comes from the workspace ${root ?? '(unknown)'}: edit its .mcp.json or .vscode/mcp.json, or revoke the workspace's trust; Switchyard does not change repository files.`,

@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/client';
-import type { ConsentRequest, ExitInfo, ServerState } from '../../protocol/servers';
+import type { ConsentRequest, CrashHistory, ExitInfo, ServerState } from '../../protocol/servers';
+import { recordCrash } from './crash-history';
 import { closeConnection, type Connection } from './connection';
 import { negotiate, probeTimeoutMs } from './negotiation';
 import { ConnectionRequests } from './runtime-requests';
@@ -54,7 +55,6 @@ export interface ServerRuntimeOptions {
 
 /**
  * One configured server: its process, its SDK client and its state machine
- *
  *   stopped -> starting -> running -> crashed -> starting ...   (bounded backoff)
  *                       \-> failed (not found, handshake timeout or error, sign-in, crash loop)
  *
@@ -75,6 +75,7 @@ export class ServerRuntime {
   private attempting: Connection | undefined;
   private generation = 0;
   private restarts = 0;
+  private crashHistory: CrashHistory | null = null;
   private runningSince = 0;
   private cancelRestart: (() => void) | undefined;
   private readonly toolList: ServerToolList<Connection>;
@@ -120,6 +121,11 @@ export class ServerRuntime {
     return this.options.launch;
   }
 
+  /** Crashes since the last start(); null when none (crash-history.ts). */
+  get crashes(): CrashHistory | null {
+    return this.crashHistory;
+  }
+
   /** Tools of the last successful listing (empty unless running). */
   get tools(): readonly ToolDefinition[] {
     return this.toolList.tools;
@@ -157,6 +163,7 @@ export class ServerRuntime {
     if (this.stateValue.state === 'running') return;
     this.cancelRestartTimer();
     this.restarts = 0;
+    this.crashHistory = null;
     const attempt: Promise<void> = this.connect(0).finally(() => {
       if (this.starting === attempt) this.starting = undefined;
     });
@@ -164,11 +171,8 @@ export class ServerRuntime {
     await attempt;
   }
 
-  /**
-   * Shows the server as starting while the host decides whether it may (the launch-trust check
-   * reads the trust store first), so a client never sees a server that is about to start as
-   * stopped.
-   */
+  /** Shows the server as starting while the launch-trust check reads the trust store, so a
+   * client never sees a server that is about to start as stopped. */
   markStarting(): void {
     if (this.stateValue.state === 'stopped') this.setState({ state: 'starting', attempt: 0 });
   }
@@ -186,10 +190,8 @@ export class ServerRuntime {
     await Promise.all(connections.map((c) => closeConnection(c)));
   }
 
-  /**
-   * Holds the server at the launch-trust gate (design D6): nothing is spawned, and the state carries
-   * the consent request the UI shows. A later `start()` (after approval) proceeds as usual.
-   */
+  /** Holds the server at the launch-trust gate (design D6): nothing is spawned, and the state
+   * carries the consent request the UI shows. A later `start()` (after approval) proceeds. */
   awaitApproval(consent: ConsentRequest): void {
     this.cancelRestartTimer();
     this.setState({ state: 'needs-approval', consent });
@@ -217,11 +219,8 @@ export class ServerRuntime {
       .filter((pid): pid is number => pid !== undefined && pid > 0);
   }
 
-  /**
-   * One start: spawn, handshake (decision 0016: probe with `server/discover` unless the server is
-   * known to be legacy, or `skipProbe`), list the tools. A server that exits on the probe is
-   * started once more with `skipProbe`, and so remembered as legacy.
-   */
+  /** One start: spawn, handshake (decision 0016: probe with `server/discover` unless known legacy
+   * or `skipProbe`), list the tools. One that exits on the probe is started once more, as legacy. */
   private async connect(attempt: number, skipProbe = false): Promise<void> {
     const generation = ++this.generation;
     // markStarting() may already have announced this first attempt; say it once.
@@ -367,6 +366,7 @@ export class ServerRuntime {
   /** After a crash or a failed automatic restart: backoff, or give up (an outage: never). */
   private crashed(exit: ExitInfo, message: string, process: ServerProcess): void {
     const unreachable = process.remote?.lastProblem() !== undefined;
+    this.crashHistory = recordCrash(this.crashHistory, exit, this.now());
     const decision = restartDecision(this.policy, this.restarts, unreachable);
     if (decision.kind === 'give-up') {
       const final = `${message} It failed ${this.policy.maxRestarts + 1} times in a row; not restarting. Fix it and start it again from the popup.`;

@@ -52,10 +52,12 @@ beforeEach(async () => {
     clientInfo: { name: 'switchyard-test', version: '0' },
     trust,
     toolPolicy: [{ glob: 'files__read', value: 'allow' }],
-    savePolicy: (glob, value) =>
+    savePolicy: (changes) =>
       Promise.resolve([
         { glob: 'files__read', value: 'allow' },
-        ...(value === null ? [] : [{ glob, value }]),
+        ...changes.flatMap(({ tool, policy }) =>
+          policy === null ? [] : [{ glob: tool, value: policy }],
+        ),
       ]),
     audit,
   });

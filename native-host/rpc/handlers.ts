@@ -73,6 +73,9 @@ export function createHandlers({
       await live().removeServer(server);
       return { removed: true };
     },
+    'servers/update': async ({ server, ...edit }) => ({
+      server: await live().updateServer(server, edit),
+    }),
     'servers/setApps': async ({ server, enabled }) => ({
       server: await live().setApps(server, enabled),
     }),
@@ -112,6 +115,7 @@ export function createHandlers({
     // Writes of config.json and their effect happen with no reload in between (a reload could
     // apply the older file).
     'policy/set': ({ tool, policy }) => exclusive(() => core.setPolicy(tool, policy)),
+    'policy/setMany': ({ rules }) => exclusive(() => core.setPolicies(rules)),
     'profiles/list': () => Promise.resolve(core.listProfiles()),
     'profiles/set': ({ profile }) => exclusive(() => core.setProfile(profile)),
     'profiles/remove': async ({ id }) => ({

@@ -30,6 +30,7 @@ const summary = (name: string): ServerSummary => ({
   envKeys: [],
   remote: null,
   status: { state: 'stopped' },
+  crashes: null,
   toolCount: 0,
   tokens: 0,
 });

@@ -300,6 +300,14 @@ describe('the popup server manager', () => {
 
   it('revokes launch trust: the server stops and asks for approval again', async () => {
     await row('memory').getByRole('button', { name: 'Revoke memory', exact: true }).click();
+    // Asked first, in plain words (issue 14): nothing happened yet.
+    const confirm = row('memory').getByRole('group', { name: 'Revoke memory?' });
+    expect(await confirm.innerText()).toContain(
+      'Revoke launch trust for memory? It stops now and will not start again until you approve it.',
+    );
+    expect(memoryProcesses()).toBe(1);
+    await shootModes(popup, 'popup-revoke-confirm', row('memory'));
+    await confirm.getByRole('button', { name: 'Revoke memory', exact: true }).click();
 
     await waitForState('memory', 'needs approval');
     const consent = row('memory').getByRole('article', { name: 'Start server “memory”?' });
@@ -314,6 +322,10 @@ describe('the popup server manager', () => {
     // The user's own entry, revoked here: not "edited outside Switchyard" (the host cannot tell).
     const text = await row('memory').innerText();
     expect(text).toContain('You revoked its launch trust.');
+    // Said once (issue 14 measured it three times: the row, the card's summary and its reason).
+    expect(text.split('You revoked its launch trust').length).toBe(2);
+    expect(text).not.toContain('not approved to run');
+    expect(text).not.toContain('added or changed by hand');
     expect(text).not.toContain('edited outside Switchyard');
     expect(
       await row('memory').getByRole('button', { name: 'Start memory', exact: true }).count(),

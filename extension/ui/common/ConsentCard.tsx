@@ -25,6 +25,11 @@ export interface ConsentCardProps {
   readonly onDismiss?: () => void;
   /** How to approve; by default the host's `trust/approve`, quoting the fingerprint shown. */
   readonly approve?: (server: string, fingerprint: string) => Promise<{ server: ServerSummary }>;
+  /**
+   * Why it waits, when the page knows better than the host (the popup's own revoke, which the
+   * host reports as `edited-outside`): said once, in place of the summary and the reason line.
+   */
+  readonly why?: string;
 }
 
 function approveDefault(server: string, fingerprint: string): Promise<{ server: ServerSummary }> {
@@ -43,6 +48,7 @@ export function ConsentCard({
   onApproved,
   onDismiss,
   approve = approveDefault,
+  why,
 }: ConsentCardProps) {
   const headingId = useId();
   const { busy, error, run } = useAsyncAction();
@@ -78,10 +84,16 @@ export function ConsentCard({
         Start server “<VisibleText text={consent.server} edgeSpaces />
         ”?
       </h3>
-      <p className="sy-card__summary">
-        <UntrustedText text={consent.summary} inline />
-      </p>
-      <p className="sy-card__reason">{consentReasonText(consent.reason)}</p>
+      {why === undefined ? (
+        <>
+          <p className="sy-card__summary">
+            <UntrustedText text={consent.summary} inline />
+          </p>
+          <p className="sy-card__reason">{consentReasonText(consent.reason)}</p>
+        </>
+      ) : (
+        <p className="sy-card__reason">{why}</p>
+      )}
 
       <dl className="sy-fields">
         {consent.remote === null ? (

@@ -1,4 +1,3 @@
-import { browser } from 'wxt/browser';
 import { useEffect, useId, useMemo, useState } from 'react';
 import type { ServerSummary } from '../../../protocol/servers';
 import { Button } from '../common/Button';
@@ -7,6 +6,8 @@ import { errorMessage } from '../common/errors';
 import { pageClient } from '../common/page-client';
 import { UntrustedText } from '../common/UntrustedText';
 import { VisibleText } from '../common/VisibleText';
+import { EditServerForm } from './EditServerForm';
+import { LaunchFacts } from './LaunchFacts';
 import { ServerLogs } from './ServerLogs';
 import { ServerTools } from './ServerTools';
 import { SignInPanel } from './SignInPanel';
@@ -19,9 +20,9 @@ import {
   formatToolCount,
   serverRow,
   withServer,
-  type LaunchView,
   type ServerAction,
 } from './server-view';
+import { canEdit, confirmQuestion, crashLine, type ConfirmedAction } from './server-notes';
 
 const ACTION_TITLES: Readonly<Record<Exclude<ServerAction, 'approve'>, string>> = {
   start: 'Start this server',
@@ -56,7 +57,12 @@ export function ServerRow({
   const [expanded, setExpanded] = useState(false);
   const [showLogs, setShowLogs] = useState(false);
   const [busy, setBusy] = useState<ServerAction | null>(null);
-  const [confirmRemove, setConfirmRemove] = useState(false);
+  // Revoke and Remove ask first, in plain words (issue 14: Revoke acted with no confirmation).
+  const [confirming, setConfirming] = useState<ConfirmedAction | null>(null);
+  const [editing, setEditing] = useState(false);
+  const [saved, setSaved] = useState<{ readonly text: string; readonly action: number } | null>(
+    null,
+  );
   const actions = usePopupActions();
   const [failure, setFailure] = useState<StatusMessage | null>(null);
   // Stands until the next action anywhere in the popup (status-message.ts).
@@ -116,7 +122,7 @@ export function ServerRow({
     };
     const begun = actions.begin();
     setBusy(action);
-    setConfirmRemove(false);
+    setConfirming(null);
     call()
       .then(onChanged)
       .catch((e: unknown) => {
@@ -131,6 +137,8 @@ export function ServerRow({
     (action): action is Exclude<ServerAction, 'approve'> => action !== 'approve',
   );
   const running = server.status.state === 'running';
+  const crashed = crashLine(server);
+  const savedText = saved !== null && saved.action === actions.current ? saved.text : null;
   const facts = [
     formatToolCount(row.toolCount),
     formatTokens(row.tokens),
@@ -179,14 +187,23 @@ export function ServerRow({
           <UntrustedText text={row.state.detail} inline />
         </p>
       )}
-      {row.revokedHere && (
-        <p className="pp-server-detail">
-          You revoked its launch trust. Approve it to start it again.
+      {crashed !== null && (
+        <p className="pp-server-detail pp-crash-line">
+          <UntrustedText text={crashed} inline />
+        </p>
+      )}
+      {savedText !== null && (
+        <p role="status" className="pp-server-detail">
+          {savedText}
         </p>
       )}
       {server.status.state === 'needs-approval' && (
         <ConsentCard
           consent={server.status.consent}
+          // Said once, on the card: the row's badge already says it needs approval.
+          {...(row.revokedHere
+            ? { why: 'You revoked its launch trust. Nothing runs until you approve it again.' }
+            : {})}
           onApproved={() => {
             // An approval is an action too: the lines about earlier ones no longer apply.
             actions.begin();
@@ -195,24 +212,32 @@ export function ServerRow({
         />
       )}
       {server.remote !== null && <SignInPanel server={server} onChanged={onChanged} />}
-      {confirmRemove ? (
-        <div className="pp-confirm" role="group" aria-label={`Remove ${row.name}?`}>
-          <span>Remove {row.name} from your configuration?</span>
+      {confirming !== null ? (
+        <div
+          className="pp-confirm"
+          role="group"
+          aria-label={`${ACTION_LABELS[confirming]} ${row.name}?`}
+        >
+          <span>{confirmQuestion(confirming, server)}</span>
           <Button
             variant="danger"
             size="small"
-            aria-label={actionButtonName('remove', server.name)}
+            aria-label={actionButtonName(confirming, server.name)}
+            autoFocus
             onClick={() => {
-              run('remove');
+              run(confirming);
             }}
           >
-            Remove
+            {ACTION_LABELS[confirming]}
           </Button>
           <Button
             size="small"
-            aria-label={withServer('Cancel removing', server.name)}
+            aria-label={withServer(
+              confirming === 'remove' ? 'Cancel removing' : 'Cancel revoking',
+              server.name,
+            )}
             onClick={() => {
-              setConfirmRemove(false);
+              setConfirming(null);
             }}
           >
             Cancel
@@ -231,7 +256,7 @@ export function ServerRow({
                 disabled={busy !== null}
                 aria-busy={busy === action}
                 onClick={() => {
-                  if (action === 'remove') setConfirmRemove(true);
+                  if (action === 'remove' || action === 'revoke') setConfirming(action);
                   else run(action);
                 }}
               >
@@ -250,6 +275,34 @@ export function ServerRow({
         {expanded && (
           <>
             <LaunchFacts launch={row.launch} />
+            {canEdit(server) &&
+              (editing ? (
+                <EditServerForm
+                  server={server}
+                  onDone={(after, begun) => {
+                    setEditing(false);
+                    if (after === null || begun === undefined) return;
+                    const waits = after.status.state === 'needs-approval';
+                    setSaved({
+                      text: waits
+                        ? 'Saved. The changed launch waits for your approval on the card above.'
+                        : 'Saved; nothing that runs changed.',
+                      action: begun,
+                    });
+                    onChanged();
+                  }}
+                />
+              ) : (
+                <Button
+                  size="small"
+                  aria-label={withServer('Edit', server.name)}
+                  onClick={() => {
+                    setEditing(true);
+                  }}
+                >
+                  Edit
+                </Button>
+              ))}
             <div className="pp-apps">
               <label className="pp-switch" title="A running server reconnects to be told">
                 <input
@@ -288,79 +341,5 @@ export function ServerRow({
         )}
       </div>
     </li>
-  );
-}
-
-/** The expanded row's facts: the program, folder and env names, or the URL, transport and header
- * names (the host reports no header values, and the row would show none). */
-function LaunchFacts({ launch }: { readonly launch: LaunchView }) {
-  if (launch.kind === 'remote') {
-    return (
-      <dl className="pp-facts">
-        <dt>URL</dt>
-        <dd>
-          <code>
-            <VisibleText text={launch.url} edgeSpaces />
-          </code>
-        </dd>
-        <dt>Transport</dt>
-        <dd>{launch.transport}</dd>
-        {launch.headerNames.length > 0 && (
-          <>
-            <dt>Headers</dt>
-            <dd>
-              <VisibleText text={launch.headerNames.join(', ')} />
-            </dd>
-          </>
-        )}
-        {launch.oauthClientId !== undefined && (
-          <>
-            <dt>OAuth client</dt>
-            <dd>
-              <code>
-                <VisibleText text={launch.oauthClientId} edgeSpaces />
-              </code>
-            </dd>
-            {/* The browser's redirect for this extension: what the OAuth app must list. */}
-            <dt>Redirect URI</dt>
-            <dd>
-              <code className="sy-selectable">{browser.identity.getRedirectURL()}</code>
-            </dd>
-          </>
-        )}
-      </dl>
-    );
-  }
-  return (
-    <dl className="pp-facts">
-      <dt>Program</dt>
-      <dd>
-        {launch.resolvedCommand === null ? (
-          'not found on PATH'
-        ) : (
-          <code>
-            <VisibleText text={launch.resolvedCommand} />
-          </code>
-        )}
-      </dd>
-      {launch.cwd !== null && (
-        <>
-          <dt>Folder</dt>
-          <dd>
-            <code>
-              <VisibleText text={launch.cwd} edgeSpaces />
-            </code>
-          </dd>
-        </>
-      )}
-      {launch.envKeys.length > 0 && (
-        <>
-          <dt>Environment</dt>
-          <dd>
-            <VisibleText text={launch.envKeys.join(', ')} />
-          </dd>
-        </>
-      )}
-    </dl>
   );
 }

@@ -21,6 +21,7 @@ function server(status: ServerState, remote = true): ServerSummary {
       ? { url: 'https://mcp.linear.app/mcp', transport: 'streamable-http', headerNames: [] }
       : null,
     status,
+    crashes: null,
     toolCount: 0,
     tokens: 0,
   };

@@ -75,6 +75,8 @@ export interface ToolRowView {
   readonly selectValue: PolicyChoice;
   readonly tags: readonly string[];
   readonly tokens: number;
+  /** The server claims it only reads, and does not also claim to be destructive. */
+  readonly readOnly: boolean;
 }
 
 export function toolRow(tool: ExposedTool): ToolRowView {
@@ -88,6 +90,9 @@ export function toolRow(tool: ExposedTool): ToolRowView {
     selectValue: policySelectValue(tool.policy),
     tags: annotationTags(tool.annotations),
     tokens: tool.tokens,
+    // A claim, not a fact (D8): it picks what a bulk "allow" covers, which the user chose; a tool
+    // that also claims to be destructive (malformed, or contradictory) is never among them.
+    readOnly: tool.annotations?.readOnlyHint === true && tool.annotations.destructiveHint !== true,
   };
 }
 
@@ -96,4 +101,57 @@ export function toolRows(tools: readonly ExposedTool[]): ToolRowView[] {
   return [...tools]
     .sort((a, b) => b.tokens - a.tokens || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .map(toolRow);
+}
+
+/**
+ * The rows whose exposed or raw name, title or description contain every word of `query`, case
+ * ignored (issue 14: a server with 14 tools is a long list). An empty query keeps them all.
+ */
+export function filterTools(rows: readonly ToolRowView[], query: string): ToolRowView[] {
+  const words = query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => w !== '');
+  if (words.length === 0) return [...rows];
+  return rows.filter((row) => {
+    const text = [row.exposedName, row.rawName, row.title ?? '', row.description]
+      .join('\n')
+      .toLowerCase();
+    return words.every((word) => text.includes(word));
+  });
+}
+
+/** The bulk actions over the filtered tools. */
+export type BulkAction = 'allow-read-only' | 'ask-all';
+
+export interface BulkButton {
+  readonly action: BulkAction;
+  readonly label: string;
+  /** The `policy/setMany` rules it sends; empty when there is nothing to change. */
+  readonly rules: readonly { readonly tool: string; readonly policy: 'allow' | 'ask' }[];
+}
+
+/**
+ * What each bulk action would change among `rows` (the filtered ones): only tools whose effective
+ * policy is not already the target, so a second click sends nothing and the button says so. A
+ * suspended tool (its definition changed, D7) is left to be re-allowed one by one.
+ * "Allow" covers the tools that claim to only read; the host still asks for one it finds
+ * destructive (D8).
+ */
+export function bulkButtons(rows: readonly ToolRowView[]): BulkButton[] {
+  const allow = rows.filter((r) => r.readOnly && r.selectValue !== 'allow');
+  const ask = rows.filter((r) => r.selectValue !== 'ask');
+  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+  return [
+    {
+      action: 'allow-read-only',
+      label: `Allow every read-only tool (${count(allow.length, 'change')})`,
+      rules: allow.map((r) => ({ tool: r.exposedName, policy: 'allow' })),
+    },
+    {
+      action: 'ask-all',
+      label: `Ask for all (${count(ask.length, 'change')})`,
+      rules: ask.map((r) => ({ tool: r.exposedName, policy: 'ask' })),
+    },
+  ];
 }
