@@ -114,7 +114,7 @@ describe('attaching a resource to a message', () => {
     expect(await panel.evaluate(() => document.activeElement?.id)).toBe(
       await field.getAttribute('id'),
     );
-    await clickButton(panel, 'Attach');
+    await clickButton(panel, /^Attach$/);
     await panel.getByText('Required.').waitFor();
     await field.fill('7');
     await panel.getByText('Required.').waitFor({ state: 'detached' });
@@ -124,7 +124,7 @@ describe('attaching a resource to a message', () => {
       .locator(`datalist[id="${listId ?? ''}"] option[value="7"]`)
       .waitFor({ state: 'attached' });
     await screenshotSidePanelModes(panel, 'sidepanel-fill-template');
-    await clickButton(panel, 'Attach');
+    await clickButton(panel, /^Attach$/);
     const chips = panel.getByRole('list', { name: 'Attached to the next message' });
     await chips.getByText('Dynamic Text Resource (resourceId: 7)').waitFor();
 

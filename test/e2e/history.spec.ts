@@ -141,7 +141,7 @@ describe('conversation history', () => {
     expect(JSON.parse(json)).toMatchObject({
       format: 'switchyard-conversation',
       version: 1,
-      conversation: { version: 1, title: 'Lisbon weekend', model: { kind: 'openai' } },
+      conversation: { version: 1, title: 'Lisbon weekend', provider: { kind: 'openai' } },
     });
   });
 

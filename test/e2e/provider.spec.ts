@@ -54,9 +54,9 @@ async function testConnection(page: Page): Promise<Locator> {
 async function configure(settings: PageParamsOf<'settings/set'>['provider']): Promise<void> {
   await uiRequest(options, 'settings/set', { provider: settings });
   await options.reload();
-  await providerSection(options).getByLabel('Model').waitFor();
+  await providerSection(options).getByLabel('Model', { exact: true }).waitFor();
   await expect
-    .poll(() => providerSection(options).getByLabel('Model').inputValue())
+    .poll(() => providerSection(options).getByLabel('Model', { exact: true }).inputValue())
     .toBe(settings.model);
 }
 
@@ -96,7 +96,7 @@ describe('Test connection names the real cause', () => {
     await screenshotSection(options, 'options-provider-test');
 
     // An empty Model field shows an example that reads as one (issue 14), not a value.
-    const field = section.getByLabel('Model');
+    const field = section.getByLabel('Model', { exact: true });
     await field.fill('');
     expect(await field.getAttribute('placeholder')).toBe('e.g. gpt-4.1-mini');
     // The edit made the result stale: it is gone.
