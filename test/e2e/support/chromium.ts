@@ -111,10 +111,13 @@ export async function closeLeftoverBrowsers(): Promise<void> {
   await Promise.allSettled(leftovers.map((browser) => browser.close()));
 }
 
-/** Polls `condition` (cheap, synchronous) until it holds or `ms` passed; whether it held. */
-async function waitUntil(condition: () => boolean, ms: number): Promise<boolean> {
+/** Polls `condition` (cheap) until it holds or `ms` passed; whether it held. */
+export async function waitUntil(
+  condition: () => boolean | Promise<boolean>,
+  ms: number,
+): Promise<boolean> {
   const deadline = Date.now() + ms;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
@@ -140,13 +143,25 @@ export function descendants(
 }
 
 function processesOf(userDataDir: string): BrowserProcesses {
-  const all = liveProcesses();
   // The browser process (and /usr/bin/chromium's wrapper script) carry the user-data-dir.
-  const roots = all.filter(
+  return browserProcesses(
     (p) => p.args.includes(`--user-data-dir=${userDataDir}`) && !p.args.includes('--type='),
   );
+}
+
+/**
+ * The processes of one browser, from its root processes down: the browser's own, the native
+ * hosts it started, and the servers those run.
+ */
+export function browserProcesses(
+  isRoot: (p: ProcessInfo) => boolean,
+  /** How a native host's command line reads in this browser. */
+  hostCommand: RegExp = HOST_COMMAND,
+): BrowserProcesses {
+  const all = liveProcesses();
+  const roots = all.filter(isRoot);
   const tree = descendants(all, new Set(roots.map((p) => p.pid)));
-  const hostLike = tree.filter((p) => HOST_COMMAND.test(p.args));
+  const hostLike = tree.filter((p) => hostCommand.test(p.args));
   const hostLikePids = new Set(hostLike.map((p) => p.pid));
   // A server the host is spawning shows the host's command line between fork and exec (tens of
   // ms, more under load): a host's child is never a host, whatever `ps` says it runs.
@@ -158,6 +173,40 @@ function processesOf(userDataDir: string): BrowserProcesses {
   );
   const notBrowser = new Set([...hostPids, ...servers.map((p) => p.pid)]);
   return { browser: tree.filter((p) => !notBrowser.has(p.pid)), hosts, servers };
+}
+
+/**
+ * Closes a browser, then waits for every process it had started to exit: those in `started`,
+ * and anything reparented earlier (every process of a test has its `root` in its args: the
+ * browser's profile, the filesystem server's folder). SIGKILLs and reports any that did not go.
+ */
+export async function closeAndReap(
+  started: BrowserProcesses,
+  root: string,
+  what: string,
+  close: () => Promise<void>,
+): Promise<void> {
+  const pids = new Set(
+    [...started.browser, ...started.hosts, ...started.servers].map((p) => p.pid),
+  );
+  await close();
+  const survivors = (): ProcessInfo[] => [
+    ...liveProcesses().filter((p) => pids.has(p.pid)),
+    ...processesMatching(root).map((p) => ({ ...p, ppid: 0 })),
+  ];
+  if (await waitUntil(() => survivors().length === 0, EXIT_GRACE_MS)) return;
+  const left = survivors();
+  for (const p of left) {
+    try {
+      process.kill(p.pid, 'SIGKILL');
+    } catch {
+      // Gone in the meantime.
+    }
+  }
+  throw new Error(
+    `Still running ${EXIT_GRACE_MS} ms after ${what} closed (now killed):\n` +
+      left.map((p) => `  ${p.pid} ${p.args}`).join('\n'),
+  );
 }
 
 /**
@@ -310,29 +359,8 @@ export async function launchBrowser(profile: SwitchyardProfile): Promise<Switchy
     close: () => {
       closing ??= (async () => {
         openBrowsers.delete(browser);
-        const started = processesOf(profile.userDataDir);
-        const pids = new Set(
-          [...started.browser, ...started.hosts, ...started.servers].map((p) => p.pid),
-        );
-        await context.close();
-        // Also anything reparented earlier: every process of this test has `root` in its args
-        // (the browser's user-data-dir, the filesystem server's folder).
-        const survivors = (): ProcessInfo[] => [
-          ...liveProcesses().filter((p) => pids.has(p.pid)),
-          ...processesMatching(profile.root).map((p) => ({ ...p, ppid: 0 })),
-        ];
-        if (await waitUntil(() => survivors().length === 0, EXIT_GRACE_MS)) return;
-        const left = survivors();
-        for (const p of left) {
-          try {
-            process.kill(p.pid, 'SIGKILL');
-          } catch {
-            // Gone in the meantime.
-          }
-        }
-        throw new Error(
-          `Still running ${EXIT_GRACE_MS} ms after the browser closed (now killed):\n` +
-            left.map((p) => `  ${p.pid} ${p.args}`).join('\n'),
+        await closeAndReap(processesOf(profile.userDataDir), profile.root, 'the browser', () =>
+          context.close(),
         );
       })();
       return closing;

@@ -3,9 +3,8 @@ import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { GECKO_ID } from '../../../protocol/identity';
 import type { PageMethod, PageParamsOf } from '../../../extension/messaging/ui-protocol';
-import { GUARDIAN_NAME } from '../../../native-host/supervisor/guardian';
-import { ROOT, liveProcesses, processesMatching } from '../../integration/host-harness';
-import { descendants, type BrowserProcesses, type ProcessInfo } from './chromium';
+import { ROOT } from '../../integration/host-harness';
+import { browserProcesses, closeAndReap, waitUntil, type BrowserProcesses } from './chromium';
 import type { SwitchyardProfile } from './profile';
 import { portRequest, requestInPage } from './ui';
 
@@ -28,9 +27,6 @@ export const FIREFOX_PATH = process.env['SWITCHYARD_E2E_FIREFOX'] ?? '/usr/bin/f
 export const FIREFOX_EXTENSION_UUID = '5a1e0c2b-7d3f-4e8a-9b6c-1f2d3e4a5b6c';
 
 const HEADED = process.env['SWITCHYARD_E2E_HEADED'] === '1';
-/** How long a host and its servers may take to go once the browser has closed (design D12). */
-const EXIT_GRACE_MS = 10_000;
-const POLL_MS = 20;
 
 /** The command line Firefox gives a host: `<launcher> <manifest path> <add-on id>`. */
 const HOST_COMMAND = new RegExp(`\\shost \\S+\\.json ${GECKO_ID.replace(/[.@]/g, '\\$&')}$`);
@@ -53,35 +49,12 @@ export function firefoxAvailable(): boolean {
   return existsSync(FIREFOX_PATH);
 }
 
-async function waitUntil(
-  condition: () => boolean | Promise<boolean>,
-  ms: number,
-): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
-  return true;
-}
-
 function processesOf(profileDir: string): BrowserProcesses {
-  const all = liveProcesses();
   // The parent process carries `--profile <dir>`; content processes are its children.
-  const roots = all.filter(
+  return browserProcesses(
     (p) => p.args.includes(`--profile ${profileDir}`) && !p.args.includes('-contentproc'),
+    HOST_COMMAND,
   );
-  const tree = descendants(all, new Set(roots.map((p) => p.pid)));
-  const hostLike = tree.filter((p) => HOST_COMMAND.test(p.args));
-  const hostLikePids = new Set(hostLike.map((p) => p.pid));
-  // As in chromium.ts: a host's child between fork and exec still shows the host's command line.
-  const hosts = hostLike.filter((p) => !hostLikePids.has(p.ppid));
-  const hostPids = new Set(hosts.map((p) => p.pid));
-  const servers = descendants(all, hostPids).filter(
-    (p) => !hostPids.has(p.pid) && !p.args.endsWith(GUARDIAN_NAME),
-  );
-  const notBrowser = new Set([...hostPids, ...servers.map((p) => p.pid)]);
-  return { browser: tree.filter((p) => !notBrowser.has(p.pid)), hosts, servers };
 }
 
 /** A copy of the build in the profile's folder, so a rebuild during the run changes nothing. */
@@ -164,27 +137,8 @@ export async function launchFirefox(profile: SwitchyardProfile): Promise<Switchy
     processes: () => processesOf(profile.userDataDir),
     close: () => {
       closing ??= (async () => {
-        const started = processesOf(profile.userDataDir);
-        const pids = new Set(
-          [...started.browser, ...started.hosts, ...started.servers].map((p) => p.pid),
-        );
-        await browser.close();
-        const survivors = (): ProcessInfo[] => [
-          ...liveProcesses().filter((p) => pids.has(p.pid)),
-          ...processesMatching(profile.root).map((p) => ({ ...p, ppid: 0 })),
-        ];
-        if (await waitUntil(() => survivors().length === 0, EXIT_GRACE_MS)) return;
-        const left = survivors();
-        for (const p of left) {
-          try {
-            process.kill(p.pid, 'SIGKILL');
-          } catch {
-            // Gone in the meantime.
-          }
-        }
-        throw new Error(
-          `Still running ${EXIT_GRACE_MS} ms after Firefox closed (now killed):\n` +
-            left.map((p) => `  ${p.pid} ${p.args}`).join('\n'),
+        await closeAndReap(processesOf(profile.userDataDir), profile.root, 'Firefox', () =>
+          browser.close(),
         );
       })();
       return closing;
