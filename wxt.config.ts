@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'wxt';
 import { DEV_EXTENSION_KEY, GECKO_ID } from './protocol/identity';
 
@@ -26,6 +27,19 @@ export default defineConfig({
   modules: ['@wxt-dev/module-react'],
   // Explicit imports everywhere: a reader can follow every name to its module.
   imports: false,
+  vite: () => ({
+    resolve: {
+      alias: [
+        // `ai`'s default provider, which Switchyard never calls: decision 0028.
+        {
+          find: /^@ai-sdk\/gateway$/,
+          replacement: fileURLToPath(
+            new URL('./extension/background/providers/no-gateway.ts', import.meta.url),
+          ),
+        },
+      ],
+    },
+  }),
   manifest: ({ browser }) => ({
     name: 'Switchyard',
     description:
