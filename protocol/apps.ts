@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_CSP_ORIGINS, type AppCsp } from './app-csp';
 import { ProfileIdSchema } from './profiles';
 
 /**
@@ -23,9 +24,6 @@ export const MAX_APP_HTML_BYTES = 10 * 1024 * 1024;
 
 /** Longest `ui://` URI accepted. */
 export const MAX_APP_URI_CHARS = 2_048;
-
-/** Most origins kept per CSP list a server declares. */
-export const MAX_CSP_ORIGINS = 32;
 
 /** Who may call a tool (MCP Apps `_meta.ui.visibility`); absent means both. */
 export const ToolVisibilitySchema = z.enum(['model', 'app']);
@@ -52,116 +50,11 @@ export function isAppUri(uri: string): boolean {
   );
 }
 
-/**
- * One origin a server may declare for its app's CSP: `https://host[:port]` or
- * `https://*.host[:port]`, `wss://` likewise, and plain `http://` / `ws://` only for loopback
- * (`localhost`, `127.0.0.1`, `[::1]`), as MCP Apps servers write them in development. No path, no
- * quotes, no keywords, no `*` alone, no semicolons: nothing that could widen or end a directive.
- */
-const SECURE_ORIGIN =
-  /^(https|wss):\/\/(\*\.)?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+(:(\d{1,5}|\*))?$/u;
-const LOOPBACK_ORIGIN =
-  /^(http|ws|https|wss):\/\/(localhost|127\.0\.0\.1|\[::1\])(:(\d{1,5}|\*))?$/u;
-
-export function isCspOrigin(value: string): boolean {
-  const lower = value.toLowerCase();
-  if (lower.length > 253) return false;
-  if (!SECURE_ORIGIN.test(lower) && !LOOPBACK_ORIGIN.test(lower)) return false;
-  const port = /:(\d{1,5})$/u.exec(lower)?.[1];
-  return port === undefined || Number(port) <= 65_535;
-}
-
-/** The CSP lists a server declares for its app, each entry already checked with isCspOrigin. */
+/** The CSP lists of an app page, as `apps/read` answers them (the rules live in app-csp.ts). */
 export const AppCspSchema = z.object({
   connectDomains: z.array(z.string()).max(MAX_CSP_ORIGINS),
   resourceDomains: z.array(z.string()).max(MAX_CSP_ORIGINS),
-});
-export type AppCsp = z.infer<typeof AppCspSchema>;
-
-/** The declared lists an app page came with, split into what the host keeps and what it drops. */
-export interface CspReading {
-  readonly csp: AppCsp;
-  /** Entries refused (not an origin, or a list the host does not grant), for the user to see. */
-  readonly ignored: string[];
-}
-
-function originsOf(value: unknown, ignored: string[], label: string): string[] {
-  if (value === undefined) return [];
-  if (!Array.isArray(value)) {
-    ignored.push(`${label}: not a list`);
-    return [];
-  }
-  const kept: string[] = [];
-  for (const entry of value) {
-    if (typeof entry === 'string' && isCspOrigin(entry) && kept.length < MAX_CSP_ORIGINS) {
-      if (!kept.includes(entry.toLowerCase())) kept.push(entry.toLowerCase());
-    } else {
-      ignored.push(`${label}: ${typeof entry === 'string' ? entry.slice(0, 120) : typeof entry}`);
-    }
-  }
-  return kept;
-}
-
-/**
- * Reads a resource's declared `_meta.ui.csp`. Nested frames and other base URIs are never granted
- * (the sandbox allows no frame navigation at all): declaring them is reported, not honoured.
- */
-export function readDeclaredCsp(value: unknown): CspReading {
-  const ignored: string[] = [];
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    if (value !== undefined) ignored.push('csp: not an object');
-    return { csp: { connectDomains: [], resourceDomains: [] }, ignored };
-  }
-  const declared = value as Record<string, unknown>;
-  const csp = {
-    connectDomains: originsOf(declared['connectDomains'], ignored, 'connectDomains'),
-    resourceDomains: originsOf(declared['resourceDomains'], ignored, 'resourceDomains'),
-  };
-  for (const key of ['frameDomains', 'baseUriDomains']) {
-    const list = declared[key];
-    if (Array.isArray(list) && list.length > 0) ignored.push(`${key}: not granted`);
-  }
-  return { csp, ignored };
-}
-
-/**
- * The policy an app page runs under, written into the page before its own markup (and capped
- * again by the sandbox page's manifest policy, so the effective policy is the stricter of both).
- * Inline script and eval are allowed: an app is one self-contained HTML file by design. Network:
- * only the origins the server declared; nothing else, not even the extension.
- */
-export function appContentSecurityPolicy(csp: AppCsp): string {
-  const resources = csp.resourceDomains.join(' ');
-  const connect = csp.connectDomains.length === 0 ? "'none'" : csp.connectDomains.join(' ');
-  const withResources = (base: string): string =>
-    resources === '' ? base : `${base} ${resources}`;
-  return [
-    "default-src 'none'",
-    withResources("script-src 'unsafe-inline' 'unsafe-eval' blob: data:"),
-    withResources("style-src 'unsafe-inline' blob: data:"),
-    withResources('img-src blob: data:'),
-    withResources('font-src blob: data:'),
-    withResources('media-src blob: data:'),
-    withResources('worker-src blob: data:'),
-    `connect-src ${connect}`,
-    "frame-src 'none'",
-    "child-src 'none'",
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join('; ');
-}
-
-/**
- * The app's HTML with the policy in front of everything it wrote: a `<meta>` policy only governs
- * what the parser meets after it, so it goes first (after a doctype, which keeps standards mode;
- * the page's own doctype is then ignored by the parser). A later, looser `<meta>` the page adds
- * can only add restrictions: every policy delivered to a document is enforced.
- */
-export function htmlWithPolicy(html: string, policy: string): string {
-  const attribute = policy.replace(/&/gu, '&amp;').replace(/"/gu, '&quot;');
-  return `<!DOCTYPE html><meta http-equiv="Content-Security-Policy" content="${attribute}">${html}`;
-}
+}) satisfies z.ZodType<AppCsp>;
 
 /** The permissions an app may ask for (MCP Apps `_meta.ui.permissions`); none is granted. */
 export const APP_PERMISSIONS = ['camera', 'microphone', 'geolocation', 'clipboardWrite'] as const;

@@ -1,11 +1,6 @@
 import { createHash } from 'node:crypto';
-import {
-  APP_MIME_TYPE,
-  APP_PERMISSIONS,
-  MAX_APP_HTML_BYTES,
-  readDeclaredCsp,
-  type AppCsp,
-} from '../../protocol/apps';
+import { readDeclaredCsp, type AppCsp } from '../../protocol/app-csp';
+import { APP_MIME_TYPE, APP_PERMISSIONS, MAX_APP_HTML_BYTES } from '../../protocol/apps';
 import { HostError } from '../shared/host-error';
 import { safeText } from '../../protocol/untrusted/gate';
 

@@ -1,4 +1,8 @@
-import { appContentSecurityPolicy, htmlWithPolicy, readDeclaredCsp } from '../../../protocol/apps';
+import {
+  appContentSecurityPolicy,
+  htmlWithPolicy,
+  readDeclaredCsp,
+} from '../../../protocol/app-csp';
 
 /**
  * The frame between the side panel and an MCP App (issue 12 part 4): an extension sandbox page
