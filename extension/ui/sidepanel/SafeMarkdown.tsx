@@ -1,5 +1,5 @@
 import Markdown, { type Components } from 'react-markdown';
-import remarkGfm from 'remark-gfm';
+import remarkGfm from './gfm-parse';
 import { ExternalLink } from '../common/ExternalLink';
 import { markdownUrlTransform } from '../common/safe-link';
 import { CodeBlock } from './CodeBlock';
