@@ -18,6 +18,18 @@ const APP_SANDBOX_POLICY = [
   "object-src 'none'",
 ].join('; ');
 
+/**
+ * Packages the AI SDK imports that Switchyard never runs, each replaced in the extension's build
+ * by a small module of ours with the same exports (decision 0028): the Vercel AI Gateway (`ai`'s
+ * default provider, for a model named by a string; every model here is an explicit provider's)
+ * and the OpenTelemetry API (tracing, never enabled). test/invariants/stand-ins.test.ts checks
+ * each still exports every name its importers use. Unit tests run the real packages.
+ */
+export const STAND_INS: Readonly<Record<string, string>> = {
+  '@ai-sdk/gateway': './extension/background/providers/no-gateway.ts',
+  '@opentelemetry/api': './extension/background/providers/no-telemetry.ts',
+};
+
 // See https://wxt.dev/api/config.html
 export default defineConfig({
   srcDir: 'extension',
@@ -29,15 +41,10 @@ export default defineConfig({
   imports: false,
   vite: () => ({
     resolve: {
-      alias: [
-        // `ai`'s default provider, which Switchyard never calls: decision 0028.
-        {
-          find: /^@ai-sdk\/gateway$/,
-          replacement: fileURLToPath(
-            new URL('./extension/background/providers/no-gateway.ts', import.meta.url),
-          ),
-        },
-      ],
+      alias: Object.entries(STAND_INS).map(([name, file]) => ({
+        find: new RegExp(`^${name.replace(/[/.]/gu, '\\$&')}$`, 'u'),
+        replacement: fileURLToPath(new URL(file, import.meta.url)),
+      })),
     },
   }),
   manifest: ({ browser }) => ({

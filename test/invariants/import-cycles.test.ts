@@ -1,26 +1,9 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import ts from 'typescript';
 import { describe, expect, test } from 'vitest';
-import { ROOT, sourceFiles } from './source-files';
+import { ROOT, importsOf, sourceFiles } from './source-files';
 
 // A cycle between two files means neither can be understood, tested or moved without the other:
 // the layers in docs/architecture.md only hold if the file graph is acyclic. Type-only imports
 // count too; they are still a dependency a reader has to follow.
-
-/** Relative imports of one file, resolved to repository-relative files. */
-export function importsOf(file: string, exists: (rel: string) => boolean): string[] {
-  const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
-  const found = ts.preProcessFile(text, true, true).importedFiles.map((ref) => ref.fileName);
-  const resolved: string[] = [];
-  for (const spec of found) {
-    if (!spec.startsWith('.')) continue;
-    const base = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
-    const target = [`${base}.ts`, `${base}.tsx`, `${base}/index.ts`, base].find(exists);
-    if (target !== undefined) resolved.push(target);
-  }
-  return resolved;
-}
 
 /** Strongly connected components of more than one file, or of a file that imports itself. */
 export function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {

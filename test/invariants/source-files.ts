@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import ts from 'typescript';
 
 /** The repository root (this file is test/invariants/source-files.ts). */
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -27,4 +28,18 @@ export function sourceFiles(folders: readonly string[] = SOURCE_FOLDERS): string
   };
   for (const folder of folders) walk(folder);
   return out.sort();
+}
+
+/** Relative imports of one file, resolved to repository-relative files. */
+export function importsOf(file: string, exists: (rel: string) => boolean): string[] {
+  const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+  const found = ts.preProcessFile(text, true, true).importedFiles.map((ref) => ref.fileName);
+  const resolved: string[] = [];
+  for (const spec of found) {
+    if (!spec.startsWith('.')) continue;
+    const base = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
+    const target = [`${base}.ts`, `${base}.tsx`, `${base}/index.ts`, base].find(exists);
+    if (target !== undefined) resolved.push(target);
+  }
+  return resolved;
 }

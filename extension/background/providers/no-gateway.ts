@@ -3,11 +3,11 @@
  * decision 0028). The `ai` package imports the Vercel AI Gateway as its default provider, for a
  * model named by a string id, and checks errors against the gateway's classes; Switchyard always
  * hands `ai` a model object from the provider the user chose, so none of it ever runs, yet it
- * was 80 KiB of the worker's bundle (its provider, schemas and the OIDC client).
+ * was 11 KiB gzipped of the worker's bundle (its provider, its schemas and an OIDC client).
  *
- * These are the names `ai` imports (extension/background/providers/no-gateway.test.ts reads
- * them from `ai`'s own bundle, so an upgrade that imports a new one fails there, and the build
- * fails on a missing export). The error classes keep the gateway's markers, so `isInstance`
+ * These are the names `ai` imports (test/invariants/stand-ins.test.ts reads them from `ai`'s
+ * own bundle, so an upgrade that imports a new one fails there, and the build fails on a
+ * missing export). The error classes keep the gateway's markers, so `isInstance`
  * answers as the real ones would: never true, since no gateway is ever called.
  */
 
@@ -60,7 +60,5 @@ export function createGateway(): AbsentGateway {
     imageModel: unavailable,
   });
 }
-
-export const createGatewayProvider = createGateway;
 
 export const gateway: AbsentGateway = createGateway();
