@@ -1,11 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import type { Browser } from 'wxt/browser';
 import { launchBrowser, type SwitchyardBrowser } from '../test/e2e/support/chromium';
 import { createProfile } from '../test/e2e/support/profile';
+import { measureShippedJs, type ShippedJs } from '../test/e2e/support/shipped-js';
 import { openSidePanel } from '../test/e2e/support/ui';
 import { summarize, type Summary } from './stats';
 
@@ -16,12 +14,6 @@ import { summarize, type Summary } from './stats';
  */
 
 declare const chrome: typeof Browser;
-
-export interface ShippedJs {
-  readonly files: number;
-  readonly rawBytes: number;
-  readonly gzipBytes: number;
-}
 
 export interface SidePanelPaint {
   readonly conversations: number;
@@ -35,27 +27,6 @@ export interface ExtensionUiReport {
   readonly shippedJs: ShippedJs;
   readonly sidePanel: readonly SidePanelPaint[];
   readonly runs: number;
-}
-
-function jsFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return jsFiles(path);
-    return entry.name.endsWith('.js') ? [path] : [];
-  });
-}
-
-/** Every .js file of the built Chromium extension, each gzipped on its own (as served). */
-export function measureShippedJs(dir: string): ShippedJs {
-  let rawBytes = 0;
-  let gzipBytes = 0;
-  const files = jsFiles(dir);
-  for (const file of files) {
-    const bytes = readFileSync(file);
-    rawBytes += bytes.length;
-    gzipBytes += gzipSync(bytes).length;
-  }
-  return { files: files.length, rawBytes, gzipBytes };
 }
 
 /** Stores `count` conversations of 12 messages each as the worker would (schema 2). */
