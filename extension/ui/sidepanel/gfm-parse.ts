@@ -1,5 +1,7 @@
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
+// remark-parse declares the processor data this plugin extends (its micromark and mdast lists).
+import type {} from 'remark-parse';
 import type { Processor } from 'unified';
 
 /**
