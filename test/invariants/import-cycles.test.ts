@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ROOT, importsOf, sourceFiles } from './source-files';
+import { importsOf, sourceFiles } from './source-files';
 
 // A cycle between two files means neither can be understood, tested or moved without the other:
 // the layers in docs/architecture.md only hold if the file graph is acyclic. Type-only imports
