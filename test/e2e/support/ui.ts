@@ -137,7 +137,7 @@ export function widthFit(page: Page): Promise<WidthFit> {
         if (box.width === 0 || box.height === 0) return false;
         return (box.left < -0.5 || box.right > width + 0.5) && !inScroller(button);
       })
-      .map((button) => button.getAttribute('aria-label') ?? (button.textContent ?? '').trim());
+      .map((button) => button.getAttribute('aria-label') ?? button.textContent.trim());
     return {
       width,
       overflows: document.documentElement.scrollWidth > width,
