@@ -9,6 +9,7 @@ import { startScriptedModel } from './support/scripted-model';
 import { useSwitchyard } from './support/session';
 import { approvalCard, conversationLog, sendMessage } from './support/side-panel';
 import {
+  expectFitsWidth,
   openOptions,
   openPopup,
   openSidePanel,
@@ -140,6 +141,7 @@ describe('the activity view', () => {
       [360, '-narrow'],
     ] as const) {
       await options.setViewportSize({ width, height: width === 360 ? 760 : 720 });
+      await expectFitsWidth(options, 'options-activity');
       for (const scheme of ['light', 'dark'] as const) {
         await options.emulateMedia({ colorScheme: scheme });
         await scrollToActivity(options);

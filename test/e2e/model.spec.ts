@@ -9,7 +9,15 @@ import {
 } from './support/scripted-model';
 import { useSwitchyard } from './support/session';
 import { conversationLog, newChat, sendMessage, workerConversation } from './support/side-panel';
-import { openSidePanel, screenshotSidePanelModes, uiRequest } from './support/ui';
+import {
+  expectFitsWidth,
+  NARROWEST_PANEL_WIDTH,
+  openSidePanel,
+  screenshot,
+  screenshotSidePanelModes,
+  SIDE_PANEL_VIEWPORT,
+  uiRequest,
+} from './support/ui';
 
 // Journey (issue 14, "the model in view"): the composer names the provider and model; its
 // picker lists the models from the provider's own /v1/models and the choice goes into the next
@@ -121,5 +129,51 @@ describe.each(APIS)('the model in view, %s', (api) => {
       await panel.locator('.sy-meter__details > summary').click();
     }
     await uiRequest(panel, 'settings/set', { provider: model.settings(api) });
+  });
+});
+
+// Issue 14 at 320 px: a long model id gives way in the middle; its end, which tells models apart,
+// stays in view, and so do the composer's buttons.
+describe('the model button in the narrowest panel', () => {
+  it('keeps the end of a long model id in view and cuts its head', async () => {
+    const id = 'accounts/fireworks/models/llama-v3p1-70b-instruct';
+    await uiRequest(panel, 'settings/set', {
+      provider: { ...model.settings('openai'), model: id },
+    });
+    await newChat(panel);
+    const button = composerModelButton();
+    await expect.poll(() => button.getAttribute('title')).toBe(`OpenAI · ${id}`);
+    await panel.setViewportSize({
+      width: NARROWEST_PANEL_WIDTH,
+      height: SIDE_PANEL_VIEWPORT.height,
+    });
+    const fit = await button.evaluate((element) => {
+      const head = element.querySelector('.sy-model-button__head');
+      const tail = element.querySelector('.sy-model-button__tail');
+      if (head === null || tail === null) throw new Error('no head or tail');
+      const box = element.getBoundingClientRect();
+      const tailBox = tail.getBoundingClientRect();
+      const send = element.parentElement?.querySelector('button[type="submit"]');
+      if (send === null || send === undefined) throw new Error('no Send');
+      return {
+        // On Send's line: the button shrinks rather than wrapping onto a line of its own.
+        besideSend: Math.abs(send.getBoundingClientRect().top - box.top) < box.height,
+        tail: tail.textContent,
+        tailInButton: tailBox.left >= box.left && tailBox.right <= box.right + 0.5,
+        headCut: head.scrollWidth > head.clientWidth,
+        providerShown: (element.querySelector('.sy-model-button__provider')?.clientWidth ?? 0) > 0,
+      };
+    });
+    expect(fit).toEqual({
+      besideSend: true,
+      tail: '70b-instruct',
+      tailInButton: true,
+      headCut: true,
+      providerShown: false,
+    });
+    await expectFitsWidth(panel, 'a long model id');
+    await screenshot(panel, 'sidepanel-model-long-id-320');
+    await panel.setViewportSize(SIDE_PANEL_VIEWPORT);
+    await uiRequest(panel, 'settings/set', { provider: model.settings('openai') });
   });
 });

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { requestMethods } from '../../protocol/methods';
 import { FILESYSTEM_SERVER, MEMORY_SERVER } from '../integration/host-harness';
 import { useSwitchyard } from './support/session';
-import { openPopup, POPUP_VIEWPORT, screenshot, uiRequest } from './support/ui';
+import { expectFitsWidth, openPopup, POPUP_VIEWPORT, screenshot, uiRequest } from './support/ui';
 
 // Journeys of issue 14's popup items, by keyboard only (Tab, typing, Enter, Space): a server with
 // 14 tools filtered and bulk-set; a server edited (its env values never shown), the edit held at
@@ -117,6 +117,7 @@ async function serverNamed(name: string) {
 /** `<name>-narrow` and `<name>-narrow-dark`: the popup at 360 px scrolled to `focus`. */
 async function shootNarrow(name: string, focus: Locator): Promise<void> {
   await popup.setViewportSize({ width: NARROW_WIDTH, height: POPUP_VIEWPORT.height });
+  await expectFitsWidth(popup, name);
   for (const scheme of ['light', 'dark'] as const) {
     await popup.emulateMedia({ colorScheme: scheme });
     await focus.scrollIntoViewIfNeeded();

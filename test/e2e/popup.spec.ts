@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { requestMethods, type ParamsOf } from '../../protocol/methods';
 import { FILESYSTEM_SERVER, MEMORY_SERVER, ROOT } from '../integration/host-harness';
 import { useSwitchyard } from './support/session';
-import { openPopup, POPUP_VIEWPORT, screenshot, uiRequest } from './support/ui';
+import { expectFitsWidth, openPopup, POPUP_VIEWPORT, screenshot, uiRequest } from './support/ui';
 
 // Journey (issue 5, popup server manager): add a server by typing its command line into the
 // popup, see it start without a consent prompt (Switchyard wrote and approved it) and its tools
@@ -118,6 +118,7 @@ async function shootModes(page: Page, name: string, focus: Locator): Promise<voi
     [NARROW_WIDTH, '-narrow'],
   ] as const) {
     await page.setViewportSize({ width, height: POPUP_VIEWPORT.height });
+    await expectFitsWidth(page, name);
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       await focus.scrollIntoViewIfNeeded();

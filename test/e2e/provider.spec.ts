@@ -8,6 +8,7 @@ import { startScriptedModel } from './support/scripted-model';
 import { useSwitchyard } from './support/session';
 import { conversationLog, sendMessage } from './support/side-panel';
 import {
+  expectFitsWidth,
   openOptions,
   openSidePanel,
   SCREENSHOT_DIR,
@@ -68,6 +69,7 @@ async function screenshotSection(page: Page, name: string): Promise<void> {
     [360, '-narrow'],
   ] as const) {
     await page.setViewportSize({ width, height: 900 });
+    await expectFitsWidth(page, name);
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       await providerSection(page).screenshot({

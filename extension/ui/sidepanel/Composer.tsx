@@ -6,8 +6,9 @@ import { Button } from '../common/Button';
 import { VisibleText } from '../common/VisibleText';
 import { composerKeyAction, sendCheck } from './composer';
 import { ContextPicker } from './ContextPicker';
+import { AttachIcon, ContextIcon } from './ComposerIcons';
 import { ModelPicker } from './ModelPicker';
-import type { ModelInView } from './model-picker';
+import { modelLabelParts, type ModelInView } from './model-picker';
 import { PromptPicker } from './PromptPicker';
 import type { PromptUse } from './prompt-use';
 import { startsMention } from './context-picker';
@@ -107,6 +108,7 @@ export function Composer({
     [],
   );
   const check = sendCheck({ text, busy, hasProvider });
+  const modelParts = modelLabelParts(model?.model ?? '');
   const send = (): void => {
     if (!check.ok) return;
     void onSend(check.text, attachments, files).then((accepted) => {
@@ -279,12 +281,15 @@ export function Composer({
             size="small"
             variant="quiet"
             aria-expanded={picker?.kind === 'context'}
+            className="sy-composer__action"
+            title="Add context (or type @)"
             onClick={() => {
               if (picker?.kind === 'context') close();
               else setPicker({ kind: 'context', at: null });
             }}
           >
-            Add context
+            <ContextIcon />
+            <span className="sy-composer__label">Add context</span>
           </Button>
           {model === null ? null : (
             <Button
@@ -300,17 +305,23 @@ export function Composer({
               }}
             >
               <span className="sy-model-button__provider">{model.provider} · </span>
-              <span className="sy-model-button__model">{model.model}</span>
+              <span className="sy-model-button__model">
+                <span className="sy-model-button__head">{modelParts.head}</span>
+                <span className="sy-model-button__tail">{modelParts.tail}</span>
+              </span>
             </Button>
           )}
           <Button
             size="small"
             variant="quiet"
+            className="sy-composer__action"
+            title="Attach file (images, text)"
             onClick={() => {
               filePicker.current?.click();
             }}
           >
-            Attach file
+            <AttachIcon />
+            <span className="sy-composer__label">Attach file</span>
           </Button>
           <input
             ref={filePicker}

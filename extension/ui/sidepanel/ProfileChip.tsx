@@ -6,7 +6,7 @@ export function ProfileChip({ profile }: { readonly profile: ActiveProfileView |
   const pattern = profile.matchedPattern ?? 'default profile';
   return (
     <span
-      className="sy-chip"
+      className="sy-chip sy-profile-chip"
       title={profile.url === null ? undefined : `Active tab: ${profile.url}`}
       aria-label={`Profile ${profile.name}, matched by ${pattern}`}
     >

@@ -1,5 +1,13 @@
 import { describe, expect, test } from 'vitest';
-import { modelChoices, modelInView, modelToSet, providerName, typedModel } from './model-picker';
+import {
+  MAX_MODEL_TAIL,
+  modelChoices,
+  modelInView,
+  modelLabelParts,
+  modelToSet,
+  providerName,
+  typedModel,
+} from './model-picker';
 
 const openai = { kind: 'openai', model: 'gpt-4.1', hasApiKey: true } as const;
 const view = { provider: 'OpenAI', model: 'gpt-4o', defaultModel: 'gpt-4.1' };
@@ -73,4 +81,27 @@ test.each([
 test('modelToSet: the default goes back to following options', () => {
   expect(modelToSet('gpt-4.1', view)).toBeNull();
   expect(modelToSet('gpt-4o', view)).toBe('gpt-4o');
+});
+
+describe('modelLabelParts: the tail a narrow button keeps', () => {
+  test.each([
+    ['gpt-4.1', '', 'gpt-4.1'],
+    ['gpt-4.1-mini', '', 'gpt-4.1-mini'],
+    ['claude-sonnet-4-5', 'claude-', 'sonnet-4-5'],
+    ['claude-haiku-4-5', 'claude-', 'haiku-4-5'],
+    ['claude-sonnet-4-5-20250929', 'claude-sonnet-', '4-5-20250929'],
+    [
+      'accounts/fireworks/models/llama-v3p1-70b-instruct',
+      'accounts/fireworks/models/llama-v3p1-',
+      '70b-instruct',
+    ],
+    ['models/gemini-2.5-flash', 'models/gemini-', '2.5-flash'],
+    ['qwen2.5-coder:32b', 'qwen2.5-', 'coder:32b'],
+    ['averyveryverylongfinetunename', 'averyveryverylongfine', 'unename'.padStart(8, 't')],
+  ])('%s', (model, head, tail) => {
+    const parts = modelLabelParts(model);
+    expect(parts).toEqual({ head, tail });
+    expect(parts.head + parts.tail).toBe(model);
+    expect(parts.tail.length).toBeLessThanOrEqual(MAX_MODEL_TAIL);
+  });
 });

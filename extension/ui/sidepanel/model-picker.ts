@@ -79,3 +79,24 @@ export function typedModel(query: string, choices: readonly ModelChoice[]): stri
 export function modelToSet(id: string, view: ModelInView): string | null {
   return id === view.defaultModel ? null : id;
 }
+
+/** Most characters of a model id's end that the composer's button always shows. */
+export const MAX_MODEL_TAIL = 12;
+const SEPARATORS = new Set(['-', '_', '/', ':', '@', ' ']);
+
+/**
+ * The model id split for the composer's button in a narrow panel: the head gives way (ellipsis)
+ * and the tail always shows, since ids differ at their ends ("claude-sonnet-4-5" and
+ * "claude-haiku-4-5", "gpt-4.1" and "gpt-4.1-mini"). The tail is the longest run of whole
+ * segments (split at - _ / : @ or a space; a dot belongs to a version number) of at most
+ * MAX_MODEL_TAIL characters; an id whose last segment is longer keeps its last 8 characters.
+ */
+export function modelLabelParts(model: string): { readonly head: string; readonly tail: string } {
+  if (model.length <= MAX_MODEL_TAIL) return { head: '', tail: model };
+  for (let at = model.length - MAX_MODEL_TAIL - 1; at < model.length - 1; at++) {
+    if (SEPARATORS.has(model.charAt(at))) {
+      return { head: model.slice(0, at + 1), tail: model.slice(at + 1) };
+    }
+  }
+  return { head: model.slice(0, -8), tail: model.slice(-8) };
+}

@@ -27,11 +27,14 @@ export const SIDE_PANEL_VIEWPORT = { width: 420, height: 860 } as const;
 /** popup.css sets the body 400 px wide; Chromium caps a popup at 600 px high. */
 export const POPUP_VIEWPORT = { width: 400, height: 600 } as const;
 
-/** `UPDATE_SCREENSHOTS=1` writes into docs/screenshots/; otherwise into a temp folder. */
+/**
+ * `UPDATE_SCREENSHOTS=1` writes into docs/screenshots/; otherwise into `SCREENSHOT_DIR` when set
+ * (to look at one branch's pages apart from other runs), else into a temp folder.
+ */
 export const SCREENSHOT_DIR =
   process.env['UPDATE_SCREENSHOTS'] === '1'
     ? join(ROOT, 'docs/screenshots')
-    : join(tmpdir(), 'switchyard-e2e-screenshots');
+    : (process.env['SCREENSHOT_DIR'] ?? join(tmpdir(), 'switchyard-e2e-screenshots'));
 
 export interface OpenSidePanelOptions {
   /**
@@ -103,17 +106,71 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return path;
 }
 
+/** Chromium's narrowest side panel; the pages lay out from here up (issue 14). */
+export const NARROWEST_PANEL_WIDTH = 320;
+
+/** How the page fits its width: what scrolls sideways, and which buttons stick out. */
+export interface WidthFit {
+  readonly width: number;
+  /** The page scrolls sideways (its content is wider than the window). */
+  readonly overflows: boolean;
+  /** Buttons (by accessible name) not wholly inside the window, outside a sideways scroller. */
+  readonly buttonsOut: readonly string[];
+}
+
+export function widthFit(page: Page): Promise<WidthFit> {
+  return page.evaluate(() => {
+    const width = window.innerWidth;
+    // A table or code block that scrolls inside itself may hold buttons beyond the window.
+    const inScroller = (element: Element): boolean => {
+      for (let at = element.parentElement; at !== null; at = at.parentElement) {
+        const overflowX = getComputedStyle(at).overflowX;
+        if ((overflowX === 'auto' || overflowX === 'scroll') && at.scrollWidth > at.clientWidth) {
+          return true;
+        }
+      }
+      return false;
+    };
+    const buttonsOut = [...document.querySelectorAll('button')]
+      .filter((button) => {
+        const box = button.getBoundingClientRect();
+        if (box.width === 0 || box.height === 0) return false;
+        return (box.left < -0.5 || box.right > width + 0.5) && !inScroller(button);
+      })
+      .map((button) => button.getAttribute('aria-label') ?? button.textContent.trim());
+    return {
+      width,
+      overflows: document.documentElement.scrollWidth > width,
+      buttonsOut,
+    };
+  });
+}
+
+/** Asserts that nothing on the page scrolls sideways or sticks out of it at its width. */
+export async function expectFitsWidth(page: Page, where: string): Promise<void> {
+  const fit = await widthFit(page);
+  expect(fit, `${where} at ${fit.width} px`).toEqual({
+    width: fit.width,
+    overflows: false,
+    buttonsOut: [],
+  });
+}
+
 /**
  * The docs' four screenshots of a side panel page: `<name>`, `<name>-dark`, `<name>-narrow` and
- * `<name>-narrow-dark` (default width and 360 px, light and dark). Leaves the page at the
- * default size in light mode.
+ * `<name>-narrow-dark` (default width and 360 px, light and dark). At each width, and at the
+ * narrowest panel too, the page must fit: nothing scrolls sideways, every button is in view.
+ * Leaves the page at the default size in light mode.
  */
 export async function screenshotSidePanelModes(page: Page, name: string): Promise<void> {
   for (const [width, suffix] of [
     [SIDE_PANEL_VIEWPORT.width, ''],
     [360, '-narrow'],
+    [NARROWEST_PANEL_WIDTH, null],
   ] as const) {
     await page.setViewportSize({ width, height: SIDE_PANEL_VIEWPORT.height });
+    await expectFitsWidth(page, name);
+    if (suffix === null) continue;
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       await screenshot(page, `${name}${suffix}${scheme === 'dark' ? '-dark' : ''}`);
