@@ -1,6 +1,7 @@
 // Bundles the native host and its CLI into one CommonJS file that runs on Node 20, 22 and 24.
 import { build } from 'esbuild';
 import { chmod, readFile } from 'node:fs/promises';
+import path from 'node:path';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
 const outfile = 'dist/host/switchyard.cjs';
@@ -22,6 +23,7 @@ const result = await build({
     // never builds: native-host/mcp/sdk-shims.ts stands in (decision 0016).
     '@modelcontextprotocol/client/_shims': './native-host/mcp/sdk-shims.ts',
   },
+  plugins: [zodEnglishOnly()],
   sourcemap: 'linked',
   // Smaller source, faster start: about 10 ms less to load the bundle (measured on Node 20), which
   // is on every cold start's path to spawning servers. Identifiers are kept, so stack traces still
@@ -35,7 +37,7 @@ const result = await build({
 // The bundle carries one MCP SDK, the v2 client, and not the Ajv its Node shim would bring
 // (decision 0016): fail the build rather than ship either by accident.
 const unwanted = Object.keys(result.metafile.inputs).filter((input) =>
-  /node_modules\/(@modelcontextprotocol\/sdk\/|ajv\/|@modelcontextprotocol\/client\/dist\/ajvProvider)/.test(
+  /node_modules\/(@modelcontextprotocol\/sdk\/|ajv\/|@modelcontextprotocol\/client\/dist\/ajvProvider|zod\/v4\/locales\/(?!en\.js))/.test(
     input,
   ),
 );
@@ -43,3 +45,20 @@ if (unwanted.length > 0) {
   throw new Error(`the host bundle must not contain:\n  ${unwanted.join('\n  ')}`);
 }
 await chmod(outfile, 0o755);
+
+/**
+ * zod's `z.locales` namespace re-exports every language's messages; the host reads none of them
+ * and evaluating them sat on its path to answering the browser (decision 0028). The index is
+ * replaced by native-host/shared/zod-locales.ts, which keeps English.
+ */
+function zodEnglishOnly() {
+  const standIn = path.resolve('native-host/shared/zod-locales.ts');
+  return {
+    name: 'zod-english-only',
+    setup(context) {
+      context.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+        /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer) ? { path: standIn } : undefined,
+      );
+    },
+  };
+}
