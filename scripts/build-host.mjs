@@ -23,7 +23,7 @@ const result = await build({
     // never builds: native-host/mcp/sdk-shims.ts stands in (decision 0016).
     '@modelcontextprotocol/client/_shims': './native-host/mcp/sdk-shims.ts',
   },
-  plugins: [zodEnglishOnly()],
+  plugins: [zodEnglishOnly(), lazySseParser()],
   sourcemap: 'linked',
   // Smaller source, faster start: about 10 ms less to load the bundle (measured on Node 20), which
   // is on every cold start's path to spawning servers. Identifiers are kept, so stack traces still
@@ -44,6 +44,9 @@ const unwanted = Object.keys(result.metafile.inputs).filter((input) =>
 if (unwanted.length > 0) {
   throw new Error(`the host bundle must not contain:\n  ${unwanted.join('\n  ')}`);
 }
+if (!Object.keys(result.metafile.inputs).includes('native-host/mcp/sse-parser-shim.ts')) {
+  throw new Error('the MCP client no longer imports eventsource-parser/stream: drop the shim');
+}
 await chmod(outfile, 0o755);
 
 /**
@@ -58,6 +61,26 @@ function zodEnglishOnly() {
     setup(context) {
       context.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
         /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer) ? { path: standIn } : undefined,
+      );
+    },
+  };
+}
+
+/**
+ * The MCP client's `eventsource-parser/stream` goes through native-host/mcp/sse-parser-shim.ts,
+ * which evaluates it on first use: its top level extends TransformStream, and building Node's web
+ * streams on every start cost about 10 ms before the first server connected (decision 0028). The
+ * shim's own import of the module resolves as usual.
+ */
+function lazySseParser() {
+  const shim = path.resolve('native-host/mcp/sse-parser-shim.ts');
+  return {
+    name: 'lazy-sse-parser',
+    setup(context) {
+      context.onResolve({ filter: /^eventsource-parser\/stream$/ }, (args) =>
+        /[\\/]node_modules[\\/]@modelcontextprotocol[\\/]client[\\/]/.test(args.importer)
+          ? { path: shim }
+          : undefined,
       );
     },
   };
