@@ -6,6 +6,34 @@ import path from 'node:path';
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
 const outfile = 'dist/host/switchyard.cjs';
 
+/**
+ * Modules whose top level costs the host's start something it may never use, replaced for the
+ * importers named here (the replacement's own import of the module resolves as usual). Decision
+ * 0028; each stand-in says why.
+ */
+const STAND_INS = [
+  // zod's `z.locales` re-exports every language's messages (300 KB of the bundle); the host reads
+  // none, and English, zod's default, stays.
+  {
+    filter: /^\.\.\/locales\/index\.js$/,
+    importer: /[\\/]node_modules[\\/]zod[\\/]/,
+    standIn: 'native-host/shared/zod-locales.ts',
+  },
+  // The client's SSE parser extends TransformStream at its top level: Node's web streams, built
+  // on every start before the first stdio server could connect. Loaded on first use instead.
+  {
+    filter: /^eventsource-parser\/stream$/,
+    importer: /[\\/]node_modules[\\/]@modelcontextprotocol[\\/]client[\\/]/,
+    standIn: 'native-host/mcp/sse-parser-shim.ts',
+  },
+  // PKCE reads globalThis.crypto at its top level (Node's Web Crypto) for a sign-in only.
+  {
+    filter: /^pkce-challenge$/,
+    importer: /[\\/]node_modules[\\/]@modelcontextprotocol[\\/]client[\\/]/,
+    standIn: 'native-host/mcp/pkce-shim.ts',
+  },
+];
+
 const result = await build({
   entryPoints: ['native-host/main.ts'],
   outfile,
@@ -23,7 +51,7 @@ const result = await build({
     // never builds: native-host/mcp/sdk-shims.ts stands in (decision 0016).
     '@modelcontextprotocol/client/_shims': './native-host/mcp/sdk-shims.ts',
   },
-  plugins: [zodEnglishOnly(), lazySseParser()],
+  plugins: [standIns()],
   sourcemap: 'linked',
   // Smaller source, faster start: about 10 ms less to load the bundle (measured on Node 20), which
   // is on every cold start's path to spawning servers. Identifiers are kept, so stack traces still
@@ -44,44 +72,25 @@ const unwanted = Object.keys(result.metafile.inputs).filter((input) =>
 if (unwanted.length > 0) {
   throw new Error(`the host bundle must not contain:\n  ${unwanted.join('\n  ')}`);
 }
-if (!Object.keys(result.metafile.inputs).includes('native-host/mcp/sse-parser-shim.ts')) {
-  throw new Error('the MCP client no longer imports eventsource-parser/stream: drop the shim');
+const unused = STAND_INS.map((s) => s.standIn).filter(
+  (file) => !Object.keys(result.metafile.inputs).includes(file),
+);
+if (unused.length > 0) {
+  throw new Error(
+    `nothing imports what these stand in for any more, drop them:\n  ${unused.join('\n  ')}`,
+  );
 }
 await chmod(outfile, 0o755);
 
-/**
- * zod's `z.locales` namespace re-exports every language's messages; the host reads none of them
- * and evaluating them sat on its path to answering the browser (decision 0028). The index is
- * replaced by native-host/shared/zod-locales.ts, which keeps English.
- */
-function zodEnglishOnly() {
-  const standIn = path.resolve('native-host/shared/zod-locales.ts');
+function standIns() {
   return {
-    name: 'zod-english-only',
+    name: 'stand-ins',
     setup(context) {
-      context.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-        /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer) ? { path: standIn } : undefined,
-      );
-    },
-  };
-}
-
-/**
- * The MCP client's `eventsource-parser/stream` goes through native-host/mcp/sse-parser-shim.ts,
- * which evaluates it on first use: its top level extends TransformStream, and building Node's web
- * streams on every start cost about 10 ms before the first server connected (decision 0028). The
- * shim's own import of the module resolves as usual.
- */
-function lazySseParser() {
-  const shim = path.resolve('native-host/mcp/sse-parser-shim.ts');
-  return {
-    name: 'lazy-sse-parser',
-    setup(context) {
-      context.onResolve({ filter: /^eventsource-parser\/stream$/ }, (args) =>
-        /[\\/]node_modules[\\/]@modelcontextprotocol[\\/]client[\\/]/.test(args.importer)
-          ? { path: shim }
-          : undefined,
-      );
+      for (const { filter, importer, standIn } of STAND_INS) {
+        context.onResolve({ filter }, (args) =>
+          importer.test(args.importer) ? { path: path.resolve(standIn) } : undefined,
+        );
+      }
     },
   };
 }
