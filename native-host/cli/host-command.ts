@@ -65,12 +65,24 @@ export async function hostCommand(io: CliIo, args: readonly string[]): Promise<n
       setImmediate(resolve);
     });
   }
-  const early = await prestart(setup, io);
-  const spawned = early.servers.names();
-  if (spawned.length > 0)
-    log(`switchyard host: spawned before the rest loaded: ${spawned.join(', ')}`);
-  const { runFullHost } = await import('./host-run');
-  return runFullHost({ io, log, setup, frames, early });
+  let early: Awaited<ReturnType<typeof prestart>> | undefined;
+  try {
+    early = await prestart(setup, io);
+    const spawned = early.servers.names();
+    if (spawned.length > 0)
+      log(`switchyard host: spawned before the rest loaded: ${spawned.join(', ')}`);
+    const { runFullHost } = await import('./host-run');
+    return await runFullHost({ io, log, setup, frames, early });
+  } catch (error) {
+    // The open channel keeps the process alive: a start that fails from here on must end it (and
+    // what it spawned), as a failed start ended before the channel opened this early.
+    log(
+      `switchyard host: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+    const { killProcessGroupNow } = await import('../supervisor/process-transport');
+    for (const pid of early?.servers.unclaimedPids() ?? []) killProcessGroupNow(pid);
+    process.exit(1);
+  }
 }
 
 async function prestart(
