@@ -1,5 +1,3 @@
-import { spawn } from 'node:child_process';
-
 /**
  * The user's login-shell PATH, recorded at install time. A browser started from the desktop
  * hands the host a bare environment (`/usr/bin:/bin`, no nvm, volta, fnm or Homebrew), so
@@ -113,8 +111,11 @@ const MAX_STDOUT_BYTES = 1024 * 1024;
  * so an interactive shell cannot take over the installer's terminal), TERM=dumb, stdout capped,
  * and the whole process group killed at the timeout (an rc file may start background jobs).
  */
-export const runShell: RunShell = (argv, { env, timeoutMs }) =>
-  new Promise((resolve) => {
+export const runShell: RunShell = async (argv, { env, timeoutMs }) => {
+  // Loaded here, not with the module: the host reads the recorded PATH on every start and
+  // answers the browser before it needs child_process (decision 0028).
+  const { spawn } = await import('node:child_process');
+  return new Promise((resolve) => {
     const [command, ...args] = argv;
     if (command === undefined) {
       resolve(null);
@@ -173,3 +174,4 @@ export const runShell: RunShell = (argv, { env, timeoutMs }) =>
       finish(Buffer.concat(chunks).toString('utf8'));
     });
   });
+};

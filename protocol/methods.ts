@@ -22,6 +22,7 @@ import {
   EnvValueSchema,
   popupEditMethods,
 } from './popup-edits';
+import { helloMethods } from './hello';
 import { elicitationMethods, elicitationNotifications } from './elicitation';
 import { nestedDeeperThan } from './guards';
 import { RequestIdSchema } from './jsonrpc';
@@ -47,8 +48,7 @@ import {
  * each entry and an invariant test keeps the two in step.
  */
 
-/** Bumped on any incompatible change to this table. Checked by `host/hello`. */
-export const PROTOCOL_VERSION = 1;
+export { PROTOCOL_VERSION } from './hello';
 
 const ServerParamsSchema = z.object({ server: z.string().min(1).max(256) });
 
@@ -60,20 +60,7 @@ export const requestMethods = {
   ...elicitationMethods,
   ...appMethods,
   ...popupEditMethods,
-  'host/hello': {
-    params: z.object({
-      protocolVersion: z.number().int(),
-      client: z.object({ name: z.string().max(128), version: z.string().max(64) }),
-    }),
-    result: z.object({
-      protocolVersion: z.number().int(),
-      host: z.object({ name: z.string(), version: z.string() }),
-      /** The host's state directory ($SWITCHYARD_HOME). */
-      home: z.string(),
-      /** Problems found while loading the configuration, as human-readable lines. */
-      configWarnings: z.array(z.string()),
-    }),
-  },
+  ...helloMethods,
   'servers/list': {
     params: z.object({}).optional(),
     result: z.object({ servers: z.array(ServerSummarySchema) }),

@@ -1,7 +1,9 @@
-import { prepareCore, stdioLaunchOptions, type PreparedCore } from '../host/core-prepare';
-import { PrestartedServers } from '../host/prestart';
+import type { PreparedCore } from '../host/core-prepare';
+import type { PrestartedServers } from '../host/prestart';
 import { loadSetup, type HostSetup } from '../host/setup';
+import { FirstFrames } from '../rpc/first-frames';
 import { checkCaller } from '../rpc/origin';
+import { HOST_VERSION } from '../shared/version';
 import { hostStartContext } from './install-host';
 import type { CliIo } from './io';
 
@@ -10,10 +12,12 @@ import type { CliIo } from './io';
  * `console` is pointed at stderr before anything else can print (a dependency's stray
  * console.log would corrupt a frame).
  *
- * Two stages (decision 0022). This first one reads and validates the configuration, checks each
- * server's launch against the trust store, and spawns the approved local servers; only then is
- * the rest of the host (the MCP client, the RPC layer: host-run.ts) loaded, while the servers
- * boot, and its launcher adopts the running processes. It imports nothing of the MCP client.
+ * Two stages (decisions 0022, 0028). This first one reads and validates the configuration,
+ * checks the caller, opens the browser's channel and answers its `host/hello` (first-frames.ts),
+ * then checks each server's launch against the trust store and spawns the approved local servers
+ * (loaded only now, so the hello does not wait for them); only then is the rest of the host (the
+ * MCP client, the RPC layer: host-run.ts) loaded, while the servers boot, and its launcher adopts
+ * the running processes. It imports nothing of the MCP client.
  */
 export async function hostCommand(io: CliIo, args: readonly string[]): Promise<number> {
   const { Console } = await import('node:console');
@@ -42,21 +46,53 @@ export async function hostCommand(io: CliIo, args: readonly string[]): Promise<n
   io = { ...io, env: context.env };
 
   const setup = await loadSetup({ env: io.env, platform: io.platform });
-  // A caller the host refuses gets nothing spawned: runHost reports it and exits.
-  const early = checkCaller(args, context.allowedCallers).ok
-    ? await prestart(setup, io)
-    : undefined;
-  const spawned = early?.servers.names() ?? [];
-  if (spawned.length > 0)
-    log(`switchyard host: spawned before the rest loaded: ${spawned.join(', ')}`);
-  const { runFullHost } = await import('./host-run');
-  return runFullHost({ io, args, log, setup, allowedCallers: context.allowedCallers, early });
+  // A caller the host refuses gets nothing: no channel, no server, no second stage.
+  const caller = checkCaller(args, context.allowedCallers);
+  if (!caller.ok) {
+    log(`switchyard host: ${caller.message}`);
+    process.exit(2);
+  }
+  const frames = FirstFrames.open(process.stdin, process.stdout, {
+    version: HOST_VERSION,
+    home: setup.home ?? '',
+    configWarnings: setup.warnings,
+  });
+  // Into the next poll phase of the event loop (reading starts on this turn, after its poll): a
+  // hello already in the pipe is read and answered before the launch code loads and the servers
+  // spawn. Nothing waits for a hello that has not come.
+  for (let turn = 0; turn < 2; turn += 1) {
+    await new Promise<void>((resolve) => {
+      setImmediate(resolve);
+    });
+  }
+  let early: Awaited<ReturnType<typeof prestart>> | undefined;
+  try {
+    early = await prestart(setup, io);
+    const spawned = early.servers.names();
+    if (spawned.length > 0)
+      log(`switchyard host: spawned before the rest loaded: ${spawned.join(', ')}`);
+    const { runFullHost } = await import('./host-run');
+    return await runFullHost({ io, log, setup, frames, early });
+  } catch (error) {
+    // The open channel keeps the process alive: a start that fails from here on must end it (and
+    // what it spawned), as a failed start ended before the channel opened this early.
+    log(
+      `switchyard host: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+    const { killProcessGroupNow } = await import('../supervisor/process-transport');
+    for (const pid of early?.servers.unclaimedPids() ?? []) killProcessGroupNow(pid);
+    process.exit(1);
+  }
 }
 
 async function prestart(
   setup: HostSetup,
   io: CliIo,
 ): Promise<{ prepared: PreparedCore; servers: PrestartedServers }> {
+  const [{ prepareCore, stdioLaunchOptions }, { PrestartedServers }] = await Promise.all([
+    import('../host/core-prepare'),
+    import('../host/prestart'),
+  ]);
   const prepared = await prepareCore(setup, { platform: io.platform });
   const snapshot = await prepared.trust.snapshot();
   const servers = PrestartedServers.start(

@@ -3,7 +3,7 @@ import type { PreparedCore } from '../host/core-prepare';
 import { LiveConfig } from '../host/live-config';
 import type { PrestartedServers } from '../host/prestart';
 import type { HostSetup } from '../host/setup';
-import type { AllowedCallers } from '../rpc/origin';
+import type { FirstFrames } from '../rpc/first-frames';
 import { runHost } from '../rpc/run-host';
 import { killProcessGroupNow } from '../supervisor/process-transport';
 import { HOST_VERSION } from '../shared/version';
@@ -16,22 +16,18 @@ import type { CliIo } from './io';
 
 export interface FullHostOptions {
   readonly io: CliIo;
-  readonly args: readonly string[];
   readonly log: (line: string) => void;
   readonly setup: HostSetup;
-  readonly allowedCallers: AllowedCallers;
-  /** What the first stage built and spawned; absent when it spawned nothing (a refused caller). */
-  readonly early:
-    { readonly prepared: PreparedCore; readonly servers: PrestartedServers } | undefined;
+  /** The browser's channel, open since the first stage accepted the caller. */
+  readonly frames: FirstFrames;
+  /** What the first stage built and spawned. */
+  readonly early: { readonly prepared: PreparedCore; readonly servers: PrestartedServers };
 }
 
 export function runFullHost(options: FullHostOptions): Promise<number> {
   const { io, setup, log, early } = options;
   const { done } = runHost({
-    args: options.args,
-    allowedCallers: options.allowedCallers,
-    input: process.stdin,
-    output: process.stdout,
+    frames: options.frames,
     home: setup.home ?? '',
     version: HOST_VERSION,
     configWarnings: setup.warnings,
@@ -42,12 +38,8 @@ export function runFullHost(options: FullHostOptions): Promise<number> {
         clientName: 'switchyard',
         version: HOST_VERSION,
         via: 'browser',
-        ...(early
-          ? {
-              prepared: early.prepared,
-              adoptLaunch: (launcher) => early.servers.launcher(launcher),
-            }
-          : {}),
+        prepared: early.prepared,
+        adoptLaunch: (launcher) => early.servers.launcher(launcher),
         events: {
           onServerChanged: (summary) => {
             emit.serverChanged(summary);
@@ -91,7 +83,7 @@ export function runFullHost(options: FullHostOptions): Promise<number> {
     },
     // A server spawned early that the launch gate did not hand over is closed, never connected.
     afterStartAll: () => {
-      void early?.servers.closeUnclaimed();
+      void early.servers.closeUnclaimed();
     },
     onProcessEvents: (handlers) => {
       for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
@@ -107,7 +99,7 @@ export function runFullHost(options: FullHostOptions): Promise<number> {
       });
       // Last resort if the host exits by any other path: no server may outlive it (design D12).
       process.on('exit', () => {
-        const pids = [...handlers.exitNow(), ...(early?.servers.unclaimedPids() ?? [])];
+        const pids = [...handlers.exitNow(), ...early.servers.unclaimedPids()];
         for (const pid of pids) killProcessGroupNow(pid);
       });
     },

@@ -109,6 +109,22 @@ describe('Dispatcher', () => {
     expect(errorOf(sent[0]).data.reason).toBe('protocol-mismatch');
   });
 
+  it('answers requests at once when the first stage already answered the hello', async () => {
+    const sent: unknown[] = [];
+    const dispatcher = new Dispatcher({
+      handlers: handlers(),
+      send: (message) => {
+        sent.push(message);
+        return Promise.resolve();
+      },
+      log: () => undefined,
+      helloAnswered: true,
+    });
+    dispatcher.handle({ jsonrpc: '2.0', id: 'a', method: 'servers/list' });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(sent).toEqual([{ jsonrpc: '2.0', id: 'a', result: { servers: [] } }]);
+  });
+
   it('answers a valid request after hello', async () => {
     const { dispatcher, sent, settle, hello } = setup();
     await hello();

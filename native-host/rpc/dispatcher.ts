@@ -51,6 +51,8 @@ export interface DispatcherOptions {
   /** Sends one message; rejects (e.g. FrameTooLargeError) without having written anything. */
   readonly send: (message: unknown) => Promise<void>;
   readonly log: (level: 'info' | 'warning' | 'error', message: string) => void;
+  /** The host's first stage already answered this connection's `host/hello` (decision 0028). */
+  readonly helloAnswered?: boolean;
 }
 
 /** Reason attached to aborts the extension asked for. */
@@ -63,6 +65,7 @@ export class Dispatcher {
 
   constructor(options: DispatcherOptions) {
     this.options = options;
+    this.helloDone = options.helloAnswered ?? false;
   }
 
   /** Number of requests currently being handled. */

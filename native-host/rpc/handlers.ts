@@ -1,10 +1,10 @@
 import path from 'node:path';
-import { PROTOCOL_VERSION } from '../../protocol/methods';
 import { CANCEL_REASON, type Handlers } from './dispatcher';
 import type { HostCore } from '../host/core';
 import { HostError } from '../shared/host-error';
 import type { LiveConfig } from '../host/live-config';
 import { importHandlers } from './import-handlers';
+import { helloAnswer } from './hello';
 import { listingPage } from './listing-pages';
 import { MAX_URI_CHARS } from '../../protocol/resources';
 import { expandTemplate } from '../mcp/uri-template';
@@ -42,21 +42,8 @@ export function createHandlers({
     liveConfig ? liveConfig.exclusive(write) : write();
   return {
     'host/hello': (params) => {
-      if (params.protocolVersion !== PROTOCOL_VERSION) {
-        return Promise.reject(
-          new HostError(
-            'protocol-mismatch',
-            `This host speaks protocol ${PROTOCOL_VERSION}, the extension ${params.protocolVersion}. Update both to the same release (run 'switchyard install' again).`,
-            { supported: [PROTOCOL_VERSION] },
-          ),
-        );
-      }
-      return Promise.resolve({
-        protocolVersion: PROTOCOL_VERSION,
-        host: { name: 'switchyard', version },
-        home,
-        configWarnings: [...configWarnings()],
-      });
+      const answer = helloAnswer(params, { version, home, configWarnings: configWarnings() });
+      return answer.ok ? Promise.resolve(answer.result) : Promise.reject(answer.error);
     },
     'servers/list': () => Promise.resolve({ servers: core.listServers() }),
     'auth/begin': ({ server, redirectUri }) => core.signIns.begin(server, redirectUri),

@@ -1,25 +1,21 @@
-import type { Readable, Writable } from 'node:stream';
 import type { ServerSummary } from '../../protocol/servers';
 import type {
   ElicitationAction,
   ElicitationRequest,
   ElicitationSettledBy,
 } from '../../protocol/elicitation';
-import {
-  MAX_BROWSER_TO_HOST_FRAME_BYTES,
-  MAX_HOST_TO_BROWSER_FRAME_BYTES,
-} from '../../protocol/limits';
-import { NativeMessagingChannel } from '../transport/native-messaging-channel';
 import { safeText } from '../../protocol/untrusted/gate';
 import type { HostCore, LogLevel, ServerNotice } from '../host/core';
 import { Dispatcher } from './dispatcher';
 import { createHandlers } from './handlers';
 import type { LiveConfig } from '../host/live-config';
-import { checkCaller, type AllowedCallers } from './origin';
+import type { FirstFrames } from './first-frames';
 
 /**
- * `switchyard host`: the native-messaging host the browser starts. Wires the channel, the
- * dispatcher and the core, starts every server, and owns shutdown (design D12): on stdin EOF,
+ * `switchyard host`: the native-messaging host the browser starts, from its second stage on.
+ * Takes the channel over from the first stage (which checked the caller and may have answered
+ * `host/hello` already: first-frames.ts), wires the dispatcher and the core, starts every server,
+ * and owns shutdown (design D12): on stdin EOF,
  * SIGTERM, SIGINT, SIGHUP or a fatal error it kills every server's process group at once and
  * exits once stdout has drained, well inside Chromium's ~2 s before it kills a lingering host.
  */
@@ -28,11 +24,8 @@ import { checkCaller, type AllowedCallers } from './origin';
 export const SHUTDOWN_DEADLINE_MS = 1_800;
 
 export interface RunHostOptions {
-  /** Arguments after `host`: the browser's caller description. */
-  readonly args: readonly string[];
-  readonly allowedCallers: AllowedCallers;
-  readonly input: Readable;
-  readonly output: Writable;
+  /** The browser's channel, opened by the first stage once it accepted the caller. */
+  readonly frames: FirstFrames;
   readonly home: string;
   readonly version: string;
   /** Builds the core; `emit` forwards its events to the extension. */
@@ -69,22 +62,12 @@ export interface ProcessEventHandlers {
 }
 
 export function runHost(options: RunHostOptions): { done: Promise<number> } {
-  const caller = checkCaller(options.args, options.allowedCallers);
-  if (!caller.ok) {
-    options.log(`switchyard host: ${caller.message}`);
-    options.exit(2);
-    return { done: Promise.resolve(2) };
-  }
   return { done: serve(options) };
 }
 
 async function serve(options: RunHostOptions): Promise<number> {
-  const channel = new NativeMessagingChannel({
-    input: options.input,
-    output: options.output,
-    maxIncomingFrameBytes: MAX_BROWSER_TO_HOST_FRAME_BYTES,
-    maxOutgoingFrameBytes: MAX_HOST_TO_BROWSER_FRAME_BYTES,
-  });
+  const { frames } = options;
+  const { channel } = frames;
   const send = (message: unknown): Promise<void> => channel.send(message);
   const notify = (message: unknown): void => {
     send(message).catch(() => {
@@ -160,6 +143,7 @@ async function serve(options: RunHostOptions): Promise<number> {
     log: (level, message) => {
       options.log(`[${level}] ${message}`);
     },
+    helloAnswered: frames.helloAnswered,
   });
 
   let resolveDone: (code: number) => void = () => undefined;
@@ -189,15 +173,6 @@ async function serve(options: RunHostOptions): Promise<number> {
     });
   };
 
-  channel.onmessage = (value) => {
-    dispatcher.handle(value);
-  };
-  channel.onparseerror = (error) => {
-    dispatcher.handleParseError(error);
-  };
-  channel.onclose = (reason) => {
-    shutdown(reason.kind === 'eof' ? 0 : 1, `channel closed: ${reason.kind}`);
-  };
   options.onProcessEvents?.({
     terminate: (signal) => {
       shutdown(0, signal);
@@ -213,9 +188,21 @@ async function serve(options: RunHostOptions): Promise<number> {
     },
     exitNow: () => core.livePids(),
   });
-  channel.start();
   for (const warning of options.configWarnings) options.log(`[warning] ${warning}`);
   void core.startAll().finally(() => options.afterStartAll?.());
   live?.start();
+  // What arrived while this stage loaded is handled now, in order, then every later frame: after
+  // startAll, so a queued servers/list sees each server starting, as it would have before.
+  frames.handOver({
+    onmessage: (value) => {
+      dispatcher.handle(value);
+    },
+    onparseerror: (error) => {
+      dispatcher.handleParseError(error);
+    },
+    onclose: (reason) => {
+      shutdown(reason.kind === 'eof' ? 0 : 1, `channel closed: ${reason.kind}`);
+    },
+  });
   return done;
 }

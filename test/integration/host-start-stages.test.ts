@@ -9,7 +9,8 @@ import { FIXTURE_SERVER, HostHarness, approveAll, childrenOf, makeHome } from '.
  * the rest of the host loads, and the full host adopts them. The launch gate's guarantees hold:
  * a server whose entry changed since its approval, or that is disabled, is not spawned early
  * (nor late, until approved), and an approved one runs once, as the process the first stage
- * spawned.
+ * spawned. The first stage answers the first `host/hello` (decision 0028); what the browser sends
+ * behind it waits for the second stage and sees what it would have seen before.
  */
 
 const pidsIn = (file: string): string[] =>
@@ -42,7 +43,16 @@ describe('two-stage host start', () => {
 
     const host = new HostHarness(home);
     try {
-      await host.hello();
+      // Sent together, as the extension does on connect: the list queued behind the hello is
+      // answered by the full host once it has started every server.
+      const [hello, listed] = await Promise.all([
+        host.hello(),
+        host.call<{ servers: Array<{ name: string; status: { state: string } }> }>('servers/list'),
+      ]);
+      expect(hello.result).toMatchObject({ home, configWarnings: [] });
+      expect(listed.servers.find((s) => s.name === 'kept')?.status.state).toMatch(
+        /^(starting|running)$/,
+      );
       const servers = await host.settled();
       const state = (name: string) => servers.find((s) => s.name === name)?.status.state;
       expect(state('kept')).toBe('running');
