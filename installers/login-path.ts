@@ -113,7 +113,7 @@ const MAX_STDOUT_BYTES = 1024 * 1024;
  */
 export const runShell: RunShell = async (argv, { env, timeoutMs }) => {
   // Loaded here, not with the module: the host reads the recorded PATH on every start and
-  // answers the browser before it needs child_process (decision 0028).
+  // answers the browser before it needs child_process (decision 0030).
   const { spawn } = await import('node:child_process');
   return new Promise((resolve) => {
     const [command, ...args] = argv;

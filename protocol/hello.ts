@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * `host/hello`, the first request of every connection, apart from the method table so the host's
- * first stage can answer it without loading the rest of the protocol (decision 0028).
+ * first stage can answer it without loading the rest of the protocol (decision 0030).
  */
 
 /** Bumped on any incompatible change to the method table. Checked by `host/hello`. */

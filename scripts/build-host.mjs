@@ -9,7 +9,7 @@ const outfile = 'dist/host/switchyard.cjs';
 /**
  * Modules whose top level costs the host's start something it may never use, replaced for the
  * importers named here (the replacement's own import of the module resolves as usual). Decision
- * 0028; each stand-in says why.
+ * 0030; each stand-in says why.
  */
 const STAND_INS = [
   // zod's `z.locales` re-exports every language's messages (300 KB of the bundle); the host reads

@@ -12,7 +12,7 @@ import type { CliIo } from './io';
  * `console` is pointed at stderr before anything else can print (a dependency's stray
  * console.log would corrupt a frame).
  *
- * Two stages (decisions 0022, 0028). This first one reads and validates the configuration,
+ * Two stages (decisions 0022, 0030). This first one reads and validates the configuration,
  * checks the caller, opens the browser's channel and answers its `host/hello` (first-frames.ts),
  * then checks each server's launch against the trust store and spawns the approved local servers
  * (loaded only now, so the hello does not wait for them); only then is the rest of the host (the

@@ -5,7 +5,7 @@ import type * as Upstream from 'eventsource-parser/stream';
  * scripts/build-host.mjs for the client's imports only). The upstream module declares
  * `class EventSourceParserStream extends TransformStream` at its top level, so merely loading the
  * client made Node build its web streams on every host start, stdio servers only or not: about
- * 10 ms before the first server could connect (decision 0028). Here the upstream module is
+ * 10 ms before the first server could connect (decision 0030). Here the upstream module is
  * evaluated when a remote server's response is first parsed as server-sent events.
  */
 

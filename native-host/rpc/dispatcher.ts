@@ -51,7 +51,7 @@ export interface DispatcherOptions {
   /** Sends one message; rejects (e.g. FrameTooLargeError) without having written anything. */
   readonly send: (message: unknown) => Promise<void>;
   readonly log: (level: 'info' | 'warning' | 'error', message: string) => void;
-  /** The host's first stage already answered this connection's `host/hello` (decision 0028). */
+  /** The host's first stage already answered this connection's `host/hello` (decision 0030). */
   readonly helloAnswered?: boolean;
 }
 

@@ -12,7 +12,7 @@ import {
 import { helloAnswer, type HelloFacts } from './hello';
 
 /**
- * The browser's side of the host from the first stage on (decision 0028). The first stage opens
+ * The browser's side of the host from the first stage on (decision 0030). The first stage opens
  * the channel as soon as it has read the configuration and accepted the caller, and answers the
  * connection's first `host/hello` itself, while the servers spawn and the rest of the host loads.
  * Everything else (any other request, a notification, a hello it would refuse, a frame that is not

@@ -4,7 +4,7 @@ import { HostError } from '../shared/host-error';
 
 /**
  * The answer to `host/hello`, given by the first stage for the connection's first hello and by
- * the dispatcher's handler for any later one (decision 0028): one function, so both say the same.
+ * the dispatcher's handler for any later one (decision 0030): one function, so both say the same.
  */
 
 export interface HelloFacts {

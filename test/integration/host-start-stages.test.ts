@@ -9,7 +9,7 @@ import { FIXTURE_SERVER, HostHarness, approveAll, childrenOf, makeHome } from '.
  * the rest of the host loads, and the full host adopts them. The launch gate's guarantees hold:
  * a server whose entry changed since its approval, or that is disabled, is not spawned early
  * (nor late, until approved), and an approved one runs once, as the process the first stage
- * spawned. The first stage answers the first `host/hello` (decision 0028); what the browser sends
+ * spawned. The first stage answers the first `host/hello` (decision 0030); what the browser sends
  * behind it waits for the second stage and sees what it would have seen before.
  */
 
