@@ -28,7 +28,8 @@ export interface HeapProbeSample {
 }
 
 /**
- * `process.memoryUsage()` (rss, heapTotal, heapUsed, external, arrayBuffers) and, per V8 heap
+ * `process.memoryUsage()` (rss, heapTotal, heapUsed, external, arrayBuffers), the resident pages
+ * by kind (`/proc/self/status`) and, per V8 heap
  * space (new_space, old_space, code_space, large_object_space, ...), its size and what is used
  * of it (`v8.getHeapSpaceStatistics()`), in bytes.
  */
@@ -39,6 +40,9 @@ const MemoryBreakdownSchema = z.object({
   external: z.number(),
   arrayBuffers: z.number(),
   spaces: z.record(z.string(), z.object({ size: z.number(), used: z.number() })),
+  /** Linux only: resident anonymous pages and file-backed ones (mostly the node binary). */
+  rssAnon: z.number().optional(),
+  rssFile: z.number().optional(),
 });
 export type MemoryBreakdown = z.infer<typeof MemoryBreakdownSchema>;
 
@@ -74,7 +78,20 @@ const breakdown = () => {
   for (const s of v8.getHeapSpaceStatistics()) {
     spaces[s.space_name] = { size: s.space_size, used: s.space_used_size };
   }
-  return { ...process.memoryUsage(), spaces };
+  return { ...process.memoryUsage(), spaces, ...residentKinds() };
+};
+// Linux: resident pages by kind; RssFile is mostly the node binary, shared with every node process.
+const residentKinds = () => {
+  try {
+    const status = require('node:fs').readFileSync('/proc/self/status', 'utf8');
+    const kib = (field) => {
+      const line = status.split('\\n').find((l) => l.startsWith(field + ':'));
+      return line === undefined ? undefined : parseInt(line.slice(field.length + 1).trim(), 10) * 1024;
+    };
+    return { rssAnon: kib('RssAnon'), rssFile: kib('RssFile') };
+  } catch {
+    return {};
+  }
 };
 process.on('SIGUSR2', () => {
   const beforeGc = breakdown();
