@@ -33,7 +33,8 @@ import { ensureAllowed, startTrustedHost } from './trusted-host';
 import { toolSearchCost } from './tool-search';
 
 /**
- * `npm run bench`: relay overhead, cold start, token cost of the listings, host memory, the host
+ * `npm run bench`: relay overhead (and the host's CPU per call by stage), cold start, token cost of
+ * the listings, host memory (with what it is made of), the host
  * under load (8 servers, 1,000 calls in flight) and the relay overhead to a remote (Streamable
  * HTTP) server, in one run, printed as a table and written to dist/bench/latest.json. Figures are
  * compared with their targets but never fail the run: benchmarks report, tests assert behaviour.

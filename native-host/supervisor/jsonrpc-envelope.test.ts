@@ -69,7 +69,7 @@ const ERRORS: unknown[] = [
 ];
 
 /** Every combination of the pools above, with and without each envelope key. */
-function* generated(): Generator<unknown> {
+function* generated(): Generator {
   const versions: unknown[] = ['2.0', '1.0', 2, undefined];
   for (const jsonrpc of versions) {
     for (const id of [undefined, ...IDS]) {
