@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { z } from 'zod';
 import type { FramesClient } from './frames-client';
 import { startTrustedHost } from './trusted-host';
 
@@ -21,7 +22,29 @@ export interface HeapProbeSample {
   /** Memory held outside the V8 heap for JavaScript objects (Buffers), in bytes. */
   readonly external: number;
   readonly rss: number;
+  /** The whole breakdown, just before the forced collections and just after them. */
+  readonly beforeGc: MemoryBreakdown;
+  readonly afterGc: MemoryBreakdown;
 }
+
+/**
+ * `process.memoryUsage()` (rss, heapTotal, heapUsed, external, arrayBuffers), the resident pages
+ * by kind (`/proc/self/status`) and, per V8 heap
+ * space (new_space, old_space, code_space, large_object_space, ...), its size and what is used
+ * of it (`v8.getHeapSpaceStatistics()`), in bytes.
+ */
+const MemoryBreakdownSchema = z.object({
+  rss: z.number(),
+  heapTotal: z.number(),
+  heapUsed: z.number(),
+  external: z.number(),
+  arrayBuffers: z.number(),
+  spaces: z.record(z.string(), z.object({ size: z.number(), used: z.number() })),
+  /** Linux only: resident anonymous pages and file-backed ones (mostly the node binary). */
+  rssAnon: z.number().optional(),
+  rssFile: z.number().optional(),
+});
+export type MemoryBreakdown = z.infer<typeof MemoryBreakdownSchema>;
 
 export interface HeapProbeResult {
   readonly samples: readonly HeapProbeSample[];
@@ -39,16 +62,43 @@ export interface HeapProbeOptions {
   readonly prepare: (host: FramesClient) => Promise<unknown>;
   readonly warmupCalls: number;
   readonly roundCalls: number;
+  /** Node/V8 flags to try on the probed host, after the launcher's (HOST_NODE_FLAGS). */
+  readonly nodeArgs?: readonly string[];
 }
 
-/** Runs in the probed host: full collections on SIGUSR2, then one JSON line to the out file. */
+/**
+ * Runs in the probed host: on SIGUSR2 the breakdown as the host runs, full collections, the
+ * breakdown again, as one JSON line to the out file.
+ */
 const PRELOAD = `
 const { appendFileSync } = require('node:fs');
+const v8 = require('node:v8');
+const breakdown = () => {
+  const spaces = {};
+  for (const s of v8.getHeapSpaceStatistics()) {
+    spaces[s.space_name] = { size: s.space_size, used: s.space_used_size };
+  }
+  return { ...process.memoryUsage(), spaces, ...residentKinds() };
+};
+// Linux: resident pages by kind; RssFile is mostly the node binary, shared with every node process.
+const residentKinds = () => {
+  try {
+    const status = require('node:fs').readFileSync('/proc/self/status', 'utf8');
+    const kib = (field) => {
+      const line = status.split('\\n').find((l) => l.startsWith(field + ':'));
+      return line === undefined ? undefined : parseInt(line.slice(field.length + 1).trim(), 10) * 1024;
+    };
+    return { rssAnon: kib('RssAnon'), rssFile: kib('RssFile') };
+  } catch {
+    return {};
+  }
+};
 process.on('SIGUSR2', () => {
+  const beforeGc = breakdown();
   // Several passes: weak callbacks and finalizers free more on the next one.
   for (let i = 0; i < 4; i += 1) globalThis.gc();
-  const m = process.memoryUsage();
-  appendFileSync(process.env.SWITCHYARD_HEAP_PROBE_OUT, JSON.stringify({ heapUsed: m.heapUsed, external: m.external, rss: m.rss }) + '\\n');
+  const afterGc = breakdown();
+  appendFileSync(process.env.SWITCHYARD_HEAP_PROBE_OUT, JSON.stringify({ heapUsed: afterGc.heapUsed, external: afterGc.external, rss: afterGc.rss, beforeGc, afterGc }) + '\\n');
 });
 `;
 
@@ -70,7 +120,7 @@ export async function probeHeap(options: HeapProbeOptions): Promise<HeapProbeRes
         bundle: options.bundle,
         home: options.home,
         origin: options.origin,
-        nodeArgs: ['--expose-gc', '--require', preload],
+        nodeArgs: [...(options.nodeArgs ?? []), '--expose-gc', '--require', preload],
         env: { SWITCHYARD_HEAP_PROBE_OUT: out },
       })
     ).host;
@@ -114,13 +164,16 @@ function readLines(file: string): string[] {
   return readFileSync(file, 'utf8').split('\n').filter(Boolean);
 }
 
+const SampleSchema = z.object({
+  heapUsed: z.number(),
+  external: z.number(),
+  rss: z.number(),
+  beforeGc: MemoryBreakdownSchema,
+  afterGc: MemoryBreakdownSchema,
+});
+
 function parseSample(line: string): Omit<HeapProbeSample, 'calls'> {
-  const value: unknown = JSON.parse(line);
-  const field = (name: string): number => {
-    const v: unknown =
-      typeof value === 'object' && value !== null ? Reflect.get(value, name) : undefined;
-    if (typeof v !== 'number') throw new Error(`heap sample without '${name}': ${line}`);
-    return v;
-  };
-  return { heapUsed: field('heapUsed'), external: field('external'), rss: field('rss') };
+  const parsed = SampleSchema.safeParse(JSON.parse(line));
+  if (!parsed.success) throw new Error(`heap sample not as written: ${line}`);
+  return parsed.data;
 }

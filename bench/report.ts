@@ -5,9 +5,11 @@ import type { ColdStartResult } from './cold-start';
 import type { HeapProbeResult } from './heap-probe';
 import type { LoadReport } from './load';
 import type { ProcessMemory } from './memory';
+import { renderMemoryBreakdown } from './memory-breakdown';
 import { PATHS, type PathName, type RelayResult } from './relay';
 import type { ExtensionUiReport } from './extension-ui';
 import type { RemoteRelayReport } from './remote-relay';
+import { renderStages, type StagesResult } from './stages';
 import { median } from './stats';
 import { change, count, fixed, renderTable, type Row } from './table';
 import type { TokenCostResult } from './token-cost';
@@ -53,6 +55,8 @@ export interface BenchReport {
     readonly loadAverage: { readonly start: number; readonly end: number };
   };
   readonly relay: RelayResult;
+  /** The host's CPU per relayed call and per bare hop, by stage (issue 15). */
+  readonly stages: StagesResult;
   readonly coldStart: Omit<ColdStartResult, 'rawTools'>;
   readonly tokens: TokenCostResult;
   /** Tool search mode: MCP listing tokens per turn for 10, 100, 1,000 generated tools. */
@@ -158,7 +162,7 @@ function renderExtensionUi({ extensionUi, verdicts }: BenchReport): string {
   ].join('\n');
 }
 
-function renderRelay({ relay, verdicts }: BenchReport): string {
+function renderRelay({ relay, stages, verdicts }: BenchReport): string {
   const s = relay.settings;
   const processes = Object.keys(relay.cpuPerCallUs.relay);
   const cpuRows: Row[] = PATHS.map((path) => [
@@ -175,6 +179,8 @@ function renderRelay({ relay, verdicts }: BenchReport): string {
     '  CPU time per sequential call in us, all threads (where the work is; a busy machine inflates it)',
     renderTable(['path', ...processes], cpuRows),
     `  host CPU per tools/call beyond a bare hop: ${hostCpuBeyondHop(relay)} us`,
+    '',
+    ...renderStages(stages),
   ].join('\n');
 }
 
@@ -376,6 +382,7 @@ function renderMemory({ memory, verdicts }: BenchReport): string {
     '  Leak or slack: live heap after forced full GCs, on a second host started with --expose-gc, in MiB',
     renderTable(['sample', 'heap used', 'external', 'rss'], heapRows),
     `  heap after GC ${fixed(heap.bytesPerCall, 1)} bytes per call over the last round (steady growth = a leak; near 0 = the RSS growth above is GC slack)`,
+    ...renderMemoryBreakdown(heap),
   ].join('\n');
 }
 

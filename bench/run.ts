@@ -12,6 +12,7 @@ import { cpuMeter, cpuTotalMs } from './cpu-time';
 import { connectDirect } from './direct-client';
 import { BARE_HOP_PARAMS, type FramesClient } from './frames-client';
 import { probeHeap } from './heap-probe';
+import { measureStages } from './stages';
 import { ToolListingViewSchema } from './host-views';
 import { measureLoad, type LoadReport, type LoadSettings } from './load';
 import { LOAD_FLEET_COUNTS, loadFleet } from './load-fleet';
@@ -32,7 +33,8 @@ import { ensureAllowed, startTrustedHost } from './trusted-host';
 import { toolSearchCost } from './tool-search';
 
 /**
- * `npm run bench`: relay overhead, cold start, token cost of the listings, host memory, the host
+ * `npm run bench`: relay overhead (and the host's CPU per call by stage), cold start, token cost of
+ * the listings, host memory (with what it is made of), the host
  * under load (8 servers, 1,000 calls in flight) and the relay overhead to a remote (Streamable
  * HTTP) server, in one run, printed as a table and written to dist/bench/latest.json. Figures are
  * compared with their targets but never fail the run: benchmarks report, tests assert behaviour.
@@ -81,6 +83,8 @@ const REMOTE_RELAY_SETTINGS: RelaySettings = {
 };
 /** Heap probe: calls before the first heap-after-GC sample, then calls per round (two rounds). */
 const HEAP_PROBE = { warmupCalls: 3_000, roundCalls: 5_000 } as const;
+/** Stage clock: calls before the first sample, then relayed calls (and as many bare hops). */
+const STAGE_CALLS = { warmupCalls: 2_000, calls: 5_000 } as const;
 /** 8 servers, 1,000 calls in flight (issue 13); a hello every 5 ms, idle and loaded alike. */
 const LOAD_SETTINGS: LoadSettings = {
   inFlight: 1_000,
@@ -184,6 +188,18 @@ async function main(): Promise<void> {
       call: (probed) => probed.request('tools/call', { name: echo.name, arguments: args }),
       ...HEAP_PROBE,
     });
+    progress(
+      `stages: host CPU per call by stage, ${STAGE_CALLS.warmupCalls} warm-up + ${STAGE_CALLS.calls} calls and as many bare hops (a host with SWITCHYARD_STAGE_CLOCK)`,
+    );
+    const stages = await measureStages({
+      bundle: BUNDLE,
+      home: servers.makeHome(),
+      origin: ORIGIN,
+      prepare: (measured) => ensureAllowed(measured, echo.name, args),
+      call: (measured) => measured.request('tools/call', { name: echo.name, arguments: args }),
+      hop: (measured) => measured.request('host/hello', BARE_HOP_PARAMS),
+      ...STAGE_CALLS,
+    });
     const load = await measureUnderLoad();
     progress(`scale: hosts with ${SCALE_FLEETS.join(' and ')} generated servers, 50 tools each`);
     const scale = await measureScale({ bundle: BUNDLE, origin: ORIGIN, runs: SCALE_RUNS });
@@ -214,6 +230,7 @@ async function main(): Promise<void> {
         loadAverage: { start: loadAtStart, end: loadavg()[0] ?? NaN },
       },
       relay,
+      stages,
       coldStart,
       tokens,
       toolSearch: toolSearchCost(),

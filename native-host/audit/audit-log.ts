@@ -6,6 +6,7 @@ import {
   type ActivityVia,
 } from '../../protocol/activity';
 import { LINE_FLUSH_DELAY_MS, LINE_MAX_BATCH_BYTES, LineFile, type Schedule } from './line-file';
+import { stageClock } from '../shared/stage-clock';
 
 /**
  * The audit log: one JSON line per event under `$SWITCHYARD_HOME/audit.jsonl`, readable by the
@@ -90,12 +91,18 @@ export const AUDIT_FLUSH_DELAY_MS = LINE_FLUSH_DELAY_MS;
 /** About 250 call entries: bounds what a batch holds in memory under a burst of calls. */
 export const AUDIT_MAX_BATCH_BYTES = LINE_MAX_BATCH_BYTES;
 
+/** An entry appended and not yet built: when, and the record or its builder. */
+interface Unbuilt {
+  readonly at: Date;
+  readonly record: AuditRecord;
+}
+
 export class AuditLog {
   private readonly options: AuditLogOptions;
   private readonly defer: (fn: () => void) => void;
   private readonly lines: LineFile;
   /** Appended, not yet built and serialized, oldest first. */
-  private unbuilt: Array<{ readonly at: Date; readonly record: AuditRecord }> = [];
+  private unbuilt: Unbuilt[] = [];
   private buildScheduled = false;
 
   constructor(options: AuditLogOptions) {
@@ -149,6 +156,15 @@ export class AuditLog {
     const unbuilt = this.unbuilt;
     if (unbuilt.length === 0) return;
     this.unbuilt = [];
+    stageClock?.enter('audit');
+    try {
+      this.buildLines(unbuilt);
+    } finally {
+      stageClock?.leave();
+    }
+  }
+
+  private buildLines(unbuilt: readonly Unbuilt[]): void {
     const via = this.options.via;
     const lines: string[] = [];
     for (const { at, record } of unbuilt) {

@@ -11,6 +11,7 @@ import type { ListedTool } from './tool-listing';
 import { appsTurnedOff } from '../mcp/app-page';
 import { unavailableError } from '../mcp/runtime-errors';
 import { ToolGate, type CallDecision } from './tool-gate';
+import { stageClock } from '../shared/stage-clock';
 
 /**
  * One `tools/call`: route the exposed name to its server and raw tool (design D4), hide what the
@@ -37,6 +38,12 @@ export type ToolCallOptions = CallOptions & {
   app?: { server: string };
 };
 
+interface Admitted {
+  readonly listed: ListedTool;
+  readonly decision: CallDecision;
+  readonly audit: (outcome: string, result?: CallToolResult) => void;
+}
+
 export class CallPipeline {
   constructor(private readonly options: CallPipelineOptions) {}
 
@@ -49,6 +56,54 @@ export class CallPipeline {
     args: Record<string, unknown> | undefined,
     options: ToolCallOptions = {},
   ): Promise<CallToolResult> {
+    stageClock?.enter('policy');
+    let admitted: Admitted;
+    try {
+      admitted = this.admit(name, args, options);
+    } finally {
+      stageClock?.leave();
+    }
+    const { listed, decision, audit } = admitted;
+    if (decision.kind !== 'run') {
+      audit(decision.error.reason);
+      throw decision.error;
+    }
+    if (decision.pin) await this.options.catalog.pin(listed);
+    const runtime = this.options.fleet.runtime(listed.server);
+    try {
+      const raw = await runtime.callTool(listed.definition.name, args, options);
+      const wrap = this.options.wrapResult;
+      stageClock?.enter('result-gate');
+      let result: CallToolResult;
+      try {
+        result = gateCallResult(
+          raw,
+          undefined,
+          wrap
+            ? (text) => wrap(text, { server: listed.server, tool: listed.definition.name })
+            : undefined,
+        );
+      } finally {
+        stageClock?.leave();
+      }
+      audit(result.isError === true ? 'tool-error' : 'ok', result);
+      return result;
+    } catch (error) {
+      audit(error instanceof HostError ? error.reason : 'internal');
+      throw error;
+    }
+  }
+
+  /**
+   * Routing and policy, before anything is sent: the listed tool the name means under the active
+   * profile, the gate's decision, and the call's audit function. Throws HostError for a name that
+   * does not exist here.
+   */
+  private admit(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    options: ToolCallOptions,
+  ): Admitted {
     const { fleet, catalog, gate } = this.options;
     const profile = this.options.profiles.get(options.profile);
     const listed = catalog.current().byName.get(name);
@@ -77,6 +132,7 @@ export class CallPipeline {
     );
     const audit = (outcome: string, result?: CallToolResult): void => {
       const durationMs = Date.now() - started;
+      stageClock?.enter('audit');
       // Built after the reply has gone out: hashing the arguments and the result is audit
       // bookkeeping, not part of the call's latency. Neither object is modified afterwards (the
       // arguments are the dispatcher's parsed copy; the result is only serialized).
@@ -94,29 +150,9 @@ export class CallPipeline {
         ...(result ? ToolGate.resultFacts(result) : {}),
         durationMs,
       }));
+      stageClock?.leave();
     };
-    if (decision.kind !== 'run') {
-      audit(decision.error.reason);
-      throw decision.error;
-    }
-    if (decision.pin) await catalog.pin(listed);
-    const runtime = fleet.runtime(listed.server);
-    try {
-      const raw = await runtime.callTool(listed.definition.name, args, options);
-      const wrap = this.options.wrapResult;
-      const result = gateCallResult(
-        raw,
-        undefined,
-        wrap
-          ? (text) => wrap(text, { server: listed.server, tool: listed.definition.name })
-          : undefined,
-      );
-      audit(result.isError === true ? 'tool-error' : 'ok', result);
-      return result;
-    } catch (error) {
-      audit(error instanceof HostError ? error.reason : 'internal');
-      throw error;
-    }
+    return { listed, decision, audit };
   }
 
   /**

@@ -27,9 +27,25 @@ function describeBlock(value: unknown): string {
   return 'a malformed';
 }
 
+/**
+ * A text block, checked and copied as ContentBlockSchema's text branch would (`type` and `text`,
+ * nothing else kept) without going through the schema: nearly every block of nearly every
+ * result is one. Undefined for anything else, which the schema then decides.
+ */
+function plainText(block: unknown): ContentBlock | undefined {
+  if (typeof block !== 'object' || block === null || Array.isArray(block)) return undefined;
+  if (!('type' in block) || block.type !== 'text' || !('text' in block)) return undefined;
+  return typeof block.text === 'string' ? { type: 'text', text: block.text } : undefined;
+}
+
 export function normalizeCallResult(raw: RawCallToolResult): CallToolResult {
   const content: ContentBlock[] = [];
   for (const block of raw.content ?? []) {
+    const text = plainText(block);
+    if (text !== undefined) {
+      content.push(text);
+      continue;
+    }
     const parsed = ContentBlockSchema.safeParse(block);
     if (parsed.success) content.push(parsed.data);
     else

@@ -7,6 +7,7 @@ import type {
 import type { z } from 'zod';
 import { untrustedMessage } from './runtime-errors';
 import type { CallOptions } from './runtime-types';
+import { stageClock } from '../shared/stage-clock';
 
 /** Largest delay a Node timer honours; passed to the SDK so only the host's own timers fire. */
 export const SDK_TIMEOUT_DISABLED_MS = 2 ** 31 - 1;
@@ -135,22 +136,33 @@ export async function requestWithDeadline<T extends Record<string, unknown>>(
   options: CallOptions,
   failure: (error: unknown, timedOut: boolean) => Error,
 ): Promise<T> {
+  stageClock?.enter('forward');
   const deadline = new RequestDeadline(
     timeoutMs,
     timeoutMs * 10,
     options.signal,
     options.holdWhile,
   );
+  let answer: Promise<T>;
   try {
-    return await client.request({ method: request.method, params: { ...request.params } }, schema, {
+    answer = client.request({ method: request.method, params: { ...request.params } }, schema, {
       signal: deadline.signal,
       timeout: SDK_TIMEOUT_DISABLED_MS,
       onprogress: relayProgress(deadline, options.onprogress),
     });
   } catch (error) {
+    answer = Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  } finally {
+    stageClock?.leave();
+  }
+  try {
+    return await answer;
+  } catch (error) {
     throw failure(error, deadline.timedOut);
   } finally {
+    stageClock?.enter('response');
     deadline.dispose();
+    stageClock?.leave();
   }
 }
 

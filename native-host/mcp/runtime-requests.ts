@@ -8,6 +8,7 @@ import type { Connection } from './connection';
 import { requestWithDeadline } from './request-deadline';
 import { callFailure, unavailableError } from './runtime-errors';
 import type { CallOptions } from './runtime-types';
+import { stageClock } from '../shared/stage-clock';
 
 /** What the requests read of their runtime, at the moment they are sent. */
 export interface RequestOwner {
@@ -63,7 +64,12 @@ export class ConnectionRequests {
   ): Promise<CallToolResult> {
     const params = { name: tool, ...(args ? { arguments: args } : {}) };
     const raw = await this.request('tools/call', params, RawCallToolResultSchema, options);
-    return normalizeCallResult(raw);
+    stageClock?.enter('response');
+    try {
+      return normalizeCallResult(raw);
+    } finally {
+      stageClock?.leave();
+    }
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
-import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
+import { isJsonRpcMessage } from './jsonrpc-envelope';
 
 /**
  * Longest stdout line accepted from an MCP server, in bytes (excluding the newline). The SDK's
@@ -111,8 +111,10 @@ export type ParsedLine =
   | { kind: 'invalid-message'; byteLength: number };
 
 /**
- * Parses one line as a JSON-RPC 2.0 message with the SDK's schema. Whitespace-only lines are
- * `blank`; a trailing `\r` is ignored. Total: never throws.
+ * Parses one line as a JSON-RPC 2.0 message by the SDK's definition (jsonrpc-envelope.ts; the
+ * SDK's Protocol validates each message again with its schemas). The message is the parsed value
+ * itself, not a copy. Whitespace-only lines are `blank`; a trailing `\r` is ignored. Total: never
+ * throws.
  */
 export function parseJsonRpcLine(line: Buffer | string): ParsedLine {
   const text = typeof line === 'string' ? line : line.toString('utf8');
@@ -124,9 +126,8 @@ export function parseJsonRpcLine(line: Buffer | string): ParsedLine {
   } catch {
     return { kind: 'invalid-json', byteLength };
   }
-  const parsed = JSONRPCMessageSchema.safeParse(value);
-  return parsed.success
-    ? { kind: 'message', message: parsed.data }
+  return isJsonRpcMessage(value)
+    ? { kind: 'message', message: value }
     : { kind: 'invalid-message', byteLength };
 }
 

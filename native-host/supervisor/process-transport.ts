@@ -13,6 +13,7 @@ import { describeExit } from '../../protocol/servers';
 import { StopSequence } from './process-stop';
 import type { RingBuffer } from './ring-buffer';
 import { errnoCode } from '../shared/errno';
+import { stageClock } from '../shared/stage-clock';
 
 export { ProcessSpawnError, TransportClosedError } from './process-errors';
 export { killProcessGroupNow, type KillFn } from './process-group';
@@ -141,6 +142,15 @@ export class ProcessTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
+    stageClock?.enter('forward');
+    try {
+      return this.#send(message);
+    } finally {
+      stageClock?.leave();
+    }
+  }
+
+  #send(message: JSONRPCMessage): Promise<void> {
     const state = this.#state;
     if (state.kind !== 'running') {
       return Promise.reject(new TransportClosedError(this.#notRunningReason()));
@@ -182,7 +192,13 @@ export class ProcessTransport implements Transport {
     stdin.cork();
     process.nextTick(() => {
       this.#corked = false;
-      stdin.uncork();
+      // The write itself (one writev for the turn's lines): the forward stage of its calls.
+      stageClock?.enter('forward');
+      try {
+        stdin.uncork();
+      } finally {
+        stageClock?.leave();
+      }
     });
   }
 
@@ -216,7 +232,12 @@ export class ProcessTransport implements Transport {
       this.#onExit({ code, signal });
     });
     child.stdout.on('data', (chunk: Buffer) => {
-      this.#reader.push(chunk);
+      stageClock?.enter('response');
+      try {
+        this.#reader.push(chunk);
+      } finally {
+        stageClock?.leave();
+      }
     });
     child.stdout.on('end', () => {
       this.#reader.end();

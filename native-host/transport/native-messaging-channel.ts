@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import { stageClock } from '../shared/stage-clock';
 import {
   FrameDecoder,
   FrameTooLargeError,
@@ -104,18 +105,26 @@ export class NativeMessagingChannel {
     if (this.#closeReason) {
       throw new Error(`native-messaging channel is closed (${this.#closeReason.kind})`);
     }
-    const frame = encodeFrame(value, this.#maxOutgoingFrameBytes);
-    await new Promise<void>((resolve, reject) => {
-      const write: PendingWrite = { resolve, reject };
-      this.#pending.add(write);
-      this.#output.write(frame, (error) => {
-        // Already settled if the output failed first.
-        if (!this.#pending.delete(write)) return;
-        if (error) reject(error);
-        else resolve();
-        this.#notifyIfDrained();
+    // The frame and its write, synchronous on a pipe on Linux: both are the call's frame-out.
+    stageClock?.enter('frame-out');
+    let written: Promise<void>;
+    try {
+      const frame = encodeFrame(value, this.#maxOutgoingFrameBytes);
+      written = new Promise<void>((resolve, reject) => {
+        const write: PendingWrite = { resolve, reject };
+        this.#pending.add(write);
+        this.#output.write(frame, (error) => {
+          // Already settled if the output failed first.
+          if (!this.#pending.delete(write)) return;
+          if (error) reject(error);
+          else resolve();
+          this.#notifyIfDrained();
+        });
       });
-    });
+    } finally {
+      stageClock?.leave();
+    }
+    await written;
   }
 
   /**
@@ -142,6 +151,15 @@ export class NativeMessagingChannel {
       });
       return;
     }
+    stageClock?.enter('frame-in');
+    try {
+      this.#deliver(chunk);
+    } finally {
+      stageClock?.leave();
+    }
+  };
+
+  #deliver(chunk: Uint8Array): void {
     let payloads: Buffer[];
     try {
       payloads = this.#decoder.push(chunk);
@@ -165,7 +183,7 @@ export class NativeMessagingChannel {
       }
       this.onmessage?.(value);
     }
-  };
+  }
 
   readonly #onEnd = (): void => {
     this.#finish({ kind: 'eof', unconsumedBytes: this.#decoder.bufferedBytes });
