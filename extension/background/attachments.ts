@@ -89,7 +89,8 @@ export async function readAttachments(
 export function userModelText(message: Extract<ChatMessage, { role: 'user' }>): string {
   const extra = [...(message.attachments ?? []), ...(message.files ?? [])];
   if (extra.length === 0) return message.content;
-  return [message.content, ...extra.map((a) => a.content)].join('\n\n');
+  // An attachment alone (no words) is a message too: no empty paragraph before it.
+  return [message.content, ...extra.map((a) => a.content)].filter((t) => t !== '').join('\n\n');
 }
 
 /** What the composer's files become: checked images, and text files wrapped for the model. */

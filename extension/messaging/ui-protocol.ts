@@ -176,13 +176,19 @@ const HistoryIdSchema = z.string().min(1).max(128);
 export const pageRequests = {
   'session/snapshot': { params: EmptySchema },
   'chat/send': {
-    params: z.object({
-      text: z.string().trim().min(1).max(MAX_CHAT_MESSAGE_CHARS),
-      /** Resources to attach: the worker reads them through the host (issue 12). */
-      attachments: z.array(AttachmentRefSchema).max(8).optional(),
-      /** Images and text files from the composer (issue 14): checked and wrapped by the worker. */
-      files: z.array(ComposerFileSchema).max(MAX_FILES_PER_MESSAGE).optional(),
-    }),
+    params: z
+      .object({
+        /** May be empty when something is attached (an image alone is a message). */
+        text: z.string().trim().max(MAX_CHAT_MESSAGE_CHARS),
+        /** Resources to attach: the worker reads them through the host (issue 12). */
+        attachments: z.array(AttachmentRefSchema).max(8).optional(),
+        /** Images and text files from the composer (issue 14): checked and wrapped by the worker. */
+        files: z.array(ComposerFileSchema).max(MAX_FILES_PER_MESSAGE).optional(),
+      })
+      .refine((p) => p.text !== '' || (p.attachments?.length ?? 0) + (p.files?.length ?? 0) > 0, {
+        message: 'a message needs words or an attachment',
+        path: ['text'],
+      }),
   },
   /**
    * Retry, Regenerate, Edit and resend: the user message at `index` again (with `text`, edited),

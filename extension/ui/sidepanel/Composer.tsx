@@ -106,7 +106,12 @@ export function Composer({
       }),
     [],
   );
-  const check = sendCheck({ text, busy, hasProvider });
+  const check = sendCheck({
+    text,
+    busy,
+    hasProvider,
+    attached: attachments.length + files.length,
+  });
   const send = (): void => {
     if (!check.ok) return;
     void onSend(check.text, attachments, files).then((accepted) => {
