@@ -70,7 +70,7 @@ describe('composer attachments (issue 14)', () => {
     expect(media.ok).toBe(true);
     if (!media.ok) return;
     expect(media.images).toEqual([
-      { mimeType: 'image/png', bytes: 70, data: TINY_PNG, label: 'a.png' },
+      { mimeType: 'image/png', bytes: 70, data: TINY_PNG, label: 'a.png', width: 1, height: 1 },
     ]);
     const block = unwrapUntrusted(media.files[0]?.content ?? '');
     expect(block?.server).toBe('user');

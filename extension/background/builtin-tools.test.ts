@@ -157,7 +157,14 @@ describe('browser_screenshot', () => {
     expect(OPENING.exec(outcome.content)?.[2]).toBe('screenshot');
     expect(outcome.content).toContain('[image 1 (image/png, 70 bytes)]');
     expect(outcome.images).toEqual([
-      { mimeType: 'image/png', bytes: 70, data: TINY_PNG, label: 'screenshot of tab 2' },
+      {
+        mimeType: 'image/png',
+        bytes: 70,
+        data: TINY_PNG,
+        label: 'screenshot of tab 2',
+        width: 1,
+        height: 1,
+      },
     ]);
   });
 

@@ -5,6 +5,7 @@ import type { BuiltinTools } from './builtin-tools';
 import { contextMeter } from './context-meter';
 import type { HostClient } from './host-client';
 import { createHistoryHandlers } from './history-handlers';
+import { imageTokenRule } from './image-tokens';
 import { createPageHandlers, settingsEvent } from './page-handlers';
 import type { ModelProvider } from './providers/provider';
 import type { ConversationModel } from '../messaging/conversation';
@@ -117,6 +118,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     system: DEFAULT_SYSTEM_PROMPT,
     ...(restored === undefined ? {} : { conversation: restored }),
     contextWindow: () => windowInUse()?.tokens,
+    imageRule: () => imageTokenRule(inUse()),
     describe: () => {
       const profile = tracker.current();
       return {
@@ -143,6 +145,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
       budget: router.budget(),
       window: windowInUse(),
       toolSearch: router.toolSearch(),
+      images: imageTokenRule(inUse()),
     });
   const refreshTools = async (): Promise<ContextMeter> => {
     await listTools();

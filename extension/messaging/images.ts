@@ -29,6 +29,9 @@ export const MAX_CONVERSATION_IMAGE_BYTES = 4 * 1_048_576;
 const MAX_IMAGE_BASE64_CHARS = Math.ceil(MAX_IMAGE_BYTES / 3) * 4;
 const BASE64_PATTERN = /^[A-Za-z0-9+/]*={0,2}$/;
 
+/** Largest width or height an image may declare to be recorded (beyond: its size is unknown). */
+export const MAX_IMAGE_EDGE_PX = 1_000_000;
+
 export const ImagePartSchema = z.object({
   mimeType: ImageMimeTypeSchema,
   /** Decoded size. */
@@ -37,6 +40,9 @@ export const ImagePartSchema = z.object({
   data: z.string().max(MAX_IMAGE_BASE64_CHARS).regex(BASE64_PATTERN).optional(),
   /** A file name the user attached it as, or where it came from ("screenshot of tab 3"). */
   label: z.string().max(256).optional(),
+  /** Pixels, as its header declares them (absent when unreadable, and in older conversations). */
+  width: z.number().int().positive().max(MAX_IMAGE_EDGE_PX).optional(),
+  height: z.number().int().positive().max(MAX_IMAGE_EDGE_PX).optional(),
 });
 export type ImagePart = z.infer<typeof ImagePartSchema>;
 
