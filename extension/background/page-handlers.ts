@@ -9,6 +9,7 @@ import {
   type SessionSnapshot,
 } from '../messaging/ui-protocol';
 import type { ConnectionTestResult } from '../messaging/connection-test';
+import type { HistorySaveProblem } from '../messaging/history';
 import { viewOfProviderSettings, type ProviderSettings } from '../messaging/provider';
 import { RunInProgressError, type AgentSession } from './agent-session';
 import type { HostClient } from './host-client';
@@ -42,6 +43,8 @@ export interface PageHandlerDeps {
   /** The meter as of now (recomputed from the last tool listing). */
   readonly context: () => Promise<ContextMeter | null>;
   readonly profile: () => ActiveProfileView | null;
+  /** Why the last save of the conversations failed; null when it succeeded (issue 14). */
+  readonly saveProblem?: () => HistorySaveProblem | null;
   /** The run in progress and its text streamed since the transcript last changed. */
   readonly run: () => SessionSnapshot['run'];
   readonly broadcast: (event: PageEvent) => void;
@@ -84,6 +87,7 @@ export function createPageHandlers(deps: PageHandlerDeps): Omit<PageHandlers, Hi
         autopilot: settings.autopilot(),
         context,
         profile: deps.profile(),
+        saveProblem: deps.saveProblem?.() ?? null,
       };
     },
     'chat/send': async ({ text, attachments, files }) => {

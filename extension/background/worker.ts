@@ -74,7 +74,12 @@ export interface Worker {
 export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   const { host } = deps;
   const settings = await SettingsStore.open(deps.storage);
-  const conversations = await ConversationStore.open(deps.storage);
+  // A failed save (a full storage.local) is told to the panel, never only logged (issue 14).
+  const conversations = await ConversationStore.open(deps.storage, {
+    onSaveProblem: (problem) => {
+      broadcast({ type: 'storage', problem });
+    },
+  });
   const restored = await conversations.current();
 
   const tracker = new ProfileTracker(host, (profile) => {
@@ -170,6 +175,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
         host,
         context: refreshTools,
         profile: () => tracker.current(),
+        saveProblem: () => conversations.saveProblem,
         run: () => (streaming === null ? null : { ...streaming }),
         broadcast,
         afterHostRequest: (method) => {

@@ -53,3 +53,22 @@ export interface HistoryExport {
   readonly mimeType: 'text/markdown' | 'application/json';
   readonly text: string;
 }
+
+/**
+ * The last save of the conversations failed (issue 14): `quota` when the browser's storage for
+ * the extension is full (Chrome: "QUOTA_BYTES quota exceeded"), `other` for anything else. The
+ * worker keeps what it could not write and tries again with the next change; null once a save
+ * succeeds.
+ */
+export interface HistorySaveProblem {
+  readonly kind: 'quota' | 'other';
+  /** The browser's own words, for the curious; the panel says what it means. */
+  readonly detail: string;
+  /** The conversation on screen is among those not saved. */
+  readonly currentUnsaved: boolean;
+}
+
+/** Chrome: "QUOTA_BYTES quota exceeded"; Firefox: "QuotaExceededError: …". */
+export function isQuotaMessage(message: string): boolean {
+  return /QUOTA_BYTES|QuotaExceeded|quota exceeded/i.test(message);
+}

@@ -14,6 +14,7 @@ import {
   type HistoryExport,
   type HistoryPage,
   type HistoryPruned,
+  type HistorySaveProblem,
 } from './history';
 import { ComposerFileSchema, MAX_FILES_PER_MESSAGE } from './images';
 import { ProviderSettingsInputSchema, type ProviderSettingsView } from './provider';
@@ -167,6 +168,8 @@ export interface SessionSnapshot {
   readonly autopilot: boolean;
   readonly context: ContextMeter | null;
   readonly profile: ActiveProfileView | null;
+  /** The last save of the conversations failed (issue 14); null when it succeeded. */
+  readonly saveProblem: HistorySaveProblem | null;
 }
 
 const EmptySchema = z.object({}).strict();
@@ -333,6 +336,8 @@ export type PageEvent =
   /** The history changed (a message, a rename, a deletion): an open list re-reads it. */
   | { readonly type: 'history' }
   | { readonly type: 'profile'; readonly profile: ActiveProfileView | null }
+  /** A save of the conversations failed, or (null) succeeded again. */
+  | { readonly type: 'storage'; readonly problem: HistorySaveProblem | null }
   | {
       readonly type: 'settings';
       readonly provider: ProviderSettingsView | null;

@@ -11,6 +11,7 @@ import type {
   SessionSnapshot,
 } from '../../messaging/ui-protocol';
 import type { ProviderAccess, ProviderSettingsView } from '../../messaging/provider';
+import type { HistorySaveProblem } from '../../messaging/history';
 
 /**
  * The side panel's state as a pure reducer over the worker's snapshot and pushed events
@@ -62,6 +63,8 @@ export interface ChatState {
   readonly autopilot: boolean;
   readonly context: ContextMeter | null;
   readonly profile: ActiveProfileView | null;
+  /** The last save of the conversations failed (issue 14); null when it succeeded. */
+  readonly saveProblem: HistorySaveProblem | null;
   readonly notices: readonly ChatNotice[];
   readonly nextNoticeId: number;
 }
@@ -95,6 +98,7 @@ export const initialChatState: ChatState = {
   autopilot: false,
   context: null,
   profile: null,
+  saveProblem: null,
   notices: [],
   nextNoticeId: 1,
 };
@@ -259,6 +263,8 @@ function applyPageEvent(state: ChatState, event: PageEvent): ChatState {
       return { ...state, context: event.context };
     case 'profile':
       return { ...state, profile: event.profile };
+    case 'storage':
+      return { ...state, saveProblem: event.problem };
     case 'settings':
       return { ...state, provider: event.provider, autopilot: event.autopilot };
     case 'host':
@@ -288,6 +294,7 @@ function applySnapshot(state: ChatState, snapshot: SessionSnapshot): ChatState {
     autopilot: snapshot.autopilot,
     context: snapshot.context,
     profile: snapshot.profile,
+    saveProblem: snapshot.saveProblem,
     notices: sameConversation ? state.notices : [],
   };
 }
