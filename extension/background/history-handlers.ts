@@ -56,10 +56,21 @@ export function createHistoryHandlers(deps: HistoryHandlerDeps): Pick<PageHandle
       return { renamed };
     },
     'history/delete': async ({ id }) => {
-      if (id === session.conversation.id) session.newChat();
-      const deleted = await store.remove(id);
+      const wasCurrent = id === session.conversation.id;
+      if (wasCurrent) session.newChat();
+      const deleted = await store.remove(id, wasCurrent);
       changed();
       return { deleted };
+    },
+    'history/restore': async ({ id }) => {
+      const restored = await store.restore(id);
+      if (restored === undefined) return { restored: false };
+      // It was on screen when deleted, and the chat that replaced it is still empty: back to it.
+      if (restored.wasCurrent && session.conversation.messages.length === 0) {
+        session.open(restored.conversation);
+      }
+      changed();
+      return { restored: true };
     },
     'history/export': async ({ id, format }) => exportConversation(await find(id), format, now()),
     'history/bound': async ({ limit }) => {

@@ -44,6 +44,7 @@ function handlers(overrides: Partial<PageHandlers> = {}): PageHandlers {
     'history/open': fail,
     'history/rename': fail,
     'history/delete': fail,
+    'history/restore': fail,
     'history/export': fail,
     'history/bound': fail,
     'history/dismissPruned': fail,

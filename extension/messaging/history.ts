@@ -26,6 +26,14 @@ export const MIN_HISTORY_LIMIT = 5;
 export const MAX_HISTORY_LIMIT = 1_000;
 export const DEFAULT_HISTORY_LIMIT = 100;
 
+/**
+ * How long the panel offers Undo after a deletion (issue 14), unless the user does something
+ * else first. The worker keeps the deleted conversation in memory a little longer
+ * (UNDO_GRACE_MS, for the message on its way), then it is gone for good.
+ */
+export const UNDO_WINDOW_MS = 8_000;
+export const UNDO_GRACE_MS = 4_000;
+
 /** The last time the bound removed conversations: how many, and when. */
 export interface HistoryPruned {
   readonly count: number;

@@ -265,6 +265,8 @@ export const pageRequests = {
   },
   /** Deleting the conversation shown starts a new chat. */
   'history/delete': { params: z.object({ id: HistoryIdSchema }) },
+  /** Undo of the last deletion, within UNDO_WINDOW_MS (issue 14). */
+  'history/restore': { params: z.object({ id: HistoryIdSchema }) },
   'history/export': {
     params: z.object({ id: HistoryIdSchema, format: z.enum(['markdown', 'json']) }),
   },
@@ -311,6 +313,8 @@ export interface PageResults {
   'history/rename': { readonly renamed: boolean };
   /** False when there was no such conversation. */
   'history/delete': { readonly deleted: boolean };
+  /** False when the undo window had passed (or another deletion came after it). */
+  'history/restore': { readonly restored: boolean };
   'history/export': HistoryExport;
   'history/bound': { readonly limit: number; readonly pruned: HistoryPruned | null };
   'history/dismissPruned': Record<string, never>;

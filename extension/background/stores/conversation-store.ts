@@ -2,6 +2,9 @@ import { restoreConversation } from '../pairing';
 import type { Conversation } from '../../messaging/conversation';
 import {
   isQuotaMessage,
+  UNDO_GRACE_MS,
+  UNDO_WINDOW_MS,
+  type HistoryEntry,
   type HistoryPage,
   type HistoryPruned,
   type HistorySaveProblem,
@@ -62,6 +65,13 @@ export class ConversationStore {
   private readonly unsaved = new Map<string, Conversation>();
   private readonly unremoved = new Set<string>();
   private problem: HistorySaveProblem | null = null;
+  /** The last deletion, for Undo (issue 14): in memory only, and only for the undo window. */
+  private lastRemoved: {
+    readonly entry: HistoryEntry;
+    readonly conversation: Conversation;
+    readonly at: number;
+    readonly wasCurrent: boolean;
+  } | null = null;
   private readonly now: () => number;
 
   private constructor(
@@ -172,9 +182,16 @@ export class ConversationStore {
     return true;
   }
 
-  /** Deletes a conversation; false when there was none of that id. */
-  async remove(id: string): Promise<boolean> {
-    if (!this.index.entries.some((e) => e.id === id)) return false;
+  /**
+   * Deletes a conversation; false when there was none of that id. It can be restored (`restore`)
+   * for the undo window, until the next deletion.
+   */
+  async remove(id: string, wasCurrent = false): Promise<boolean> {
+    const entry = this.index.entries.find((e) => e.id === id);
+    if (entry === undefined) return false;
+    const conversation = await this.load(id);
+    this.lastRemoved =
+      conversation === undefined ? null : { entry, conversation, at: this.now(), wasCurrent };
     this.deleted.add(id);
     this.toWrite.delete(id);
     this.unsaved.delete(id);
@@ -183,6 +200,29 @@ export class ConversationStore {
     this.indexDirty = true;
     await this.flush();
     return true;
+  }
+
+  /**
+   * Undo of the last deletion: its entry and transcript back exactly as they were. Undefined when
+   * `id` is not the last one deleted, or the undo window has passed.
+   */
+  async restore(
+    id: string,
+  ): Promise<{ readonly conversation: Conversation; readonly wasCurrent: boolean } | undefined> {
+    const removed = this.lastRemoved;
+    if (removed?.entry.id !== id) return undefined;
+    this.lastRemoved = null;
+    if (this.now() - removed.at > UNDO_WINDOW_MS + UNDO_GRACE_MS) return undefined;
+    this.deleted.delete(id);
+    this.toRemove.delete(id);
+    this.unremoved.delete(id);
+    this.toWrite.set(id, removed.conversation);
+    const entries = [...this.index.entries.filter((e) => e.id !== id), removed.entry];
+    entries.sort((a, b) => b.updatedAt - a.updatedAt);
+    this.index = { ...this.index, entries };
+    this.indexDirty = true;
+    await this.flush();
+    return { conversation: removed.conversation, wasCurrent: removed.wasCurrent };
   }
 
   /** Sets the bound (the caller checked its range) and applies it at once. */
