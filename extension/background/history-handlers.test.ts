@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import type { Conversation } from '../messaging/conversation';
 import { UNDO_GRACE_MS, UNDO_WINDOW_MS } from '../messaging/history';
 import type { PageEvent } from '../messaging/ui-protocol';
 import { AgentSession } from './agent-session';
@@ -18,7 +19,7 @@ import { FakeTools } from './testing/fake-tools';
 
 let clock = 1_000;
 
-async function setup() {
+async function setup(openedProfile?: (conversation: Conversation) => Promise<void>) {
   const storage = memoryStorage();
   const store = await ConversationStore.open(storage, () => clock);
   const provider = new ScriptedProvider([
@@ -43,6 +44,7 @@ async function setup() {
     store,
     broadcast: (event) => events.push(event),
     now: () => Date.UTC(2026, 11, 3),
+    ...(openedProfile === undefined ? {} : { openedProfile }),
   });
   /** Two conversations: "older" (answered), then "newer" (answered, on screen). */
   const twoChats = async (): Promise<{ older: string; newer: string }> => {
@@ -84,6 +86,17 @@ describe('history requests', () => {
     await expect(handlers['history/open']({ id: 'nope' })).rejects.toBeInstanceOf(
       PageRequestRefused,
     );
+  });
+
+  test('opening one hands its recorded profile to the tracker before answering (issue 14)', async () => {
+    const settled: string[] = [];
+    const { handlers, twoChats } = await setup(async (conversation) => {
+      await Promise.resolve();
+      settled.push(`${conversation.id}:${conversation.profile?.id ?? '-'}`);
+    });
+    const { older } = await twoChats();
+    await handlers['history/open']({ id: older });
+    expect(settled).toEqual([`${older}:work`]);
   });
 
   test('renaming the conversation on screen survives its next message', async () => {

@@ -82,9 +82,15 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   });
   const restored = await conversations.current();
 
-  const tracker = new ProfileTracker(host, (profile) => {
-    onProfileChange(profile);
-  });
+  const tracker = new ProfileTracker(
+    host,
+    (profile) => {
+      onProfileChange(profile);
+    },
+    (gone, using) => {
+      broadcast({ type: 'profile-gone', name: gone.name, using: using?.name ?? null });
+    },
+  );
   const router = createToolRouter({
     builtins: deps.builtins,
     host,
@@ -164,7 +170,16 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     extensionId: deps.extensionId,
     extensionOrigin: deps.extensionOrigin,
     handlers: {
-      ...createHistoryHandlers({ session, store: conversations, broadcast }),
+      ...createHistoryHandlers({
+        session,
+        store: conversations,
+        broadcast,
+        // An opened conversation goes on with the profile it began with (issue 14).
+        openedProfile: async (conversation) => {
+          if (conversation.profile === undefined) await tracker.unpin();
+          else await tracker.pin(conversation.id, conversation.profile);
+        },
+      }),
       ...createPageHandlers({
         webAuth: browserWebAuthFlow,
         testConnection: (provider) =>
@@ -210,6 +225,9 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     }
     broadcast({ type: 'agent', event });
     if (event.type === 'conversation-changed') {
+      // Another conversation on screen (New Chat): the tab selects the profile again.
+      const pinned = tracker.pinnedConversation();
+      if (pinned !== undefined && pinned !== event.conversation.id) void tracker.unpin();
       void conversations.save(event.conversation).then(() => {
         broadcast({ type: 'history' });
       });

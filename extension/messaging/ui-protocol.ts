@@ -114,6 +114,8 @@ export interface ActiveProfileView {
   readonly matchedPattern: string | null;
   /** The active tab's URL the profile was resolved for; null when it has none (a new tab). */
   readonly url: string | null;
+  /** The profile of the conversation opened from the history, not the tab's (issue 14). */
+  readonly pinned?: boolean;
 }
 
 /** Estimated tokens one model turn costs, by part (design D11). */
@@ -340,6 +342,8 @@ export type PageEvent =
   /** The history changed (a message, a rename, a deletion): an open list re-reads it. */
   | { readonly type: 'history' }
   | { readonly type: 'profile'; readonly profile: ActiveProfileView | null }
+  /** The opened conversation's profile was deleted: the chat goes on with `using`. */
+  | { readonly type: 'profile-gone'; readonly name: string; readonly using: string | null }
   /** A save of the conversations failed, or (null) succeeded again. */
   | { readonly type: 'storage'; readonly problem: HistorySaveProblem | null }
   | {

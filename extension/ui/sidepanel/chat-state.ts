@@ -12,6 +12,7 @@ import type {
 } from '../../messaging/ui-protocol';
 import type { ProviderAccess, ProviderSettingsView } from '../../messaging/provider';
 import type { HistorySaveProblem } from '../../messaging/history';
+import { profileGoneText } from './profile-chip';
 
 /**
  * The side panel's state as a pure reducer over the worker's snapshot and pushed events
@@ -265,6 +266,8 @@ function applyPageEvent(state: ChatState, event: PageEvent): ChatState {
       return { ...state, profile: event.profile };
     case 'storage':
       return { ...state, saveProblem: event.problem };
+    case 'profile-gone':
+      return addNotice(state, 'info', profileGoneText(event.name, event.using));
     case 'settings':
       return { ...state, provider: event.provider, autopilot: event.autopilot };
     case 'host':
