@@ -6,6 +6,7 @@ import {
   type ContextMeter,
   type ModelListing,
   type PageEvent,
+  type PageSelection,
   type SessionSnapshot,
 } from '../messaging/ui-protocol';
 import type { ConnectionTestResult } from '../messaging/connection-test';
@@ -54,6 +55,8 @@ export interface PageHandlerDeps {
   readonly webAuth: WebAuthFlow;
   /** Test connection (issue 14): one request to the provider, its cause named. */
   readonly testConnection: (settings: ProviderSettings) => Promise<ConnectionTestResult>;
+  /** The active tab's selection for "Add context" (builtin-tools.ts); absent: none offered. */
+  readonly selection?: () => Promise<PageSelection>;
   /** The provider's models for the panel's picker (providers/model-list.ts). */
   readonly listModels: (settings: ProviderSettings) => Promise<ModelListing>;
 }
@@ -131,6 +134,9 @@ export function createPageHandlers(deps: PageHandlerDeps): Omit<PageHandlers, Hi
     },
     'chat/cancelCall': ({ callId }) => Promise.resolve({ cancelled: session.cancelCall(callId) }),
     'chat/new': () => Promise.resolve({ conversation: session.newChat() }),
+    'page/selection': () =>
+      deps.selection?.() ??
+      Promise.resolve({ ok: false, problem: 'This browser offers no page selection here.' }),
     'models/list': async () => {
       const { provider } = settings;
       if (provider === null) return { models: [], problem: NO_PROVIDER_MESSAGE };

@@ -45,6 +45,7 @@ function handlers(overrides: Partial<PageHandlers> = {}): PageHandlers {
     'history/rename': fail,
     'history/delete': fail,
     'history/restore': fail,
+    'page/selection': fail,
     'history/export': fail,
     'history/bound': fail,
     'history/dismissPruned': fail,

@@ -185,6 +185,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
         testConnection: (provider) =>
           testProviderConnection(provider, deps.reach ?? UNRESTRICTED_REACH),
         listModels,
+        selection: () => deps.builtins.activeSelection(),
         session,
         settings,
         host,

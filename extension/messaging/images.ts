@@ -83,5 +83,16 @@ export const ComposerFileSchema = z.discriminatedUnion('kind', [
     name: z.string().max(256),
     text: z.string().max(MAX_FILE_CHARS * 4),
   }),
+  /**
+   * The page's selection, from "Add context" (issue 14): read by the worker (`page/selection`)
+   * and wrapped by it again on send, as the browser_get_selection tool wraps its result.
+   */
+  z.object({
+    kind: z.literal('selection'),
+    /** The tab's title, as the chip shows it. */
+    name: z.string().max(256),
+    url: z.string().max(8_192),
+    text: z.string().max(MAX_FILE_CHARS * 4),
+  }),
 ]);
 export type ComposerFile = z.infer<typeof ComposerFileSchema>;

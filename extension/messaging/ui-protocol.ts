@@ -248,6 +248,8 @@ export const pageRequests = {
       arguments: z.record(z.string(), z.unknown()).optional(),
     }),
   },
+  /** "Add context" › the page's selection (issue 14): the active tab's, read by the worker. */
+  'page/selection': { params: EmptySchema },
   /** "Retry" on the not-installed, crashed and protocol-mismatch states. */
   'host/reconnect': { params: EmptySchema },
   /** "Sign in" on a remote server: the worker runs launchWebAuthFlow for the host's flow. */
@@ -308,6 +310,7 @@ export interface PageResults {
   /** The result as the host relayed it (gated), or the user's refusal on the card. */
   'apps/call':
     { readonly kind: 'result'; readonly result: CallToolResult } | { readonly kind: 'denied' };
+  'page/selection': PageSelection;
   'host/reconnect': Record<string, never>;
   'auth/signIn': { readonly status: SignInStatus };
   'history/list': HistoryPage;
@@ -322,6 +325,11 @@ export interface PageResults {
   'history/dismissPruned': Record<string, never>;
 }
 export type PageResultOf<M extends PageMethod> = PageResults[M];
+
+/** The active tab's selection (sanitized, not yet wrapped: that happens on send), or why not. */
+export type PageSelection =
+  | { readonly ok: true; readonly text: string; readonly title: string; readonly url: string }
+  | { readonly ok: false; readonly problem: string };
 
 /** What the worker pushes to every connected page. */
 export type PageEvent =
