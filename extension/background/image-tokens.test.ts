@@ -40,8 +40,8 @@ test('an image whose pixels are no longer kept costs nothing (it is not sent)', 
 
 const base = { model: 'm', apiKey: 'k' } as const;
 test.each<[string, ProviderSettings | null, ImageTokenRule]>([
-  ['Anthropic', { ...base, kind: 'anthropic' } as ProviderSettings, 'anthropic'],
-  ['OpenAI', { ...base, kind: 'openai' } as ProviderSettings, 'openai'],
+  ['Anthropic', { ...base, kind: 'anthropic' }, 'anthropic'],
+  ['OpenAI', { ...base, kind: 'openai' }, 'openai'],
   [
     'a compatible server that takes images',
     {
@@ -50,12 +50,12 @@ test.each<[string, ProviderSettings | null, ImageTokenRule]>([
       name: 'x',
       baseURL: 'http://l',
       acceptsImages: true,
-    } as ProviderSettings,
+    },
     'openai',
   ],
   [
     'a text-only compatible server',
-    { ...base, kind: 'openai-compatible', name: 'x', baseURL: 'http://l' } as ProviderSettings,
+    { ...base, kind: 'openai-compatible', name: 'x', baseURL: 'http://l' },
     'none',
   ],
   ['no provider', null, 'none'],

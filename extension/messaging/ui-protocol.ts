@@ -191,7 +191,7 @@ export const pageRequests = {
         files: z.array(ComposerFileSchema).max(MAX_FILES_PER_MESSAGE).optional(),
       })
       .refine((p) => p.text !== '' || (p.attachments?.length ?? 0) + (p.files?.length ?? 0) > 0, {
-        message: 'a message needs words or an attachment',
+        error: 'a message needs words or an attachment',
         path: ['text'],
       }),
   },
