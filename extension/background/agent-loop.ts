@@ -16,6 +16,7 @@ import type {
 import { estimateTokens } from '../../protocol/token-estimate';
 import { outputReserve } from '../messaging/context-window';
 import { messageTokens, toolTokens } from './context-meter';
+import type { ImageTokenRule } from './image-tokens';
 import { trimToBudget } from './context-trim';
 import { INTERRUPTED_RESULT, toolCallsOf } from './pairing';
 import { ABORTED, readTurn, whenAborted, type Call } from './model-turn';
@@ -61,6 +62,8 @@ export interface AgentRunInput {
    * that would not fit are left out (context-trim.ts). Absent: everything is sent.
    */
   readonly contextWindow?: number;
+  /** Whose formula the trim counts images by (image-tokens.ts); default 'none'. */
+  readonly imageRule?: ImageTokenRule;
   /** How many of the first messages the request about to go leaves out (0: none), on a change. */
   readonly onNotSent?: (count: number) => void;
 }
@@ -142,7 +145,7 @@ export async function runAgent(input: AgentRunInput): Promise<RunSummary> {
     const window = input.contextWindow;
     if (window === undefined) return messages;
     const budget = window - outputReserve(window) - fixedTokens();
-    const trimmed = trimToBudget(messages, budget, messageTokens);
+    const trimmed = trimToBudget(messages, budget, (m) => messageTokens(m, input.imageRule));
     if (trimmed.dropped !== notSent) {
       notSent = trimmed.dropped;
       input.onNotSent?.(notSent);

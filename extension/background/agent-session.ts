@@ -19,6 +19,7 @@ import { newConversation } from './pairing';
 import type { ModelProvider } from './providers/provider';
 import type { ToolRouter } from './tool-outcome';
 import { boundImages } from './image-content';
+import type { ImageTokenRule } from './image-tokens';
 
 /**
  * The chat the service worker keeps: one conversation, at most one run at a time, and the
@@ -47,6 +48,8 @@ export interface AgentSessionOptions {
    * that would not fit are left out and marked (`notSent`). Absent or undefined: all is sent.
    */
   readonly contextWindow?: () => number | undefined;
+  /** Whose formula images count by when trimming to the window (the provider in use). */
+  readonly imageRule?: () => ImageTokenRule;
   /** The profile and model in use, recorded on a conversation at its first message (issue 14). */
   readonly describe?: () => {
     readonly profile?: ConversationProfile | undefined;
@@ -260,12 +263,15 @@ export class AgentSession {
 
   private windowOptions(conversationId: string): {
     contextWindow?: number;
+    imageRule?: ImageTokenRule;
     onNotSent?: (count: number) => void;
   } {
     const contextWindow = this.options.contextWindow?.();
     if (contextWindow === undefined) return {};
+    const imageRule = this.options.imageRule?.();
     return {
       contextWindow,
+      ...(imageRule === undefined ? {} : { imageRule }),
       onNotSent: (count) => {
         if (this.conversationState.id !== conversationId) return;
         if ((this.conversationState.notSent ?? 0) === count) return;

@@ -8,7 +8,8 @@ import type {
 import { MAX_FILE_CHARS, type ComposerFile, type ImagePart } from '../messaging/images';
 import { checkImages } from './image-content';
 import type { HostClient } from './host-client';
-import { capText, wrapUntrusted, type RandomBytes } from './untrusted-text';
+import { DEFAULT_PAGE_CHARS } from './builtin-tools';
+import { capText, sanitizePageText, wrapUntrusted, type RandomBytes } from './untrusted-text';
 
 /**
  * Resources the user attached to a message (issue 12): read through the host (`resources/read`,
@@ -89,7 +90,8 @@ export async function readAttachments(
 export function userModelText(message: Extract<ChatMessage, { role: 'user' }>): string {
   const extra = [...(message.attachments ?? []), ...(message.files ?? [])];
   if (extra.length === 0) return message.content;
-  return [message.content, ...extra.map((a) => a.content)].join('\n\n');
+  // An attachment alone (no words) is a message too: no empty paragraph before it.
+  return [message.content, ...extra.map((a) => a.content)].filter((t) => t !== '').join('\n\n');
 }
 
 /** What the composer's files become: checked images, and text files wrapped for the model. */
@@ -118,18 +120,55 @@ export function composerAttachments(
     const refused = checked.lines.filter((line) => !/^\[image \d+ /.test(line));
     return { ok: false, problem: `An attached image cannot be sent: ${refused.join(' ')}` };
   }
-  const texts = files.flatMap((file) => (file.kind === 'text' ? [file] : []));
   return {
     ok: true,
     images: checked.images,
-    files: texts.map((file) => ({
-      name: file.name,
-      chars: file.text.length,
-      content: wrapUntrusted(
-        `[file ${file.name}, attached by the user]\n${capText(file.text, MAX_FILE_CHARS)}`,
-        { server: 'user', tool: 'file' },
-        random,
-      ),
-    })),
+    files: files.flatMap((file): FileAttachment[] => {
+      switch (file.kind) {
+        case 'image':
+          return [];
+        case 'text':
+          return [
+            {
+              name: file.name,
+              chars: file.text.length,
+              content: wrapUntrusted(
+                `[file ${file.name}, attached by the user]\n${capText(file.text, MAX_FILE_CHARS)}`,
+                { server: 'user', tool: 'file' },
+                random,
+              ),
+            },
+          ];
+        case 'selection':
+          return [selectionAttachment(file, random)];
+      }
+    }),
   };
+}
+
+/**
+ * The page's selection the user added from "Add context" (issue 14): page-written text, so it is
+ * sanitized, capped and wrapped exactly as the browser_get_selection tool's result is (source
+ * `browser/get_selection`), with the page it came from.
+ */
+export function selectionAttachment(
+  selection: Extract<ComposerFile, { kind: 'selection' }>,
+  random?: RandomBytes,
+): FileAttachment {
+  const title = oneLine(selection.name);
+  const url = sanitizePageText(selection.url).replace(/\s+/g, '');
+  const text = capText(sanitizePageText(selection.text), DEFAULT_PAGE_CHARS);
+  return {
+    name: `Selection: ${title}`.slice(0, 256),
+    chars: text.length,
+    content: wrapUntrusted(
+      `[selection on the page ${title} <${url}>, added by the user]\n${text}`,
+      { server: 'browser', tool: 'get_selection' },
+      random,
+    ),
+  };
+}
+
+function oneLine(text: string): string {
+  return sanitizePageText(text).replace(/\s+/g, ' ').trim();
 }

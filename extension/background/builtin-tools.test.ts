@@ -157,7 +157,14 @@ describe('browser_screenshot', () => {
     expect(OPENING.exec(outcome.content)?.[2]).toBe('screenshot');
     expect(outcome.content).toContain('[image 1 (image/png, 70 bytes)]');
     expect(outcome.images).toEqual([
-      { mimeType: 'image/png', bytes: 70, data: TINY_PNG, label: 'screenshot of tab 2' },
+      {
+        mimeType: 'image/png',
+        bytes: 70,
+        data: TINY_PNG,
+        label: 'screenshot of tab 2',
+        width: 1,
+        height: 1,
+      },
     ]);
   });
 
@@ -185,5 +192,34 @@ describe('browser_screenshot', () => {
     expect(outcome.status).toBe('error');
     expect(outcome.content).toContain(words);
     expect(outcome.images).toBeUndefined();
+  });
+});
+
+describe('the selection for "Add context" (issue 14)', () => {
+  it('reads the active tab’s selection, sanitized, with the page it is on', async () => {
+    const tools = createBuiltinTools(
+      fakeTabs({ readSelection: () => Promise.resolve('a\u202Eb') }),
+    );
+    expect(await tools.activeSelection()).toEqual({
+      ok: true,
+      text: 'ab',
+      title: TABS[1]?.title,
+      url: TABS[1]?.url,
+    });
+  });
+
+  it('without access, says how to grant it (the same steps as the page tools)', async () => {
+    const tools = createBuiltinTools(
+      fakeTabs({
+        readSelection: () => Promise.reject(new Error('Cannot access contents of the page')),
+      }),
+    );
+    const answer = await tools.activeSelection();
+    expect(answer.ok).toBe(false);
+    if (!answer.ok) {
+      expect(answer.problem).toMatch(/^Cannot read the selection: /);
+      expect(answer.problem).toContain('click the Switchyard toolbar button on that tab');
+      expect(answer.problem).toContain('"Allow reading" for the site in the side panel');
+    }
   });
 });

@@ -46,11 +46,28 @@ const DATA_URL_PATTERN = /^data:([^;,]+);base64,(.*)$/s;
 export const DEFAULT_PAGE_CHARS = 40_000;
 export const MAX_PAGE_CHARS = 200_000;
 
+/** The active tab's selection as "Add context" reads it (issue 14), or why it cannot. */
+export type ActiveSelection =
+  | {
+      readonly ok: true;
+      /** Sanitized and capped like browser_get_selection's; '' when nothing is selected. */
+      readonly text: string;
+      readonly title: string;
+      readonly url: string;
+    }
+  | { readonly ok: false; readonly problem: string };
+
 export interface BuiltinTools {
   readonly specs: readonly ToolSpec[];
   has(name: string): name is BuiltinToolName;
   /** Runs a tool; never throws (a failure is an `error` outcome that says what to do). */
   run(name: BuiltinToolName, args: Readonly<Record<string, unknown>>): Promise<ToolOutcome>;
+  /**
+   * The active tab's selection, for the composer's "Add context" (the user's own act, so no
+   * card): the same read as browser_get_selection (scripting, under activeTab or the site's
+   * permission), not yet wrapped (the worker wraps it when the message is sent).
+   */
+  activeSelection(): Promise<ActiveSelection>;
 }
 
 interface Definition {
@@ -100,11 +117,23 @@ function tabLine(tab: TabInfo): string {
   return `tab ${tab.id} (window ${tab.windowId}${tab.active ? ', active' : ''}): ${title} <${url}>`;
 }
 
-function unreadable(tab: TabInfo, cause: unknown): ToolOutcome {
+/**
+ * How the user grants access to a tab (activeTab): any of the ways they invoke the extension on
+ * it grants it until the tab navigates elsewhere — the toolbar button (then "Open chat"), the
+ * open-chat shortcut, or "Open Switchyard chat" in the page's right-click menu. Opening the side
+ * panel by one of them grants it for the tab it was opened over; a tab switched to later, or the
+ * page after a navigation, needs one of them again (or the site's permission from the panel).
+ */
+export const GRANT_ACCESS_STEPS =
+  'click the Switchyard toolbar button on that tab (or press the open-chat shortcut, or right-click the page and choose "Open Switchyard chat"), or use "Allow reading" for the site in the side panel';
+
+function unreadableText(tab: TabInfo, cause: unknown): string {
   const why = messageOf(cause);
-  return error(
-    `Switchyard cannot read tab ${tab.id} (${why}). Browser pages (chrome://, about:, the extension store) are off limits; for a web page, the user can click the Switchyard toolbar button on that tab to grant access, then ask again.`,
-  );
+  return `Switchyard cannot read tab ${tab.id} (${why}). Browser pages (chrome://, about:, the extension store) are off limits; for a web page, the user can ${GRANT_ACCESS_STEPS} to grant access, then ask again.`;
+}
+
+function unreadable(tab: TabInfo, cause: unknown): ToolOutcome {
+  return error(unreadableText(tab, cause));
 }
 
 export function createBuiltinTools(
@@ -236,7 +265,26 @@ export function createBuiltinTools(
   };
 
   const has = (name: string): name is BuiltinToolName => Object.hasOwn(table, name);
+  const activeSelection = async (): Promise<ActiveSelection> => {
+    const tab = await resolveTab(undefined);
+    if (!isTab(tab)) return { ok: false, problem: tab.content };
+    try {
+      const selection = await tabs.readSelection(tab.id);
+      return {
+        ok: true,
+        text: capText(sanitizePageText(selection), DEFAULT_PAGE_CHARS),
+        title: tab.title,
+        url: tab.url,
+      };
+    } catch (cause) {
+      return {
+        ok: false,
+        problem: `Cannot read the selection: the page does not let Switchyard in yet. To allow it, ${GRANT_ACCESS_STEPS}. (${messageOf(cause)})`,
+      };
+    }
+  };
   return {
+    activeSelection,
     specs: BUILTIN_TOOL_NAMES.map((name) => ({
       name,
       description: table[name].description,

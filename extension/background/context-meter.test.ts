@@ -67,6 +67,44 @@ describe('contextMeter', () => {
     expect(withTools.conversation).toBeGreaterThan(estimateTokens('read it lots of text here'));
   });
 
+  test('counts attached and tool images by the provider in use, text-only models not at all', () => {
+    const shot = {
+      mimeType: 'image/png' as const,
+      bytes: 70,
+      data: 'AAAA',
+      width: 1000,
+      height: 1000,
+    };
+    const messages = [
+      { role: 'user' as const, content: '', images: [shot] },
+      {
+        role: 'assistant' as const,
+        content: [
+          { type: 'tool-call' as const, id: 'c1', name: 'browser_screenshot', arguments: {} },
+        ],
+      },
+      {
+        role: 'tool' as const,
+        results: [
+          {
+            type: 'tool-result' as const,
+            callId: 'c1',
+            name: 'browser_screenshot',
+            status: 'ok' as const,
+            content: '',
+            images: [shot, { mimeType: 'image/png' as const, bytes: 70 }],
+          },
+        ],
+      },
+    ];
+    const text = contextMeter({ system: '', messages, tools: [] }).conversation;
+    const on = (images: 'anthropic' | 'openai') =>
+      contextMeter({ system: '', messages, tools: [], images }).conversation - text;
+    // Two kept 1000x1000 images; the third lost its pixels and is not sent.
+    expect(on('anthropic')).toBe(2 * 1334);
+    expect(on('openai')).toBe(2 * 765);
+  });
+
   test('ties between servers are ordered by name, so the meter does not flicker', () => {
     const meter = contextMeter({
       system: '',

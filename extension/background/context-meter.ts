@@ -4,6 +4,7 @@ import type { ContextMeter, ToolSearchView } from '../messaging/ui-protocol';
 import type { ChatMessage } from '../messaging/conversation';
 import type { ToolSpec } from './tool-outcome';
 import { userModelText } from './attachments';
+import { imageTokens, type ImageTokenRule } from './image-tokens';
 
 /**
  * What one model turn costs, by part (design D11), from the same estimate the host uses for tool
@@ -11,9 +12,24 @@ import { userModelText } from './attachments';
  * tools carved out of the tools total and named by server.
  */
 
-/** What one message costs on every turn it is sent (the same estimate as the meter's). */
-export function messageTokens(message: ChatMessage): number {
-  return estimateTokens(messageText(message));
+/**
+ * What one message costs on every turn it is sent (the same estimate as the meter's): its text,
+ * and its images by the provider's formula (image-tokens.ts; 'none': images are not sent).
+ */
+export function messageTokens(message: ChatMessage, images: ImageTokenRule = 'none'): number {
+  const pictures = imagesOf(message).reduce((sum, image) => sum + imageTokens(images, image), 0);
+  return estimateTokens(messageText(message)) + pictures;
+}
+
+function imagesOf(message: ChatMessage) {
+  switch (message.role) {
+    case 'user':
+      return message.images ?? [];
+    case 'assistant':
+      return [];
+    case 'tool':
+      return message.results.flatMap((result) => result.images ?? []);
+  }
 }
 
 /** What the tool definitions cost per turn: the host's figure for MCP tools, an estimate for ours. */
@@ -51,12 +67,14 @@ export function contextMeter(input: {
   /** The model in use and its context window (issue 14); null when no model is set up. */
   readonly window?: (ContextWindow & { readonly model: string }) | null;
   readonly toolSearch?: ToolSearchView | null;
+  /** Whose formula images are counted by (the provider in use); default 'none'. */
+  readonly images?: ImageTokenRule;
 }): ContextMeter {
   const system = estimateTokens(input.system);
   // Only what the latest request sent: the messages it left out cost nothing any more.
   const conversation = input.messages
     .slice(input.notSent ?? 0)
-    .reduce((sum, message) => sum + messageTokens(message), 0);
+    .reduce((sum, message) => sum + messageTokens(message, input.images), 0);
   let tools = 0;
   let mcpTools = 0;
   const byServer = new Map<string, number>();

@@ -1,4 +1,6 @@
 import { describe, expect, test } from 'vitest';
+import type { Conversation } from '../messaging/conversation';
+import { UNDO_GRACE_MS, UNDO_WINDOW_MS } from '../messaging/history';
 import type { PageEvent } from '../messaging/ui-protocol';
 import { AgentSession } from './agent-session';
 import { createHistoryHandlers } from './history-handlers';
@@ -17,7 +19,7 @@ import { FakeTools } from './testing/fake-tools';
 
 let clock = 1_000;
 
-async function setup() {
+async function setup(openedProfile?: (conversation: Conversation) => Promise<void>) {
   const storage = memoryStorage();
   const store = await ConversationStore.open(storage, () => clock);
   const provider = new ScriptedProvider([
@@ -42,6 +44,7 @@ async function setup() {
     store,
     broadcast: (event) => events.push(event),
     now: () => Date.UTC(2026, 11, 3),
+    ...(openedProfile === undefined ? {} : { openedProfile }),
   });
   /** Two conversations: "older" (answered), then "newer" (answered, on screen). */
   const twoChats = async (): Promise<{ older: string; newer: string }> => {
@@ -85,6 +88,17 @@ describe('history requests', () => {
     );
   });
 
+  test('opening one hands its recorded profile to the tracker before answering (issue 14)', async () => {
+    const settled: string[] = [];
+    const { handlers, twoChats } = await setup(async (conversation) => {
+      await Promise.resolve();
+      settled.push(`${conversation.id}:${conversation.profile?.id ?? '-'}`);
+    });
+    const { older } = await twoChats();
+    await handlers['history/open']({ id: older });
+    expect(settled).toEqual([`${older}:work`]);
+  });
+
   test('renaming the conversation on screen survives its next message', async () => {
     const { handlers, session, store, events } = await setup();
     await session.send('older question');
@@ -114,6 +128,45 @@ describe('history requests', () => {
     const page = await handlers['history/list']({});
     expect(page.items.map((i) => i.entry.id)).toEqual([older]);
     expect([...storage.data.keys()].some((k) => k.includes(newer))).toBe(false);
+  });
+
+  test('Undo after a delete restores the entry and the transcript exactly (issue 14)', async () => {
+    const { handlers, session, storage, twoChats } = await setup();
+    const { older, newer } = await twoChats();
+    const before = await handlers['history/list']({});
+    const key = `conversation.v2.${older}`;
+    const transcript = storage.data.get(key);
+    await handlers['history/delete']({ id: older });
+    expect(storage.data.has(key)).toBe(false);
+    expect(await handlers['history/restore']({ id: older })).toEqual({ restored: true });
+    expect(storage.data.get(key)).toEqual(transcript);
+    const after = await handlers['history/list']({});
+    expect(after.items).toEqual(before.items);
+    expect(session.conversation.id).toBe(newer);
+    // Once is all: a second Undo has nothing to restore.
+    expect(await handlers['history/restore']({ id: older })).toEqual({ restored: false });
+  });
+
+  test('Undo of the conversation on screen brings it back on screen', async () => {
+    const { handlers, session, twoChats } = await setup();
+    const { newer } = await twoChats();
+    const shown = session.conversation;
+    await handlers['history/delete']({ id: newer });
+    expect(session.conversation.id).not.toBe(newer);
+    await handlers['history/restore']({ id: newer });
+    expect(session.conversation).toEqual(shown);
+    expect((await handlers['history/list']({})).currentId).toBe(newer);
+  });
+
+  test('Undo is refused after the undo window, and for any but the last deletion', async () => {
+    const { handlers, twoChats } = await setup();
+    const { older, newer } = await twoChats();
+    await handlers['history/delete']({ id: older });
+    await handlers['history/delete']({ id: newer });
+    expect(await handlers['history/restore']({ id: older })).toEqual({ restored: false });
+    clock += UNDO_WINDOW_MS + UNDO_GRACE_MS + 1;
+    expect(await handlers['history/restore']({ id: newer })).toEqual({ restored: false });
+    expect((await handlers['history/list']({})).items).toEqual([]);
   });
 
   test('search runs in the worker over message text', async () => {

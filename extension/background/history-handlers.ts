@@ -1,3 +1,4 @@
+import type { Conversation } from '../messaging/conversation';
 import type { HistoryMethod, PageEvent } from '../messaging/ui-protocol';
 import type { AgentSession } from './agent-session';
 import { exportConversation } from './conversation-export';
@@ -16,6 +17,11 @@ export interface HistoryHandlerDeps {
   readonly store: ConversationStore;
   readonly broadcast: (event: PageEvent) => void;
   readonly now?: () => number;
+  /**
+   * A conversation was opened from the list: its recorded profile becomes the active one (or,
+   * deleted since, the panel is told and the tab's stays). Resolves once the profile is settled.
+   */
+  readonly openedProfile?: (conversation: Conversation) => Promise<void>;
 }
 
 const GONE = 'That conversation is no longer stored (it was deleted, or removed by the bound).';
@@ -41,8 +47,9 @@ export function createHistoryHandlers(deps: HistoryHandlerDeps): Pick<PageHandle
       }),
     'history/open': async ({ id }) => {
       if (id === session.conversation.id) return { conversation: session.conversation };
-      const conversation = await find(id);
-      return { conversation: session.open(conversation) };
+      const opened = session.open(await find(id));
+      await deps.openedProfile?.(opened);
+      return { conversation: opened };
     },
     'history/rename': async ({ id, title }) => {
       if (id === session.conversation.id) {
@@ -56,10 +63,21 @@ export function createHistoryHandlers(deps: HistoryHandlerDeps): Pick<PageHandle
       return { renamed };
     },
     'history/delete': async ({ id }) => {
-      if (id === session.conversation.id) session.newChat();
-      const deleted = await store.remove(id);
+      const wasCurrent = id === session.conversation.id;
+      if (wasCurrent) session.newChat();
+      const deleted = await store.remove(id, wasCurrent);
       changed();
       return { deleted };
+    },
+    'history/restore': async ({ id }) => {
+      const restored = await store.restore(id);
+      if (restored === undefined) return { restored: false };
+      // It was on screen when deleted, and the chat that replaced it is still empty: back to it.
+      if (restored.wasCurrent && session.conversation.messages.length === 0) {
+        session.open(restored.conversation);
+      }
+      changed();
+      return { restored: true };
     },
     'history/export': async ({ id, format }) => exportConversation(await find(id), format, now()),
     'history/bound': async ({ limit }) => {

@@ -9,6 +9,7 @@ import {
   type ImageMimeType,
   type ImagePart,
 } from '../messaging/images';
+import { imageDimensions } from './image-dimensions';
 
 /**
  * The gate every image passes before it is shown or sent (issue 14): a tool result's image
@@ -85,6 +86,7 @@ export function checkImage(candidate: ImageCandidate): ImageCheck {
   if (mimeType === undefined) {
     return { ok: false, reason: 'its bytes are not a PNG, JPEG, GIF or WebP image' };
   }
+  const size = imageDimensions(data, mimeType);
   return {
     ok: true,
     image: {
@@ -92,6 +94,7 @@ export function checkImage(candidate: ImageCandidate): ImageCheck {
       bytes,
       data,
       ...(label === undefined ? {} : { label: label.slice(0, 256) }),
+      ...(size === undefined ? {} : { width: size.width, height: size.height }),
     },
   };
 }

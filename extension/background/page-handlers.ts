@@ -6,9 +6,11 @@ import {
   type ContextMeter,
   type ModelListing,
   type PageEvent,
+  type PageSelection,
   type SessionSnapshot,
 } from '../messaging/ui-protocol';
 import type { ConnectionTestResult } from '../messaging/connection-test';
+import type { HistorySaveProblem } from '../messaging/history';
 import { viewOfProviderSettings, type ProviderSettings } from '../messaging/provider';
 import { RunInProgressError, type AgentSession } from './agent-session';
 import type { HostClient } from './host-client';
@@ -42,6 +44,8 @@ export interface PageHandlerDeps {
   /** The meter as of now (recomputed from the last tool listing). */
   readonly context: () => Promise<ContextMeter | null>;
   readonly profile: () => ActiveProfileView | null;
+  /** Why the last save of the conversations failed; null when it succeeded (issue 14). */
+  readonly saveProblem?: () => HistorySaveProblem | null;
   /** The run in progress and its text streamed since the transcript last changed. */
   readonly run: () => SessionSnapshot['run'];
   readonly broadcast: (event: PageEvent) => void;
@@ -51,6 +55,8 @@ export interface PageHandlerDeps {
   readonly webAuth: WebAuthFlow;
   /** Test connection (issue 14): one request to the provider, its cause named. */
   readonly testConnection: (settings: ProviderSettings) => Promise<ConnectionTestResult>;
+  /** The active tab's selection for "Add context" (builtin-tools.ts); absent: none offered. */
+  readonly selection?: () => Promise<PageSelection>;
   /** The provider's models for the panel's picker (providers/model-list.ts). */
   readonly listModels: (settings: ProviderSettings) => Promise<ModelListing>;
 }
@@ -84,6 +90,7 @@ export function createPageHandlers(deps: PageHandlerDeps): Omit<PageHandlers, Hi
         autopilot: settings.autopilot(),
         context,
         profile: deps.profile(),
+        saveProblem: deps.saveProblem?.() ?? null,
       };
     },
     'chat/send': async ({ text, attachments, files }) => {
@@ -127,6 +134,9 @@ export function createPageHandlers(deps: PageHandlerDeps): Omit<PageHandlers, Hi
     },
     'chat/cancelCall': ({ callId }) => Promise.resolve({ cancelled: session.cancelCall(callId) }),
     'chat/new': () => Promise.resolve({ conversation: session.newChat() }),
+    'page/selection': () =>
+      deps.selection?.() ??
+      Promise.resolve({ ok: false, problem: 'This browser offers no page selection here.' }),
     'models/list': async () => {
       const { provider } = settings;
       if (provider === null) return { models: [], problem: NO_PROVIDER_MESSAGE };

@@ -16,16 +16,37 @@ export interface ProfileHost {
     method: 'profiles/resolve',
     params: ParamsOf<'profiles/resolve'>,
   ): Promise<ResultOf<'profiles/resolve'>>;
+  request(
+    method: 'profiles/list',
+    params: ParamsOf<'profiles/list'>,
+  ): Promise<ResultOf<'profiles/list'>>;
 }
+
+/** A conversation opened from the history, and the profile it recorded at its first message. */
+interface Pin {
+  readonly conversationId: string;
+  readonly profile: { readonly id: string; readonly name: string };
+}
+
+/** What `pin` came to: in use, deleted since (the tab's profile stays), or not known yet. */
+export type PinOutcome = 'pinned' | 'gone' | 'unknown';
 
 export class ProfileTracker {
   private url: string | null = null;
   private view: ActiveProfileView | null = null;
   private asked = 0;
+  /**
+   * While a conversation opened from the history is on screen, its profile is the active one
+   * (issue 14), whatever the tab selects; the tab selects again from the next conversation on.
+   */
+  private pinned: Pin | null = null;
+  private lastGone: Pin | null = null;
 
   constructor(
     private readonly host: ProfileHost,
     private readonly onChange: (view: ActiveProfileView | null) => void,
+    /** A pinned conversation's profile was deleted: `using` is the one the tab selected. */
+    private readonly onGone?: (profile: Pin['profile'], using: ActiveProfileView | null) => void,
   ) {}
 
   current(): ActiveProfileView | null {
@@ -43,22 +64,62 @@ export class ProfileTracker {
     await this.refresh();
   }
 
+  /**
+   * Makes `profile` the active one while conversation `conversationId` is on screen. Resolves
+   * `gone` when the host no longer has it (the tab's profile stays), `unknown` while the host is
+   * unreachable (it is checked when the host is back).
+   */
+  async pin(conversationId: string, profile: Pin['profile']): Promise<PinOutcome> {
+    const pin: Pin = { conversationId, profile };
+    this.pinned = pin;
+    await this.refresh();
+    if (this.lastGone === pin) return 'gone';
+    return this.pinned === pin && this.view?.pinned === true ? 'pinned' : 'unknown';
+  }
+
+  /** The tab selects the profile again (another conversation is on screen). */
+  async unpin(): Promise<void> {
+    if (this.pinned === null) return;
+    this.pinned = null;
+    await this.refresh();
+  }
+
+  /** The conversation whose profile is pinned, if one is. */
+  pinnedConversation(): string | undefined {
+    return this.pinned?.conversationId;
+  }
+
   /** Resolves the current URL again (the host reconnected, or its profiles changed). */
   async refresh(): Promise<void> {
     const question = ++this.asked;
     const url = this.url;
+    const pin = this.pinned;
     let next: ActiveProfileView | null = null;
+    let gone = false;
     if (this.host.state.state === 'connected') {
       try {
-        const { profile, matchedPattern } = await this.host.request('profiles/resolve', {
-          url: url ?? '',
-        });
-        next = { id: profile.id, name: profile.name, matchedPattern, url };
+        if (pin !== null) {
+          const { profiles, defaultProfile } = await this.host.request('profiles/list', {});
+          const found = [...profiles, defaultProfile].find((p) => p.id === pin.profile.id);
+          if (found === undefined) gone = true;
+          else next = { id: found.id, name: found.name, matchedPattern: null, url, pinned: true };
+        }
+        if (next === null) {
+          const { profile, matchedPattern } = await this.host.request('profiles/resolve', {
+            url: url ?? '',
+          });
+          next = { id: profile.id, name: profile.name, matchedPattern, url };
+        }
       } catch (error) {
         console.warn('[switchyard] could not resolve the profile for the active tab', error);
       }
     }
     if (question !== this.asked) return; // a newer question is on its way
+    if (gone && this.pinned === pin && pin !== null) {
+      this.pinned = null;
+      this.lastGone = pin;
+      this.onGone?.(pin.profile, next);
+    }
     if (sameView(this.view, next)) return;
     this.view = next;
     this.onChange(next);
@@ -68,6 +129,10 @@ export class ProfileTracker {
 function sameView(a: ActiveProfileView | null, b: ActiveProfileView | null): boolean {
   if (a === null || b === null) return a === b;
   return (
-    a.id === b.id && a.name === b.name && a.matchedPattern === b.matchedPattern && a.url === b.url
+    a.id === b.id &&
+    a.name === b.name &&
+    a.matchedPattern === b.matchedPattern &&
+    a.url === b.url &&
+    a.pinned === b.pinned
   );
 }

@@ -44,6 +44,8 @@ function handlers(overrides: Partial<PageHandlers> = {}): PageHandlers {
     'history/open': fail,
     'history/rename': fail,
     'history/delete': fail,
+    'history/restore': fail,
+    'page/selection': fail,
     'history/export': fail,
     'history/bound': fail,
     'history/dismissPruned': fail,
@@ -94,6 +96,26 @@ describe('UiServer', () => {
       'invalid-request',
       'invalid-request',
     ]);
+  });
+
+  test('a message of an image alone is taken; one of nothing at all is not (issue 14)', async () => {
+    const ui = server();
+    const port = new FakePagePort(PANEL);
+    ui.accept(port);
+    const image = { kind: 'image', name: 'a.png', mimeType: 'image/png', data: 'iVBORw==' };
+    await deliver(port, {
+      kind: 'request',
+      id: 1,
+      method: 'chat/send',
+      params: { text: '', files: [image] },
+    });
+    await deliver(port, {
+      kind: 'request',
+      id: 2,
+      method: 'chat/send',
+      params: { text: ' ', files: [] },
+    });
+    expect(port.posted.map((m) => m.kind === 'response' && m.ok)).toEqual([true, false]);
   });
 
   test('an unknown method is answered, a malformed message is dropped', async () => {

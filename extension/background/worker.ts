@@ -5,6 +5,7 @@ import type { BuiltinTools } from './builtin-tools';
 import { contextMeter } from './context-meter';
 import type { HostClient } from './host-client';
 import { createHistoryHandlers } from './history-handlers';
+import { imageTokenRule } from './image-tokens';
 import { createPageHandlers, settingsEvent } from './page-handlers';
 import type { ModelProvider } from './providers/provider';
 import type { ConversationModel } from '../messaging/conversation';
@@ -73,12 +74,23 @@ export interface Worker {
 export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   const { host } = deps;
   const settings = await SettingsStore.open(deps.storage);
-  const conversations = await ConversationStore.open(deps.storage);
+  // A failed save (a full storage.local) is told to the panel, never only logged (issue 14).
+  const conversations = await ConversationStore.open(deps.storage, {
+    onSaveProblem: (problem) => {
+      broadcast({ type: 'storage', problem });
+    },
+  });
   const restored = await conversations.current();
 
-  const tracker = new ProfileTracker(host, (profile) => {
-    onProfileChange(profile);
-  });
+  const tracker = new ProfileTracker(
+    host,
+    (profile) => {
+      onProfileChange(profile);
+    },
+    (gone, using) => {
+      broadcast({ type: 'profile-gone', name: gone.name, using: using?.name ?? null });
+    },
+  );
   const router = createToolRouter({
     builtins: deps.builtins,
     host,
@@ -117,6 +129,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     system: DEFAULT_SYSTEM_PROMPT,
     ...(restored === undefined ? {} : { conversation: restored }),
     contextWindow: () => windowInUse()?.tokens,
+    imageRule: () => imageTokenRule(inUse()),
     describe: () => {
       const profile = tracker.current();
       return {
@@ -143,6 +156,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
       budget: router.budget(),
       window: windowInUse(),
       toolSearch: router.toolSearch(),
+      images: imageTokenRule(inUse()),
     });
   const refreshTools = async (): Promise<ContextMeter> => {
     await listTools();
@@ -156,17 +170,28 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     extensionId: deps.extensionId,
     extensionOrigin: deps.extensionOrigin,
     handlers: {
-      ...createHistoryHandlers({ session, store: conversations, broadcast }),
+      ...createHistoryHandlers({
+        session,
+        store: conversations,
+        broadcast,
+        // An opened conversation goes on with the profile it began with (issue 14).
+        openedProfile: async (conversation) => {
+          if (conversation.profile === undefined) await tracker.unpin();
+          else await tracker.pin(conversation.id, conversation.profile);
+        },
+      }),
       ...createPageHandlers({
         webAuth: browserWebAuthFlow,
         testConnection: (provider) =>
           testProviderConnection(provider, deps.reach ?? UNRESTRICTED_REACH),
         listModels,
+        selection: () => deps.builtins.activeSelection(),
         session,
         settings,
         host,
         context: refreshTools,
         profile: () => tracker.current(),
+        saveProblem: () => conversations.saveProblem,
         run: () => (streaming === null ? null : { ...streaming }),
         broadcast,
         afterHostRequest: (method) => {
@@ -201,6 +226,9 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     }
     broadcast({ type: 'agent', event });
     if (event.type === 'conversation-changed') {
+      // Another conversation on screen (New Chat): the tab selects the profile again.
+      const pinned = tracker.pinnedConversation();
+      if (pinned !== undefined && pinned !== event.conversation.id) void tracker.unpin();
       void conversations.save(event.conversation).then(() => {
         broadcast({ type: 'history' });
       });

@@ -26,6 +26,14 @@ export const MIN_HISTORY_LIMIT = 5;
 export const MAX_HISTORY_LIMIT = 1_000;
 export const DEFAULT_HISTORY_LIMIT = 100;
 
+/**
+ * How long the panel offers Undo after a deletion (issue 14), unless the user does something
+ * else first. The worker keeps the deleted conversation in memory a little longer
+ * (UNDO_GRACE_MS, for the message on its way), then it is gone for good.
+ */
+export const UNDO_WINDOW_MS = 8_000;
+export const UNDO_GRACE_MS = 4_000;
+
 /** The last time the bound removed conversations: how many, and when. */
 export interface HistoryPruned {
   readonly count: number;
@@ -52,4 +60,23 @@ export interface HistoryExport {
   readonly filename: string;
   readonly mimeType: 'text/markdown' | 'application/json';
   readonly text: string;
+}
+
+/**
+ * The last save of the conversations failed (issue 14): `quota` when the browser's storage for
+ * the extension is full (Chrome: "QUOTA_BYTES quota exceeded"), `other` for anything else. The
+ * worker keeps what it could not write and tries again with the next change; null once a save
+ * succeeds.
+ */
+export interface HistorySaveProblem {
+  readonly kind: 'quota' | 'other';
+  /** The browser's own words, for the curious; the panel says what it means. */
+  readonly detail: string;
+  /** The conversation on screen is among those not saved. */
+  readonly currentUnsaved: boolean;
+}
+
+/** Chrome: "QUOTA_BYTES quota exceeded"; Firefox: "QuotaExceededError: …". */
+export function isQuotaMessage(message: string): boolean {
+  return /QUOTA_BYTES|QuotaExceeded|quota exceeded/i.test(message);
 }

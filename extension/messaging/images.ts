@@ -29,6 +29,9 @@ export const MAX_CONVERSATION_IMAGE_BYTES = 4 * 1_048_576;
 const MAX_IMAGE_BASE64_CHARS = Math.ceil(MAX_IMAGE_BYTES / 3) * 4;
 const BASE64_PATTERN = /^[A-Za-z0-9+/]*={0,2}$/;
 
+/** Largest width or height an image may declare to be recorded (beyond: its size is unknown). */
+export const MAX_IMAGE_EDGE_PX = 1_000_000;
+
 export const ImagePartSchema = z.object({
   mimeType: ImageMimeTypeSchema,
   /** Decoded size. */
@@ -37,6 +40,9 @@ export const ImagePartSchema = z.object({
   data: z.string().max(MAX_IMAGE_BASE64_CHARS).regex(BASE64_PATTERN).optional(),
   /** A file name the user attached it as, or where it came from ("screenshot of tab 3"). */
   label: z.string().max(256).optional(),
+  /** Pixels, as its header declares them (absent when unreadable, and in older conversations). */
+  width: z.number().int().positive().max(MAX_IMAGE_EDGE_PX).optional(),
+  height: z.number().int().positive().max(MAX_IMAGE_EDGE_PX).optional(),
 });
 export type ImagePart = z.infer<typeof ImagePartSchema>;
 
@@ -75,6 +81,17 @@ export const ComposerFileSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('text'),
     name: z.string().max(256),
+    text: z.string().max(MAX_FILE_CHARS * 4),
+  }),
+  /**
+   * The page's selection, from "Add context" (issue 14): read by the worker (`page/selection`)
+   * and wrapped by it again on send, as the browser_get_selection tool wraps its result.
+   */
+  z.object({
+    kind: z.literal('selection'),
+    /** The tab's title, as the chip shows it. */
+    name: z.string().max(256),
+    url: z.string().max(8_192),
     text: z.string().max(MAX_FILE_CHARS * 4),
   }),
 ]);

@@ -14,6 +14,7 @@ import {
   type HistoryExport,
   type HistoryPage,
   type HistoryPruned,
+  type HistorySaveProblem,
 } from './history';
 import { ComposerFileSchema, MAX_FILES_PER_MESSAGE } from './images';
 import { ProviderSettingsInputSchema, type ProviderSettingsView } from './provider';
@@ -113,6 +114,8 @@ export interface ActiveProfileView {
   readonly matchedPattern: string | null;
   /** The active tab's URL the profile was resolved for; null when it has none (a new tab). */
   readonly url: string | null;
+  /** The profile of the conversation opened from the history, not the tab's (issue 14). */
+  readonly pinned?: boolean;
 }
 
 /** Estimated tokens one model turn costs, by part (design D11). */
@@ -167,6 +170,8 @@ export interface SessionSnapshot {
   readonly autopilot: boolean;
   readonly context: ContextMeter | null;
   readonly profile: ActiveProfileView | null;
+  /** The last save of the conversations failed (issue 14); null when it succeeded. */
+  readonly saveProblem: HistorySaveProblem | null;
 }
 
 const EmptySchema = z.object({}).strict();
@@ -176,13 +181,19 @@ const HistoryIdSchema = z.string().min(1).max(128);
 export const pageRequests = {
   'session/snapshot': { params: EmptySchema },
   'chat/send': {
-    params: z.object({
-      text: z.string().trim().min(1).max(MAX_CHAT_MESSAGE_CHARS),
-      /** Resources to attach: the worker reads them through the host (issue 12). */
-      attachments: z.array(AttachmentRefSchema).max(8).optional(),
-      /** Images and text files from the composer (issue 14): checked and wrapped by the worker. */
-      files: z.array(ComposerFileSchema).max(MAX_FILES_PER_MESSAGE).optional(),
-    }),
+    params: z
+      .object({
+        /** May be empty when something is attached (an image alone is a message). */
+        text: z.string().trim().max(MAX_CHAT_MESSAGE_CHARS),
+        /** Resources to attach: the worker reads them through the host (issue 12). */
+        attachments: z.array(AttachmentRefSchema).max(8).optional(),
+        /** Images and text files from the composer (issue 14): checked and wrapped by the worker. */
+        files: z.array(ComposerFileSchema).max(MAX_FILES_PER_MESSAGE).optional(),
+      })
+      .refine((p) => p.text !== '' || (p.attachments?.length ?? 0) + (p.files?.length ?? 0) > 0, {
+        error: 'a message needs words or an attachment',
+        path: ['text'],
+      }),
   },
   /**
    * Retry, Regenerate, Edit and resend: the user message at `index` again (with `text`, edited),
@@ -237,6 +248,8 @@ export const pageRequests = {
       arguments: z.record(z.string(), z.unknown()).optional(),
     }),
   },
+  /** "Add context" › the page's selection (issue 14): the active tab's, read by the worker. */
+  'page/selection': { params: EmptySchema },
   /** "Retry" on the not-installed, crashed and protocol-mismatch states. */
   'host/reconnect': { params: EmptySchema },
   /** "Sign in" on a remote server: the worker runs launchWebAuthFlow for the host's flow. */
@@ -256,6 +269,8 @@ export const pageRequests = {
   },
   /** Deleting the conversation shown starts a new chat. */
   'history/delete': { params: z.object({ id: HistoryIdSchema }) },
+  /** Undo of the last deletion, within UNDO_WINDOW_MS (issue 14). */
+  'history/restore': { params: z.object({ id: HistoryIdSchema }) },
   'history/export': {
     params: z.object({ id: HistoryIdSchema, format: z.enum(['markdown', 'json']) }),
   },
@@ -295,6 +310,7 @@ export interface PageResults {
   /** The result as the host relayed it (gated), or the user's refusal on the card. */
   'apps/call':
     { readonly kind: 'result'; readonly result: CallToolResult } | { readonly kind: 'denied' };
+  'page/selection': PageSelection;
   'host/reconnect': Record<string, never>;
   'auth/signIn': { readonly status: SignInStatus };
   'history/list': HistoryPage;
@@ -302,11 +318,18 @@ export interface PageResults {
   'history/rename': { readonly renamed: boolean };
   /** False when there was no such conversation. */
   'history/delete': { readonly deleted: boolean };
+  /** False when the undo window had passed (or another deletion came after it). */
+  'history/restore': { readonly restored: boolean };
   'history/export': HistoryExport;
   'history/bound': { readonly limit: number; readonly pruned: HistoryPruned | null };
   'history/dismissPruned': Record<string, never>;
 }
 export type PageResultOf<M extends PageMethod> = PageResults[M];
+
+/** The active tab's selection (sanitized, not yet wrapped: that happens on send), or why not. */
+export type PageSelection =
+  | { readonly ok: true; readonly text: string; readonly title: string; readonly url: string }
+  | { readonly ok: false; readonly problem: string };
 
 /** What the worker pushes to every connected page. */
 export type PageEvent =
@@ -327,6 +350,10 @@ export type PageEvent =
   /** The history changed (a message, a rename, a deletion): an open list re-reads it. */
   | { readonly type: 'history' }
   | { readonly type: 'profile'; readonly profile: ActiveProfileView | null }
+  /** The opened conversation's profile was deleted: the chat goes on with `using`. */
+  | { readonly type: 'profile-gone'; readonly name: string; readonly using: string | null }
+  /** A save of the conversations failed, or (null) succeeded again. */
+  | { readonly type: 'storage'; readonly problem: HistorySaveProblem | null }
   | {
       readonly type: 'settings';
       readonly provider: ProviderSettingsView | null;

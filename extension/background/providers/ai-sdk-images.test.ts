@@ -106,6 +106,16 @@ describe('toModelMessages stand-ins', () => {
       ],
     });
   });
+
+  it('sends a message of an image alone as the image part, with no empty text part', () => {
+    for (const route of ['user-message', 'tool-result'] as const) {
+      const [user] = toModelMessages([{ role: 'user', content: '', images: [PNG] }], route);
+      expect(user).toEqual({
+        role: 'user',
+        content: [{ type: 'image', image: TINY_PNG, mediaType: 'image/png' }],
+      });
+    }
+  });
 });
 
 let server: LoopbackServer | undefined;

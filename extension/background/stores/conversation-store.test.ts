@@ -237,6 +237,79 @@ describe('saving and listing', () => {
   });
 });
 
+describe('a full storage.local (issue 14)', () => {
+  /** storage.local past its quota: every set rejects as Chrome rejects it, until room is made. */
+  function fullStorage() {
+    const inner = memoryStorage();
+    const state = { full: false };
+    const storage: KeyValueStorage = {
+      ...inner,
+      set: (key, value) =>
+        state.full
+          ? Promise.reject(new Error('QUOTA_BYTES quota exceeded'))
+          : inner.set(key, value),
+    };
+    return { inner, state, storage };
+  }
+
+  test('says the conversation on screen is not saved, keeps it, and saves it once there is room', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { inner, state, storage } = fullStorage();
+    const problems: unknown[] = [];
+    const store = await ConversationStore.open(storage, {
+      onSaveProblem: (problem) => problems.push(problem),
+    });
+    await store.save(conversation('old', said('an old chat')));
+    state.full = true;
+    const current = conversation('now', said('what I am writing'));
+    await store.save(current);
+    expect(problems).toEqual([
+      { kind: 'quota', detail: 'QUOTA_BYTES quota exceeded', currentUnsaved: true },
+    ]);
+    expect(store.saveProblem?.kind).toBe('quota');
+    // Nothing is lost: the store still has it (the list, a reopen of it from the list).
+    expect(await store.load('now')).toEqual(current);
+    expect((await store.list()).items.map((i) => i.entry.id)).toEqual(['now', 'old']);
+    expect(inner.data.has(record('now'))).toBe(false);
+
+    // The user deletes an old conversation: room is made, and what was waiting is written.
+    state.full = false;
+    await store.remove('old');
+    expect(inner.data.get(record('now'))).toEqual(current);
+    expect(problems.at(-1)).toBeNull();
+    expect(store.saveProblem).toBeNull();
+    const reopened = await ConversationStore.open(inner);
+    expect(await reopened.load('now')).toEqual(current);
+  });
+
+  test('a newer version written after a failure wins over the one that failed', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { inner, state, storage } = fullStorage();
+    const store = await ConversationStore.open(storage);
+    state.full = true;
+    await store.save(conversation('a', said('one')));
+    state.full = false;
+    const newer = conversation('a', said('one'), said('two'));
+    await store.save(newer);
+    expect(inner.data.get(record('a'))).toEqual(newer);
+  });
+
+  test('any other failure is reported as such', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const storage = memoryStorage();
+    const store = await ConversationStore.open(
+      { ...storage, set: () => Promise.reject(new Error('IO error: disk')) },
+      {},
+    );
+    await store.save(conversation('a', said('x')));
+    expect(store.saveProblem).toEqual({
+      kind: 'other',
+      detail: 'IO error: disk',
+      currentUnsaved: true,
+    });
+  });
+});
+
 describe('rename, delete and the bound', () => {
   test('a rename is kept, and the title no longer follows the first message', async () => {
     const storage = memoryStorage();

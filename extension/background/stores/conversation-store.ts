@@ -1,6 +1,15 @@
 import { restoreConversation } from '../pairing';
 import type { Conversation } from '../../messaging/conversation';
-import type { HistoryPage, HistoryPruned } from '../../messaging/history';
+import {
+  isQuotaMessage,
+  UNDO_GRACE_MS,
+  UNDO_WINDOW_MS,
+  type HistoryEntry,
+  type HistoryPage,
+  type HistoryPruned,
+  type HistorySaveProblem,
+} from '../../messaging/history';
+import { messageOf } from '../../../protocol/guards';
 import {
   emptyIndex,
   entryOf,
@@ -35,6 +44,12 @@ export interface ListOptions {
 
 export const DEFAULT_PAGE_SIZE = 30;
 
+export interface ConversationStoreOptions {
+  readonly now?: () => number;
+  /** A save failed, or (null) succeeded again after one had failed. */
+  readonly onSaveProblem?: (problem: HistorySaveProblem | null) => void;
+}
+
 export class ConversationStore {
   private writing: Promise<void> | undefined;
   /** Transcripts to write (by id) and to delete, in the next write. */
@@ -43,26 +58,44 @@ export class ConversationStore {
   private indexDirty = false;
   /** Deleted this session: a late save of one (its run's last words) must not bring it back. */
   private readonly deleted = new Set<string>();
+  /**
+   * What a failed write could not store (a full storage.local): kept, readable through `load`,
+   * and written again with the next change, so nothing is lost while the worker lives.
+   */
+  private readonly unsaved = new Map<string, Conversation>();
+  private readonly unremoved = new Set<string>();
+  private problem: HistorySaveProblem | null = null;
+  /** The last deletion, for Undo (issue 14): in memory only, and only for the undo window. */
+  private lastRemoved: {
+    readonly entry: HistoryEntry;
+    readonly conversation: Conversation;
+    readonly at: number;
+    readonly wasCurrent: boolean;
+  } | null = null;
+  private readonly now: () => number;
 
   private constructor(
     private readonly storage: KeyValueStorage,
     private index: HistoryIndex,
-    private readonly now: () => number,
-  ) {}
+    private readonly options: ConversationStoreOptions,
+  ) {
+    this.now = options.now ?? (() => Date.now());
+  }
 
   /** Reads the index, migrating the single conversation of schema version 1 if there is one. */
   static async open(
     storage: KeyValueStorage,
-    now: () => number = () => Date.now(),
+    options: ConversationStoreOptions | (() => number) = {},
   ): Promise<ConversationStore> {
+    const opts = typeof options === 'function' ? { now: options } : options;
     const raw = await storage.get(INDEX_KEY);
     if (raw !== undefined) {
       const parsed = HistoryIndexSchema.safeParse(raw);
-      if (parsed.success) return new ConversationStore(storage, parsed.data, now);
+      if (parsed.success) return new ConversationStore(storage, parsed.data, opts);
       console.warn('[switchyard] the conversation list was unreadable; starting a new one');
-      return new ConversationStore(storage, emptyIndex(), now);
+      return new ConversationStore(storage, emptyIndex(), opts);
     }
-    const store = new ConversationStore(storage, emptyIndex(), now);
+    const store = new ConversationStore(storage, emptyIndex(), opts);
     await store.migrateLegacy();
     return store;
   }
@@ -97,6 +130,11 @@ export class ConversationStore {
     return this.index.pruned;
   }
 
+  /** Why the last save failed; null when it succeeded. */
+  get saveProblem(): HistorySaveProblem | null {
+    return this.problem;
+  }
+
   /** The conversation the chat showed last, re-paired; undefined when there is none. */
   async current(): Promise<Conversation | undefined> {
     const id = this.index.currentId;
@@ -105,7 +143,7 @@ export class ConversationStore {
 
   /** A stored conversation with its tool calls re-paired; undefined when there is no such one. */
   async load(id: string): Promise<Conversation | undefined> {
-    const waiting = this.toWrite.get(id);
+    const waiting = this.toWrite.get(id) ?? this.unsaved.get(id);
     if (waiting !== undefined) return waiting;
     if (this.deleted.has(id)) return undefined;
     const stored = await this.storage.get(recordKey(id));
@@ -144,16 +182,47 @@ export class ConversationStore {
     return true;
   }
 
-  /** Deletes a conversation; false when there was none of that id. */
-  async remove(id: string): Promise<boolean> {
-    if (!this.index.entries.some((e) => e.id === id)) return false;
+  /**
+   * Deletes a conversation; false when there was none of that id. It can be restored (`restore`)
+   * for the undo window, until the next deletion.
+   */
+  async remove(id: string, wasCurrent = false): Promise<boolean> {
+    const entry = this.index.entries.find((e) => e.id === id);
+    if (entry === undefined) return false;
+    const conversation = await this.load(id);
+    this.lastRemoved =
+      conversation === undefined ? null : { entry, conversation, at: this.now(), wasCurrent };
     this.deleted.add(id);
     this.toWrite.delete(id);
+    this.unsaved.delete(id);
     this.toRemove.add(id);
     this.index = removeEntry(this.index, id);
     this.indexDirty = true;
     await this.flush();
     return true;
+  }
+
+  /**
+   * Undo of the last deletion: its entry and transcript back exactly as they were. Undefined when
+   * `id` is not the last one deleted, or the undo window has passed.
+   */
+  async restore(
+    id: string,
+  ): Promise<{ readonly conversation: Conversation; readonly wasCurrent: boolean } | undefined> {
+    const removed = this.lastRemoved;
+    if (removed?.entry.id !== id) return undefined;
+    this.lastRemoved = null;
+    if (this.now() - removed.at > UNDO_WINDOW_MS + UNDO_GRACE_MS) return undefined;
+    this.deleted.delete(id);
+    this.toRemove.delete(id);
+    this.unremoved.delete(id);
+    this.toWrite.set(id, removed.conversation);
+    const entries = [...this.index.entries.filter((e) => e.id !== id), removed.entry];
+    entries.sort((a, b) => b.updatedAt - a.updatedAt);
+    this.index = { ...this.index, entries };
+    this.indexDirty = true;
+    await this.flush();
+    return { conversation: removed.conversation, wasCurrent: removed.wasCurrent };
   }
 
   /** Sets the bound (the caller checked its range) and applies it at once. */
@@ -205,6 +274,7 @@ export class ConversationStore {
     for (const id of removed) {
       this.deleted.add(id);
       this.toWrite.delete(id);
+      this.unsaved.delete(id);
       this.toRemove.add(id);
     }
     this.index = bounded;
@@ -212,8 +282,40 @@ export class ConversationStore {
   }
 
   private flush(): Promise<void> {
+    // What failed last time goes again (unless a newer version of it is waiting): a deletion may
+    // have made room.
+    for (const [id, conversation] of this.unsaved) {
+      if (!this.toWrite.has(id)) this.toWrite.set(id, conversation);
+    }
+    for (const id of this.unremoved) this.toRemove.add(id);
+    if (this.unsaved.size > 0 || this.unremoved.size > 0) this.indexDirty = true;
+    this.unsaved.clear();
+    this.unremoved.clear();
     this.writing ??= this.drain();
     return this.writing;
+  }
+
+  private report(problem: HistorySaveProblem | null): void {
+    if (problem === null && this.problem === null) return;
+    this.problem = problem;
+    this.options.onSaveProblem?.(problem);
+  }
+
+  private failed(error: unknown, writes: readonly Conversation[], removals: readonly string[]) {
+    for (const conversation of writes) {
+      // A newer version waiting supersedes the one that failed.
+      if (!this.toWrite.has(conversation.id) && !this.deleted.has(conversation.id)) {
+        this.unsaved.set(conversation.id, conversation);
+      }
+    }
+    for (const id of removals) this.unremoved.add(id);
+    const detail = messageOf(error);
+    const currentId = this.index.currentId;
+    this.report({
+      kind: isQuotaMessage(detail) ? 'quota' : 'other',
+      detail,
+      currentUnsaved: currentId !== null && this.unsaved.has(currentId),
+    });
   }
 
   private async drain(): Promise<void> {
@@ -232,8 +334,10 @@ export class ConversationStore {
           // The index after the transcripts: an entry never points at a transcript not written.
           await this.storage.set(INDEX_KEY, index);
           for (const id of removals) await this.storage.remove(recordKey(id));
+          this.report(null);
         } catch (error) {
           console.error('[switchyard] could not save the conversations', error);
+          this.failed(error, writes, removals);
         }
       }
     } finally {

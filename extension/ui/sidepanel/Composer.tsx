@@ -14,7 +14,9 @@ import type { PromptUse } from './prompt-use';
 import { startsMention } from './context-picker';
 import type { ComposerFile } from '../../messaging/images';
 import { MAX_FILES_PER_MESSAGE } from '../../messaging/images';
-import { ATTACH_ACCEPT, readComposerFile, sortFile } from './composer-files';
+import { ATTACH_ACCEPT, readComposerFile, selectionFile, sortFile } from './composer-files';
+import { errorMessage } from '../common/errors';
+import { pageClient } from '../common/page-client';
 
 export interface ComposerProps {
   /** A reply is running or a message is on its way. */
@@ -107,7 +109,12 @@ export function Composer({
       }),
     [],
   );
-  const check = sendCheck({ text, busy, hasProvider });
+  const check = sendCheck({
+    text,
+    busy,
+    hasProvider,
+    attached: attachments.length + files.length,
+  });
   const modelParts = modelLabelParts(model?.model ?? '');
   const send = (): void => {
     if (!check.ok) return;
@@ -139,6 +146,27 @@ export function Composer({
     );
     close();
   };
+  /** The page's selection, read by the worker like browser_get_selection (issue 14). */
+  const addSelection = (): void => {
+    setFileProblem(null);
+    pageClient()
+      .request('page/selection', {})
+      .then(
+        (answer) => {
+          const sorted = selectionFile(answer);
+          if ('problem' in sorted) setFileProblem(sorted.problem);
+          else {
+            setFiles((previous) =>
+              previous.length >= MAX_FILES_PER_MESSAGE ? previous : [...previous, sorted.file],
+            );
+          }
+        },
+        (error: unknown) => {
+          setFileProblem(errorMessage(error));
+        },
+      );
+    close();
+  };
   const applyPrompt = (use: PromptUse): void => {
     // The `/` that opened the picker is replaced by the prompt's text, for the user to edit.
     setText(use.text);
@@ -158,7 +186,7 @@ export function Composer({
   return (
     <>
       {picker?.kind === 'context' ? (
-        <ContextPicker profile={profile} onPick={pick} onClose={close} />
+        <ContextPicker profile={profile} onPick={pick} onClose={close} onSelection={addSelection} />
       ) : null}
       {picker?.kind === 'prompt' ? (
         <PromptPicker profile={profile} onUse={applyPrompt} onClose={close} />

@@ -22,6 +22,8 @@ export interface ContextPickerProps {
   readonly profile: string | undefined;
   readonly onPick: (resource: Resource) => void;
   readonly onClose: () => void;
+  /** "The page's selection" (issue 14): adds the active tab's selected text to the message. */
+  readonly onSelection?: () => void;
 }
 
 /**
@@ -30,7 +32,7 @@ export interface ContextPickerProps {
  * to the next message; picking a template first asks for its variables (with the server's
  * completions) and attaches the URI they make. Nothing is read until the message is sent.
  */
-export function ContextPicker({ profile, onPick, onClose }: ContextPickerProps) {
+export function ContextPicker({ profile, onPick, onClose, onSelection }: ContextPickerProps) {
   const headingId = useId();
   const [template, setTemplate] = useState<ResourceTemplate | null>(null);
   return (
@@ -56,6 +58,11 @@ export function ContextPicker({ profile, onPick, onClose }: ContextPickerProps) 
           Close
         </Button>
       </div>
+      {template === null && onSelection !== undefined ? (
+        <Button size="small" onClick={onSelection}>
+          The page’s selection
+        </Button>
+      ) : null}
       {template === null ? (
         <ChooseContext
           profile={profile}

@@ -95,7 +95,7 @@ export function HistoryItem(props: HistoryItemProps) {
       </button>
       {mode === 'confirm-delete' ? (
         <div className="sy-history__confirm" role="group" aria-label="Confirm deletion">
-          <span>Delete this conversation? It cannot be undone.</span>
+          <span>Delete this conversation? You can undo it for a few seconds.</span>
           <Button size="small" variant="danger" onClick={props.onDelete}>
             Delete
           </Button>

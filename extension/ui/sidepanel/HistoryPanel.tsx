@@ -3,6 +3,7 @@ import './history.css';
 import { Notice } from '../common/Notice';
 import { HistoryItem } from './HistoryItem';
 import { emptyListText, prunedNotice } from './history-view';
+import { undoNoticeText } from './undo-delete';
 import { useHistory } from './use-history';
 
 export interface HistoryPanelProps {
@@ -55,6 +56,18 @@ export function HistoryPanel({ onClose }: HistoryPanelProps) {
           {pruned}
         </Notice>
       )}
+      {history.undoOffer === null ? null : (
+        <Notice
+          tone="info"
+          actions={
+            <Button size="small" onClick={history.undo}>
+              Undo
+            </Button>
+          }
+        >
+          {undoNoticeText(history.undoOffer)}
+        </Notice>
+      )}
       {history.error === null ? null : <Notice tone="error">{history.error}</Notice>}
       {page === null ? (
         <p role="status">Loading conversations…</p>
@@ -78,7 +91,7 @@ export function HistoryPanel({ onClose }: HistoryPanelProps) {
               }}
               onRename={(title) => history.rename(entry.id, title)}
               onDelete={() => {
-                void history.remove(entry.id);
+                void history.remove(entry.id, entry.title);
               }}
               onExport={(format) => {
                 history.exportAs(entry.id, format);

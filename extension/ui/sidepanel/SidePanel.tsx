@@ -14,6 +14,7 @@ import { providerProblem } from './provider-status';
 import { ProviderNotice } from './ProviderNotice';
 import { QuestionSection } from './QuestionSection';
 import { SiteAccess } from './SiteAccess';
+import { SaveProblemNotice } from './SaveProblemNotice';
 import { Transcript } from './Transcript';
 import { useCardFocus } from '../common/use-card-focus';
 import { useSession } from './use-session';
@@ -91,6 +92,7 @@ export function SidePanel() {
         <ProviderNotice provider={state.provider} />
         <ConsentSection connection={state.connection.state} composer={composerBox} />
         <SiteAccess url={state.profile?.url ?? null} />
+        <SaveProblemNotice problem={state.saveProblem} />
       </div>
 
       {historyOpen ? (

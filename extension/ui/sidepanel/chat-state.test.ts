@@ -355,6 +355,25 @@ describe('page events', () => {
   });
 });
 
+describe('a failed save (issue 14)', () => {
+  test('comes with the snapshot and the storage event, and goes when a save succeeds', () => {
+    const problem = {
+      kind: 'quota' as const,
+      detail: 'QUOTA_BYTES quota exceeded',
+      currentUnsaved: true,
+    };
+    const opened = chatReducer(initialChatState, {
+      type: 'snapshot',
+      snapshot: snapshot({ saveProblem: problem }),
+    });
+    expect(opened.saveProblem).toEqual(problem);
+    const saved = chatReducer(opened, { type: 'event', event: { type: 'storage', problem: null } });
+    expect(saved.saveProblem).toBeNull();
+    // The chat on screen is untouched either way.
+    expect(saved.conversation).toBe(opened.conversation);
+  });
+});
+
 describe('local actions', () => {
   test('a failed send clears sending and says why', () => {
     const state = run(

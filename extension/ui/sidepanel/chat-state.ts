@@ -11,6 +11,8 @@ import type {
   SessionSnapshot,
 } from '../../messaging/ui-protocol';
 import type { ProviderAccess, ProviderSettingsView } from '../../messaging/provider';
+import type { HistorySaveProblem } from '../../messaging/history';
+import { profileGoneText } from './profile-chip';
 
 /**
  * The side panel's state as a pure reducer over the worker's snapshot and pushed events
@@ -62,6 +64,8 @@ export interface ChatState {
   readonly autopilot: boolean;
   readonly context: ContextMeter | null;
   readonly profile: ActiveProfileView | null;
+  /** The last save of the conversations failed (issue 14); null when it succeeded. */
+  readonly saveProblem: HistorySaveProblem | null;
   readonly notices: readonly ChatNotice[];
   readonly nextNoticeId: number;
 }
@@ -95,6 +99,7 @@ export const initialChatState: ChatState = {
   autopilot: false,
   context: null,
   profile: null,
+  saveProblem: null,
   notices: [],
   nextNoticeId: 1,
 };
@@ -259,6 +264,10 @@ function applyPageEvent(state: ChatState, event: PageEvent): ChatState {
       return { ...state, context: event.context };
     case 'profile':
       return { ...state, profile: event.profile };
+    case 'storage':
+      return { ...state, saveProblem: event.problem };
+    case 'profile-gone':
+      return addNotice(state, 'info', profileGoneText(event.name, event.using));
     case 'settings':
       return { ...state, provider: event.provider, autopilot: event.autopilot };
     case 'host':
@@ -288,6 +297,7 @@ function applySnapshot(state: ChatState, snapshot: SessionSnapshot): ChatState {
     autopilot: snapshot.autopilot,
     context: snapshot.context,
     profile: snapshot.profile,
+    saveProblem: snapshot.saveProblem,
     notices: sameConversation ? state.notices : [],
   };
 }

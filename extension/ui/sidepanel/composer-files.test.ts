@@ -1,6 +1,6 @@
-import { expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { MAX_IMAGE_BYTES } from '../../messaging/images';
-import { MAX_TEXT_FILE_BYTES, readComposerFile, sortFile } from './composer-files';
+import { MAX_TEXT_FILE_BYTES, readComposerFile, selectionFile, sortFile } from './composer-files';
 
 // The composer's first sort of files. Dangerous direction is in the worker (it checks bytes);
 // here the failure to avoid is a file silently dropped: a refusal always names the file and why.
@@ -36,5 +36,39 @@ test('reads an image as base64 and a text file as text', async () => {
     kind: 'text',
     name: 'n.txt',
     text: 'hello',
+  });
+});
+
+describe('the page’s selection from "Add context" (issue 14)', () => {
+  test.each([
+    [
+      'a selection becomes a chip named by its page',
+      { ok: true as const, text: 'picked words', title: ' My\npage ', url: 'https://x.org/' },
+      {
+        file: {
+          kind: 'selection',
+          name: 'My page',
+          url: 'https://x.org/',
+          text: 'picked words',
+        },
+      },
+    ],
+    [
+      'a page without a title is named by its address',
+      { ok: true as const, text: 'w', title: '', url: 'https://x.org/' },
+      { file: { kind: 'selection', name: 'https://x.org/', url: 'https://x.org/', text: 'w' } },
+    ],
+    [
+      'nothing selected says what to do',
+      { ok: true as const, text: '  ', title: 'T', url: 'https://x.org/' },
+      { problem: 'Nothing is selected on the page: select some text there, then add it.' },
+    ],
+    [
+      'no access passes the worker’s words on',
+      { ok: false as const, problem: 'Cannot read the selection: …' },
+      { problem: 'Cannot read the selection: …' },
+    ],
+  ])('%s', (_name, answer, expected) => {
+    expect(selectionFile(answer)).toEqual(expected);
   });
 });

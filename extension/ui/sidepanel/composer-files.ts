@@ -5,6 +5,7 @@ import {
   describeBytes,
   type ComposerFile,
 } from '../../messaging/images';
+import type { PageSelection } from '../../messaging/ui-protocol';
 
 /**
  * Files the user attaches, pastes or drops in the composer (issue 14): which ones it takes and how
@@ -77,5 +78,27 @@ export async function readComposerFile(file: File, kind: 'image' | 'text'): Prom
     name,
     mimeType: file.type,
     data: base64Of(new Uint8Array(await file.arrayBuffer())),
+  };
+}
+
+/**
+ * "Add context" › the page's selection (issue 14): the worker's answer as a chip for the next
+ * message, or what to tell the user. The worker wraps it as untrusted page text on send.
+ */
+export function selectionFile(
+  answer: PageSelection,
+): { readonly file: ComposerFile } | { readonly problem: string } {
+  if (!answer.ok) return { problem: answer.problem };
+  if (answer.text.trim() === '') {
+    return { problem: 'Nothing is selected on the page: select some text there, then add it.' };
+  }
+  const title = answer.title.replace(/\s+/g, ' ').trim();
+  return {
+    file: {
+      kind: 'selection',
+      name: (title === '' ? answer.url : title).slice(0, 256),
+      url: answer.url.slice(0, 8_192),
+      text: answer.text.slice(0, MAX_FILE_CHARS * 4),
+    },
   };
 }

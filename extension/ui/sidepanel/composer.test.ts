@@ -29,6 +29,16 @@ describe('sendCheck', () => {
   ])('blocks when %s', (_name, input, reason) => {
     expect(sendCheck(input)).toEqual({ ok: false, reason });
   });
+  test.each([
+    ['an image alone', { text: ' ', busy: false, hasProvider: true, attached: 1 }, ''],
+    ['words and an image', { text: 'look', busy: false, hasProvider: true, attached: 2 }, 'look'],
+  ])('sends %s', (_name, input, text) => {
+    expect(sendCheck(input)).toEqual({ ok: true, text });
+  });
+  test('an attachment does not send while busy or without a provider', () => {
+    expect(sendCheck({ text: '', busy: true, hasProvider: true, attached: 1 }).ok).toBe(false);
+    expect(sendCheck({ text: '', busy: false, hasProvider: false, attached: 1 }).ok).toBe(false);
+  });
   test('says how far over the limit a message is', () => {
     const result = sendCheck({
       text: 'x'.repeat(MAX_CHAT_MESSAGE_CHARS + 5),

@@ -19,16 +19,21 @@ export type SendBlock =
   | { readonly ok: true; readonly text: string }
   | { readonly ok: false; readonly reason: string | null };
 
-/** Whether the text can be sent now, and why not (null when there is nothing to say). */
+/**
+ * Whether the message can be sent now, and why not (null when there is nothing to say). A message
+ * may be only an attachment (an image, a file, a resource, the page's selection): no words needed.
+ */
 export function sendCheck(input: {
   readonly text: string;
   readonly busy: boolean;
   readonly hasProvider: boolean;
+  /** Attachments of every kind on the next message (default 0). */
+  readonly attached?: number;
 }): SendBlock {
   const text = input.text.trim();
   if (input.busy) return { ok: false, reason: null };
   if (!input.hasProvider) return { ok: false, reason: 'Set up a model provider first.' };
-  if (text === '') return { ok: false, reason: null };
+  if (text === '' && (input.attached ?? 0) === 0) return { ok: false, reason: null };
   if (text.length > MAX_CHAT_MESSAGE_CHARS) {
     return {
       ok: false,

@@ -48,6 +48,7 @@ export function snapshot(overrides: Partial<SessionSnapshot> = {}): SessionSnaps
     autopilot: false,
     context: null,
     profile: null,
+    saveProblem: null,
     ...overrides,
   };
 }

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { HistoryExport, HistoryPage } from '../../messaging/history';
 import { errorMessage } from '../common/errors';
 import { pageClient } from '../common/page-client';
+import { nextUndoOffer, undoRemainingMs, type UndoEvent, type UndoOffer } from './undo-delete';
 
 /** How long typing pauses before the list is searched again. */
 const SEARCH_DELAY_MS = 200;
@@ -15,7 +16,10 @@ export interface HistoryList {
   readonly loadMore: () => void;
   readonly open: (id: string) => Promise<boolean>;
   readonly rename: (id: string, title: string) => Promise<boolean>;
-  readonly remove: (id: string) => Promise<boolean>;
+  readonly remove: (id: string, title: string) => Promise<boolean>;
+  /** The last deletion, while Undo is offered (issue 14). */
+  readonly undoOffer: UndoOffer | null;
+  readonly undo: () => void;
   readonly exportAs: (id: string, format: 'markdown' | 'json') => void;
   readonly dismissPruned: () => void;
 }
@@ -43,6 +47,22 @@ export function useHistory(): HistoryList {
   const [page, setPage] = useState<HistoryPage | null>(null);
   const [error, setError] = useState<string | null>(null);
   const asked = useRef(0);
+  const [undoOffer, setUndoOffer] = useState<UndoOffer | null>(null);
+  const undoEvent = useCallback((event: UndoEvent) => {
+    setUndoOffer((offer) => nextUndoOffer(offer, event));
+  }, []);
+  useEffect(() => {
+    if (undoOffer === null) return;
+    const timer = setTimeout(
+      () => {
+        undoEvent({ type: 'tick', now: Date.now() });
+      },
+      undoRemainingMs(undoOffer, Date.now()),
+    );
+    return () => {
+      clearTimeout(timer);
+    };
+  }, [undoOffer, undoEvent]);
 
   const fail = useCallback((reason: unknown) => {
     setError(errorMessage(reason));
@@ -85,7 +105,10 @@ export function useHistory(): HistoryList {
       query,
       page,
       error,
-      setQuery,
+      setQuery: (text) => {
+        undoEvent({ type: 'moved-on' });
+        setQuery(text);
+      },
       loadMore: () => {
         if (page?.next === null || page === null) return;
         const question = asked.current;
@@ -96,37 +119,53 @@ export function useHistory(): HistoryList {
             setPage({ ...more, items: [...page.items, ...more.items] });
           }, fail);
       },
-      open: (id) =>
-        client.request('history/open', { id }).then(
+      open: (id) => {
+        undoEvent({ type: 'moved-on' });
+        return client.request('history/open', { id }).then(
           () => true,
           (reason: unknown) => {
             fail(reason);
             return false;
           },
-        ),
-      rename: (id, title) =>
-        client.request('history/rename', { id, title }).then(
+        );
+      },
+      rename: (id, title) => {
+        undoEvent({ type: 'moved-on' });
+        return client.request('history/rename', { id, title }).then(
           ({ renamed }) => renamed,
           (reason: unknown) => {
             fail(reason);
             return false;
           },
-        ),
-      remove: (id) =>
+        );
+      },
+      remove: (id, title) =>
         client.request('history/delete', { id }).then(
-          ({ deleted }) => deleted,
+          ({ deleted }) => {
+            if (deleted) undoEvent({ type: 'deleted', id, title, at: Date.now() });
+            return deleted;
+          },
           (reason: unknown) => {
             fail(reason);
             return false;
           },
         ),
+      undoOffer,
+      undo: () => {
+        if (undoOffer === null) return;
+        undoEvent({ type: 'undone' });
+        client.request('history/restore', { id: undoOffer.id }).then(({ restored }) => {
+          if (!restored) setError('Too late to undo: that conversation is deleted for good.');
+        }, fail);
+      },
       exportAs: (id, format) => {
+        undoEvent({ type: 'moved-on' });
         client.request('history/export', { id, format }).then(download, fail);
       },
       dismissPruned: () => {
         client.request('history/dismissPruned', {}).catch(fail);
       },
     }),
-    [client, error, fail, page, query],
+    [client, error, fail, page, query, undoEvent, undoOffer],
   );
 }

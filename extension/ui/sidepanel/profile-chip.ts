@@ -1,0 +1,34 @@
+import type { ActiveProfileView } from '../../messaging/ui-protocol';
+
+/**
+ * The header chip's words (design D10, issue 14): the active profile, and what chose it — the URL
+ * pattern the tab matched, the default profile, or the conversation opened from the history.
+ */
+export interface ProfileChipText {
+  readonly name: string;
+  readonly source: string;
+  readonly label: string;
+}
+
+export function profileChipText(profile: ActiveProfileView): ProfileChipText {
+  if (profile.pinned === true) {
+    return {
+      name: profile.name,
+      source: 'this conversation',
+      label: `Profile ${profile.name}, the one this conversation began with`,
+    };
+  }
+  const pattern = profile.matchedPattern ?? 'default profile';
+  return {
+    name: profile.name,
+    source: pattern,
+    label: `Profile ${profile.name}, matched by ${pattern}`,
+  };
+}
+
+/** The notice when an opened conversation's profile was deleted since. */
+export function profileGoneText(name: string, using: string | null): string {
+  const now =
+    using === null ? 'the profile the active tab selects' : `“${using}”, the active tab’s profile`;
+  return `This conversation began with the profile “${name}”, which has been deleted. It goes on with ${now}.`;
+}
