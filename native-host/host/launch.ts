@@ -4,6 +4,9 @@ import type { SecretStore } from '../secrets/secret-store';
 import { SwitchyardOAuthProvider } from '../auth/oauth-provider';
 import { resolveClient } from '../auth/pre-registered-client';
 import { MachineClientProvider } from '../auth/machine-client';
+import { crossAppAssertion } from '../auth/cross-app-access';
+import { AuthFlowError } from '../auth/auth-errors';
+import { expandEnvValue } from '../config/env';
 import { OAuthRecords } from '../auth/records';
 import { describeAuthError } from '../auth/auth-errors';
 import type { PreRegisteredClient, RemoteEndpoint } from '../shared/server-spec';
@@ -48,7 +51,7 @@ async function backgroundAuthProvider(
   const resource = canonicalResource(serverUrl);
   if (resource === undefined) return undefined;
   const store = await openStore(options);
-  if (remote.oauth?.grant === 'client_credentials') {
+  if (remote.oauth?.grant !== undefined) {
     return machineProvider(server, remote.oauth, resource, store, options);
   }
   if (store === undefined) return undefined;
@@ -97,7 +100,8 @@ async function openStore(options: LaunchOptions): Promise<SecretStore | undefine
 }
 
 /**
- * A machine-to-machine client (decision 0024): its secret or key resolved like a header value
+ * A machine-to-machine client (decision 0024), or a cross-app access one (decision 0028, whose
+ * ID token is read from its variable at each grant): its secret or key resolved like a header value
  * (the environment, then the store; a missing one fails the start by name), its first-use
  * issuer pinned in the store. It needs no sign-in, so it works without a store too (the secret
  * then comes from the environment and the pin lasts for this connection).
@@ -116,10 +120,36 @@ async function machineProvider(
   });
   if (!resolved.ok) throw new LaunchError('missing-variable', resolved.message);
   const records = store === undefined ? undefined : new OAuthRecords(store, server, resource);
+  const idp = resolved.client.grant === 'cross-app-access' ? resolved.client.idp : undefined;
   try {
     return await MachineClientProvider.create({
       server,
       client: resolved.client,
+      ...(idp === undefined
+        ? {}
+        : {
+            assertion: crossAppAssertion({
+              server,
+              idp,
+              // Read at each grant, never kept: the ID token expires within the hour.
+              resolve: async (reference, what) => {
+                const variables = await resolveVariables([reference], {
+                  env: options.hostEnv,
+                  platform: options.platform,
+                  ...(store === undefined ? {} : { store: () => Promise.resolve(store) }),
+                });
+                const value = expandEnvValue(reference, variables.lookup).value;
+                if (variables.missing.length > 0 || value === '') {
+                  throw new AuthFlowError(
+                    'sign-in-required',
+                    `'${server}': ${reference} (${what}, oauth.idp) is not set; set it with \`switchyard secret set\` or export it, then restart the server.`,
+                  );
+                }
+                return value;
+              },
+              ...(options.fetch ? { fetchFn: options.fetch } : {}),
+            }),
+          }),
       ...(records === undefined
         ? {}
         : {

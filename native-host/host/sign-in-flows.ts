@@ -88,8 +88,8 @@ export class SignInFlows {
       },
     };
     const client = await this.options.preRegisteredClient?.(server);
-    if (client?.ok === true && client.client.grant === 'client_credentials') {
-      throw new HostError('sign-in-failed', machineNeedsNoSignIn(server), {
+    if (client?.ok === true && client.client.grant !== undefined) {
+      throw new HostError('sign-in-failed', machineNeedsNoSignIn(server, client.client.grant), {
         kind: 'authorization-server' satisfies SignInFailureKind,
       });
     }
