@@ -166,8 +166,10 @@ const EnterpriseIdpSchema = z
         .pipe(checked(referenceProblem('oauth.idp.idToken', 'the ID token', 'IDP_ID_TOKEN'))),
     },
     {
-      error:
-        'oauth.idp must be an object, e.g. {"issuer": "https://acme.okta.com", "clientId": "…", "idToken": "${IDP_ID_TOKEN}"}',
+      error: (issue) =>
+        issue.code === 'unrecognized_keys'
+          ? `oauth.idp has no key ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}: it takes issuer, tokenEndpoint, clientId, clientSecret and idToken`
+          : 'oauth.idp must be an object, e.g. {"issuer": "https://acme.okta.com", "clientId": "…", "idToken": "${IDP_ID_TOKEN}"}',
     },
   )
   .superRefine((idp, ctx) => {
