@@ -27,8 +27,11 @@ export type { GroupWatcher } from './launch-stdio';
  */
 
 export interface LaunchOptions extends StdioLaunchOptions {
-  /** `oauthClientMetadataUrl` in config.json: a client registered by URL is recognised. */
-  readonly clientMetadataUrl?: string;
+  /**
+   * `oauthClientMetadataUrl` in config.json: a client registered by URL is recognised. Read at
+   * each connection, so a config reload that changes it applies to the next one.
+   */
+  readonly clientMetadataUrl?: () => string | undefined;
   /** The fetch remote servers are reached with; default the global one. */
   readonly fetch?: FetchLike;
 }
@@ -65,15 +68,14 @@ async function backgroundAuthProvider(
     if (!resolved.ok) throw new LaunchError('missing-variable', resolved.message);
     preRegistered = resolved.client;
   }
+  const metadataUrl = options.clientMetadataUrl?.();
   const provider = new SwitchyardOAuthProvider({
     server,
     serverUrl,
     resource,
     store,
     ...(preRegistered === undefined ? {} : { preRegistered }),
-    ...(options.clientMetadataUrl === undefined
-      ? {}
-      : { clientMetadataUrl: options.clientMetadataUrl }),
+    ...(metadataUrl === undefined ? {} : { clientMetadataUrl: metadataUrl }),
     ...(options.fetch ? { fetchFn: options.fetch } : {}),
   });
   // An entry that sends its own `Authorization` (an API key) chose static auth: its 401 is a
