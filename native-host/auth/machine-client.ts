@@ -194,8 +194,12 @@ export class MachineClientProvider implements OAuthClientProvider {
     const inner = this.innerFor(undefined);
     if (inner instanceof CrossAppAccessProvider) {
       // The SDK tells the outer provider what it discovered; the inner one builds the grant.
-      if (this.discovered.issuer !== undefined)
+      if (this.discovered.issuer !== undefined) {
+        // Deprecated for providers that store an issuer stamp; CrossAppAccessProvider still reads
+        // it for the ID-JAG's audience (the SDK's own note names it), so it is the one way in.
+        // eslint-disable-next-line @typescript-eslint/no-deprecated
         inner.saveAuthorizationServerUrl(this.discovered.issuer);
+      }
       if (this.discovered.resource !== undefined) inner.saveResourceUrl?.(this.discovered.resource);
     }
     return inner.prepareTokenRequest(scope);

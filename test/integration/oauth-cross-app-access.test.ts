@@ -89,7 +89,7 @@ describe('OAuth cross-app access through the host', () => {
       'EXPIRED_ID_TOKEN',
       'FOREIGN_ID_TOKEN',
     ]) {
-      delete process.env[name];
+      Reflect.deleteProperty(process.env, name);
     }
   });
 
