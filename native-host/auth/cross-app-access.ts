@@ -108,7 +108,7 @@ export function crossAppAssertion(options: CrossAppAssertionOptions): AssertionC
   return async (ctx) => {
     const idToken = await options.resolve(idp.idToken, 'the ID token');
     const problem = idTokenProblem(server, idp, idToken, now());
-    if (problem !== undefined) throw new AuthFlowError('sign-in-required', problem);
+    if (problem !== undefined) throw new AuthFlowError('authorization-server', problem);
     const clientSecret =
       idp.clientSecret === undefined
         ? undefined

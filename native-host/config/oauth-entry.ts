@@ -48,14 +48,13 @@ export const MAX_SCOPE_CHARS = 128;
 const SECRET_REFERENCE = /^\$\{(?:env:)?[A-Za-z_][A-Za-z0-9_]*\}$/;
 
 /** Why `clientId` cannot be used, or undefined. RFC 6749 §A.1: printable ASCII (VSCHAR). */
-export function clientIdProblem(clientId: string): string | undefined {
-  if (clientId.length === 0)
-    return 'oauth.clientId is empty: paste the client id your OAuth app shows';
+export function clientIdProblem(clientId: string, key = 'oauth.clientId'): string | undefined {
+  if (clientId.length === 0) return `${key} is empty: paste the client id your OAuth app shows`;
   if (clientId.length > MAX_CLIENT_ID_CHARS) {
-    return `oauth.clientId can have at most ${MAX_CLIENT_ID_CHARS} characters`;
+    return `${key} can have at most ${MAX_CLIENT_ID_CHARS} characters`;
   }
   if (!/^[\x20-\x7e]+$/.test(clientId) || clientId.trim() !== clientId) {
-    return 'oauth.clientId can only have printable ASCII characters, with no space at either end';
+    return `${key} can only have printable ASCII characters, with no space at either end`;
   }
   return undefined;
 }
@@ -152,7 +151,7 @@ const EnterpriseIdpSchema = z
         .optional(),
       clientId: z
         .string({ error: 'oauth.idp.clientId must be a string' })
-        .pipe(checked((v) => clientIdProblem(v)?.replace('oauth.clientId', 'oauth.idp.clientId'))),
+        .pipe(checked((v) => clientIdProblem(v, 'oauth.idp.clientId'))),
       clientSecret: z
         .string({ error: 'oauth.idp.clientSecret must be a string naming a variable' })
         .pipe(

@@ -142,8 +142,9 @@ async function machineProvider(
                 });
                 const value = expandEnvValue(reference, variables.lookup).value;
                 if (variables.missing.length > 0 || value === '') {
+                  // Not `sign-in-required`: there is no sign-in that would help, only the variable.
                   throw new AuthFlowError(
-                    'sign-in-required',
+                    'authorization-server',
                     `'${server}': ${reference} (${what}, oauth.idp) is not set; set it with \`switchyard secret set\` or export it, then restart the server.`,
                   );
                 }

@@ -127,6 +127,8 @@ describe('OAuth cross-app access through the host', () => {
   it('does not send an expired ID token, or one another IdP issued', async () => {
     const expired = await statusOf('expired');
     expect(expired?.state).toBe('failed');
+    // No Sign in would help (there is none): the variable must be updated.
+    expect(expired?.reason).not.toBe('auth-required');
     expect(expired?.message).toContain('${EXPIRED_ID_TOKEN} expired');
     const foreign = await statusOf('foreign');
     expect(foreign?.state).toBe('failed');
