@@ -203,6 +203,12 @@ export const ServerSummarySchema = z.object({
       headerNames: z.array(z.string()),
       /** The pre-registered OAuth client's id, when the entry names one. */
       oauthClientId: z.string().optional(),
+      /**
+       * Its grant when it gets tokens with no person at a page (`client_credentials`, or
+       * `cross-app-access` through the company IdP); absent for a client a person signs in with.
+       * Such a client has no redirect URI to register.
+       */
+      oauthGrant: z.enum(['client_credentials', 'cross-app-access']).optional(),
     })
     .nullable(),
   status: ServerStateSchema,

@@ -87,7 +87,9 @@ describe('MachineClientProvider', () => {
     expect(pin.written).toEqual(['https://idp.example.com']);
     expect(provider.tokens()).toMatchObject({ access_token: 't' });
     expect(provider.redirectUrl).toBeUndefined();
-    expect(provider.prepareTokenRequest('tools').get('grant_type')).toBe('client_credentials');
+    expect((await provider.prepareTokenRequest('tools')).get('grant_type')).toBe(
+      'client_credentials',
+    );
   });
 
   test.each<[string, string | undefined, string | undefined, string]>([

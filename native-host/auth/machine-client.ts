@@ -1,15 +1,17 @@
 import { createPrivateKey } from 'node:crypto';
 import {
   ClientCredentialsProvider,
+  CrossAppAccessProvider,
   PrivateKeyJwtProvider,
   type AddClientAuthentication,
+  type AssertionCallback,
   type OAuthClientInformationContext,
   type OAuthClientMetadata,
   type OAuthClientProvider,
   type StoredOAuthClientInformation,
   type StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
-import type { JwtAlgorithm } from '../shared/server-spec';
+import type { JwtAlgorithm, OAuthGrant } from '../shared/server-spec';
 import { AuthFlowError, untrustedAuthText } from './auth-errors';
 import type { ClientCredentials } from './pre-registered-client';
 
@@ -30,10 +32,20 @@ import type { ClientCredentials } from './pre-registered-client';
  * - **A refused client fails once, by name**, instead of the SDK's retry after discarding it.
  *
  * The secret or key is resolved from its `${VAR}` before this is built and lives only here.
+ *
+ * A cross-app access client (`"grant": "cross-app-access"`, SEP-990, decision 0028) is the same
+ * with the SDK's `CrossAppAccessProvider` inside: its token request presents an ID-JAG that
+ * `assertion` (cross-app-access.ts) got from the company IdP, with `client_secret_basic`.
  */
 
 /** What a sign-in asked of a machine client says: there is none to do. */
-export function machineNeedsNoSignIn(server: string): string {
+export function machineNeedsNoSignIn(
+  server: string,
+  grant: OAuthGrant = 'client_credentials',
+): string {
+  if (grant === 'cross-app-access') {
+    return `'${server}' uses cross-app access ("grant": "cross-app-access" in its oauth): it gets its tokens with your company IdP's ID token (oauth.idp.idToken) when it starts, with no sign-in here. Update that variable when the ID token expires, then restart the server.`;
+  }
   return `'${server}' uses client credentials ("grant": "client_credentials" in its oauth): it gets its tokens itself when it starts, with no sign-in. Restart it to get a fresh token.`;
 }
 
@@ -48,9 +60,11 @@ export interface MachineClientOptions {
   readonly client: ClientCredentials;
   /** Absent (no usable store): the first issuer is pinned for the life of this provider only. */
   readonly pin?: IssuerPin;
+  /** Cross-app access: where the ID-JAG comes from (cross-app-access.ts). */
+  readonly assertion?: AssertionCallback;
 }
 
-type Inner = ClientCredentialsProvider | PrivateKeyJwtProvider;
+type Inner = ClientCredentialsProvider | PrivateKeyJwtProvider | CrossAppAccessProvider;
 
 export class MachineClientProvider implements OAuthClientProvider {
   readonly addClientAuthentication?: AddClientAuthentication;
@@ -59,6 +73,8 @@ export class MachineClientProvider implements OAuthClientProvider {
   private current: StoredOAuthTokens | undefined;
   private readonly privateKeyPem: string | undefined;
   private readonly algorithm: JwtAlgorithm | undefined;
+  /** What the SDK discovered (RFC 9728), for a cross-app access grant's ID-JAG. */
+  private discovered: { issuer?: string; resource?: string } = {};
 
   private constructor(
     private readonly options: MachineClientOptions,
@@ -93,10 +109,13 @@ export class MachineClientProvider implements OAuthClientProvider {
 
   get clientMetadata(): OAuthClientMetadata {
     const scope = this.options.client.scopes.join(' ');
+    const crossApp = this.options.assertion !== undefined;
     return {
       client_name: 'Switchyard',
       redirect_uris: [],
-      grant_types: ['client_credentials'],
+      grant_types: [
+        crossApp ? 'urn:ietf:params:oauth:grant-type:jwt-bearer' : 'client_credentials',
+      ],
       token_endpoint_auth_method:
         this.privateKeyPem === undefined ? 'client_secret_basic' : 'private_key_jwt',
       ...(scope === '' ? {} : { scope }),
@@ -139,7 +158,15 @@ export class MachineClientProvider implements OAuthClientProvider {
     const { clientId, clientSecret } = this.options.client;
     const scope = this.options.client.scopes.join(' ') || undefined;
     const common = { clientId, clientName: 'Switchyard', expectedIssuer, scope };
-    if (this.privateKeyPem !== undefined && this.algorithm !== undefined) {
+    if (this.options.assertion !== undefined) {
+      this.inner = new CrossAppAccessProvider({
+        assertion: this.options.assertion,
+        clientId,
+        clientSecret: clientSecret ?? '',
+        clientName: 'Switchyard',
+        expectedIssuer,
+      });
+    } else if (this.privateKeyPem !== undefined && this.algorithm !== undefined) {
       this.inner = new PrivateKeyJwtProvider({
         ...common,
         privateKey: this.privateKeyPem,
@@ -163,8 +190,29 @@ export class MachineClientProvider implements OAuthClientProvider {
     }
   }
 
-  prepareTokenRequest(scope?: string): URLSearchParams {
-    return this.innerFor(undefined).prepareTokenRequest(scope);
+  prepareTokenRequest(scope?: string): URLSearchParams | Promise<URLSearchParams> {
+    const inner = this.innerFor(undefined);
+    if (inner instanceof CrossAppAccessProvider) {
+      // The SDK tells the outer provider what it discovered; the inner one builds the grant.
+      if (this.discovered.issuer !== undefined) {
+        // Deprecated for providers that store an issuer stamp; CrossAppAccessProvider still reads
+        // it for the ID-JAG's audience (the SDK's own note names it), so it is the one way in.
+        // eslint-disable-next-line @typescript-eslint/no-deprecated
+        inner.saveAuthorizationServerUrl(this.discovered.issuer);
+      }
+      if (this.discovered.resource !== undefined) inner.saveResourceUrl?.(this.discovered.resource);
+    }
+    return inner.prepareTokenRequest(scope);
+  }
+
+  /** The issuer the SDK discovered (called before `clientInformation`, which checks the pin). */
+  saveAuthorizationServerUrl(issuer: string): void {
+    this.discovered = { ...this.discovered, issuer };
+  }
+
+  /** The MCP server's resource (RFC 9728): the ID-JAG is asked for it. */
+  saveResourceUrl(resource: string): void {
+    this.discovered = { ...this.discovered, resource };
   }
 
   redirectToAuthorization(): void {

@@ -4,7 +4,12 @@ import {
   resolveVariables,
   type VariableSources,
 } from '../config/variables';
-import type { JwtAlgorithm, PreRegisteredClient } from '../shared/server-spec';
+import type {
+  EnterpriseIdp,
+  JwtAlgorithm,
+  OAuthGrant,
+  PreRegisteredClient,
+} from '../shared/server-spec';
 
 /**
  * A pre-registered OAuth client ready to present: the entry's `oauth` with its `${VAR}` secret
@@ -16,13 +21,18 @@ export interface ClientCredentials {
   readonly clientSecret?: string;
   /** Scopes always asked for (RFC 6749 §3.3 tokens, checked at load). */
   readonly scopes: readonly string[];
-  /** A machine-to-machine client (decision 0024): tokens by `client_credentials`, no person. */
-  readonly grant?: 'client_credentials';
+  /** Tokens with no person at the page: `client_credentials` (0024), `cross-app-access` (0028). */
+  readonly grant?: OAuthGrant;
   /** The PEM private key's value, for `private_key_jwt`; absent with a secret. */
   readonly privateKey?: string;
   readonly algorithm?: JwtAlgorithm;
   /** The issuer the credentials are pinned to by the entry (absent: pinned on first use). */
   readonly issuer?: string;
+  /**
+   * A cross-app access client's IdP, its references still unexpanded: the ID token is read at
+   * each grant (it expires within the hour and may be replaced meanwhile), never kept here.
+   */
+  readonly idp?: EnterpriseIdp;
 }
 
 export type ClientResolution =
@@ -46,6 +56,7 @@ export async function resolveClient(
     ...(client.grant === undefined ? {} : { grant: client.grant }),
     ...(client.algorithm === undefined ? {} : { algorithm: client.algorithm }),
     ...(client.issuer === undefined ? {} : { issuer: client.issuer }),
+    ...(client.idp === undefined ? {} : { idp: client.idp }),
   };
   const [field, reference, what] =
     client.privateKey !== undefined

@@ -137,8 +137,8 @@ async function signInCommand(
     );
     return 1;
   }
-  if (entry.oauth?.grant === 'client_credentials') {
-    io.err(`switchyard auth: ${machineNeedsNoSignIn(server)}\n`);
+  if (entry.oauth?.grant !== undefined) {
+    io.err(`switchyard auth: ${machineNeedsNoSignIn(server, entry.oauth.grant)}\n`);
     return 1;
   }
   const agent = await startLoopbackUserAgent({

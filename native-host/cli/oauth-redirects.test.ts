@@ -8,7 +8,11 @@ import { browserRedirectUri, oauthRedirectText } from './oauth-redirects';
 
 const ID = 'abcdefghijklmnopabcdefghijklmnop';
 
-function server(name: string, oauthClientId?: string): ServerSummary {
+function server(
+  name: string,
+  oauthClientId?: string,
+  oauthGrant?: 'client_credentials' | 'cross-app-access',
+): ServerSummary {
   return {
     name,
     provenance: 'user',
@@ -25,6 +29,7 @@ function server(name: string, oauthClientId?: string): ServerSummary {
       transport: 'streamable-http',
       headerNames: [],
       ...(oauthClientId === undefined ? {} : { oauthClientId }),
+      ...(oauthGrant === undefined ? {} : { oauthGrant }),
     },
     status: { state: 'stopped' },
     crashes: null,
@@ -47,6 +52,20 @@ describe('browserRedirectUri', () => {
 describe('oauthRedirectText', () => {
   test('is empty without a pre-registered client', () => {
     expect(oauthRedirectText([server('a')], [ID])).toBe('');
+  });
+
+  // A machine client or a cross-app access client never opens an authorization page: listing it
+  // sends the user to register a redirect that is never used.
+  test('leaves out clients that get their tokens with no page', () => {
+    const servers = [
+      server('svc', 'svc-basic', 'client_credentials'),
+      server('xaa', 'xaa-client', 'cross-app-access'),
+    ];
+    expect(oauthRedirectText(servers, [ID])).toBe('');
+    const text = oauthRedirectText([...servers, server('gh', 'Iv1.abc')], [ID]);
+    expect(text).toContain('gh (client Iv1.abc)');
+    expect(text).not.toContain('svc');
+    expect(text).not.toContain('xaa');
   });
 
   test.each<[string, readonly string[], RegExp]>([

@@ -19,13 +19,19 @@ export function browserRedirectUri(extensionId: string): string | undefined {
   return CHROMIUM_ID.test(extensionId) ? `https://${extensionId}.chromiumapp.org/` : undefined;
 }
 
-/** The section for every server with a pre-registered client; empty when there is none. */
+/**
+ * The section for every server with a pre-registered client a person signs in with; empty when
+ * there is none. A client with a grant of its own (`client_credentials`, `cross-app-access`)
+ * never opens an authorization page, so it has no redirect URI to register.
+ */
 export function oauthRedirectText(
   servers: readonly ServerSummary[],
   extensionIds: readonly string[],
 ): string {
   const clients = servers.flatMap((s) =>
-    s.remote?.oauthClientId === undefined ? [] : [`${s.name} (client ${s.remote.oauthClientId})`],
+    s.remote?.oauthClientId === undefined || s.remote.oauthGrant !== undefined
+      ? []
+      : [`${s.name} (client ${s.remote.oauthClientId})`],
   );
   if (clients.length === 0) return '';
   const browser = extensionIds.flatMap((id) => browserRedirectUri(id) ?? []);

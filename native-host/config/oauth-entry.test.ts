@@ -62,6 +62,52 @@ describe('OAuthClientSchema', () => {
       },
     ],
     [
+      'a cross-app access client with its IdP',
+      {
+        grant: 'cross-app-access',
+        clientId: 'xaa',
+        clientSecret: '${XAA_SECRET}',
+        issuer: 'https://auth.example.com',
+        idp: {
+          issuer: 'https://acme.okta.com',
+          tokenEndpoint: 'https://acme.okta.com/oauth2/v1/token',
+          clientId: 'switchyard',
+          clientSecret: '${IDP_SECRET}',
+          idToken: '${IDP_ID_TOKEN}',
+        },
+      },
+      {
+        grant: 'cross-app-access',
+        clientId: 'xaa',
+        clientSecret: '${XAA_SECRET}',
+        issuer: 'https://auth.example.com',
+        scopes: [],
+        idp: {
+          issuer: 'https://acme.okta.com',
+          tokenEndpoint: 'https://acme.okta.com/oauth2/v1/token',
+          clientId: 'switchyard',
+          clientSecret: '${IDP_SECRET}',
+          idToken: '${IDP_ID_TOKEN}',
+        },
+      },
+    ],
+    [
+      'a cross-app access client with a public IdP client and a discovered endpoint',
+      {
+        grant: 'cross-app-access',
+        clientId: 'xaa',
+        clientSecret: '${S}',
+        idp: { issuer: 'http://127.0.0.1:9000', clientId: 'sy', idToken: '${T}' },
+      },
+      {
+        grant: 'cross-app-access',
+        clientId: 'xaa',
+        clientSecret: '${S}',
+        scopes: [],
+        idp: { issuer: 'http://127.0.0.1:9000', clientId: 'sy', idToken: '${T}' },
+      },
+    ],
+    [
       'the default grant spelled out (reads as before)',
       { grant: 'authorization_code', clientId: 'a' },
       { clientId: 'a', scopes: [] },
@@ -152,9 +198,66 @@ describe('OAuthClientSchema', () => {
       { clientId: 'a', issuer: 'https://idp.example.com' },
       /only used with "grant": "client_credentials"/,
     ],
+    ...crossAppRefusals(),
   ])('refuses %s', (_label, input, message) => {
     const parsed = OAuthClientSchema.safeParse(input);
     expect(parsed.success).toBe(false);
     expect(parsed.error?.issues.map((issue) => issue.message).join('\n')).toMatch(message);
   });
 });
+
+/**
+ * Cross-app access entries refused (decision 0028). Dangerous direction: an ID token or a secret
+ * written into config.json, or an ID token that could be sent to an endpoint off its IdP.
+ */
+function crossAppRefusals(): Array<[string, unknown, RegExp]> {
+  const idp = { issuer: 'https://acme.okta.com', clientId: 'sy', idToken: '${IDP_ID_TOKEN}' };
+  const xaa = (over: Record<string, unknown>, idpOver: Record<string, unknown> = {}) => ({
+    grant: 'cross-app-access',
+    clientId: 'xaa',
+    clientSecret: '${S}',
+    idp: { ...idp, ...idpOver },
+    ...over,
+  });
+  return [
+    ['a cross-app access client without an IdP', xaa({ idp: undefined }), /needs oauth.idp/],
+    [
+      'a cross-app access client without a secret',
+      xaa({ clientSecret: undefined }),
+      /with oauth.clientSecret/,
+    ],
+    [
+      'a cross-app access client with a key',
+      xaa({ privateKey: '${K}' }),
+      /oauth.privateKey is not used with "grant": "cross-app-access"/,
+    ],
+    [
+      'a literal ID token',
+      xaa({}, { idToken: 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ1In0.c2ln' }),
+      /oauth.idp.idToken must be a variable.*never the ID token itself/,
+    ],
+    [
+      'a literal IdP secret',
+      xaa({}, { clientSecret: 'hunter2' }),
+      /oauth.idp.clientSecret must be a variable/,
+    ],
+    [
+      'a token endpoint off the IdP origin',
+      xaa({}, { tokenEndpoint: 'https://collector.example.net/token' }),
+      /on the IdP's own origin/,
+    ],
+    ['an IdP over plain http elsewhere', xaa({}, { issuer: 'http://idp.example.com' }), /https/],
+    ['an IdP without a client id', xaa({}, { clientId: undefined }), /oauth.idp.clientId/],
+    ['an unknown IdP key', xaa({}, { audience: 'x' }), /audience/],
+    [
+      "an IdP for a person's client",
+      { clientId: 'a', idp },
+      /only used with "grant": "cross-app-access"/,
+    ],
+    [
+      'an IdP for a machine client',
+      { grant: 'client_credentials', clientId: 'svc', clientSecret: '${S}', idp },
+      /only used with "grant": "cross-app-access"/,
+    ],
+  ];
+}

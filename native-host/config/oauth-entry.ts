@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { isLoopbackHost, MAX_URL_CHARS } from '../../protocol/remote-url';
-import { JWT_ALGORITHMS, type PreRegisteredClient } from '../shared/server-spec';
+import {
+  JWT_ALGORITHMS,
+  type EnterpriseIdp,
+  type PreRegisteredClient,
+} from '../shared/server-spec';
 
 /**
  * A remote entry's `oauth` block (issue 11): a client registered beforehand at the server's
@@ -21,7 +25,16 @@ import { JWT_ALGORITHMS, type PreRegisteredClient } from '../shared/server-spec'
  *     "oauth": {"grant": "client_credentials", "clientId": "svc-switchyard",
  *               "privateKey": "${SVC_KEY_PEM}", "algorithm": "ES256"}
  *
- * A secret or a key is always a `${VAR}`, never the value (config.json is copied, synced, pasted
+ * - a cross-app access client (`"grant": "cross-app-access"`, SEP-990, decision 0028): the user's
+ *   ID token from the company IdP is exchanged there for an ID-JAG (RFC 8693), which the MCP
+ *   server's authorization server exchanges for a token (RFC 7523, `client_secret_basic`):
+ *
+ *     "oauth": {"grant": "cross-app-access", "clientId": "xaa-client", "clientSecret": "${XAA_SECRET}",
+ *               "issuer": "https://auth.example.com",
+ *               "idp": {"issuer": "https://acme.okta.com", "clientId": "switchyard",
+ *                       "clientSecret": "${IDP_SECRET}", "idToken": "${IDP_ID_TOKEN}"}}
+ *
+ * A secret, a key or an ID token is always a `${VAR}`, never the value (config.json is copied, synced, pasted
  * into issues; a workspace file is committed).
  */
 
@@ -35,14 +48,13 @@ export const MAX_SCOPE_CHARS = 128;
 const SECRET_REFERENCE = /^\$\{(?:env:)?[A-Za-z_][A-Za-z0-9_]*\}$/;
 
 /** Why `clientId` cannot be used, or undefined. RFC 6749 §A.1: printable ASCII (VSCHAR). */
-export function clientIdProblem(clientId: string): string | undefined {
-  if (clientId.length === 0)
-    return 'oauth.clientId is empty: paste the client id your OAuth app shows';
+export function clientIdProblem(clientId: string, key = 'oauth.clientId'): string | undefined {
+  if (clientId.length === 0) return `${key} is empty: paste the client id your OAuth app shows`;
   if (clientId.length > MAX_CLIENT_ID_CHARS) {
-    return `oauth.clientId can have at most ${MAX_CLIENT_ID_CHARS} characters`;
+    return `${key} can have at most ${MAX_CLIENT_ID_CHARS} characters`;
   }
   if (!/^[\x20-\x7e]+$/.test(clientId) || clientId.trim() !== clientId) {
-    return 'oauth.clientId can only have printable ASCII characters, with no space at either end';
+    return `${key} can only have printable ASCII characters, with no space at either end`;
   }
   return undefined;
 }
@@ -69,24 +81,36 @@ export function privateKeyProblem(key: string): string | undefined {
 }
 
 /** Why `issuer` cannot be an authorization server's issuer (RFC 8414 §2), or undefined. */
-export function issuerProblem(issuer: string): string | undefined {
+export function issuerProblem(issuer: string, key = 'oauth.issuer'): string | undefined {
   const example = 'e.g. "https://idp.example.com"';
   if (issuer.length === 0 || issuer.length > MAX_URL_CHARS) {
-    return `oauth.issuer must be the authorization server's issuer URL, ${example}`;
+    return `${key} must be the authorization server's issuer URL, ${example}`;
   }
   let url: URL;
   try {
     url = new URL(issuer);
   } catch {
-    return `oauth.issuer must be an absolute URL, ${example}`;
+    return `${key} must be an absolute URL, ${example}`;
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
-    return `oauth.issuer must be an https URL (http only on this machine), ${example}`;
+    return `${key} must be an https URL (http only on this machine), ${example}`;
   }
   if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
-    return 'oauth.issuer cannot have a query, a #fragment, a user name or a password (RFC 8414 §2)';
+    return `${key} cannot have a query, a #fragment, a user name or a password (RFC 8414 §2)`;
   }
   return undefined;
+}
+
+/** Why a `${VAR}`-only field holds something else, or undefined; `what` names the value. */
+function referenceProblem(
+  key: string,
+  what: string,
+  example: string,
+): (value: string) => string | undefined {
+  return (value) =>
+    SECRET_REFERENCE.test(value)
+      ? undefined
+      : `${key} must be a variable, e.g. "\${${example}}", never ${what} itself: store it with \`switchyard secret set ${example}\` (or export it) and write its name here`;
 }
 
 /** Why one scope cannot be asked for, or undefined. RFC 6749 §3.3 scope-token (NQCHAR). */
@@ -106,10 +130,66 @@ const checked = (problem: (value: string) => string | undefined) =>
     if (found !== undefined) ctx.addIssue({ code: 'custom', message: found });
   });
 
-const GRANTS = ['authorization_code', 'client_credentials'] as const;
+const GRANTS = ['authorization_code', 'client_credentials', 'cross-app-access'] as const;
 
-/** Keys that only mean something for a machine-to-machine client. */
+/** Keys that only mean something for a client that gets its tokens with no person at a page. */
 const M2M_ONLY = ['privateKey', 'algorithm', 'issuer'] as const;
+
+/**
+ * `oauth.idp` of a cross-app access entry: the company IdP. Its token endpoint must be on the
+ * issuer's origin, so the ID token goes nowhere but the IdP that issued it.
+ */
+const EnterpriseIdpSchema = z
+  .strictObject(
+    {
+      issuer: z
+        .string({ error: 'oauth.idp.issuer must be a string' })
+        .pipe(checked((v) => issuerProblem(v, 'oauth.idp.issuer'))),
+      tokenEndpoint: z
+        .string({ error: 'oauth.idp.tokenEndpoint must be a string' })
+        .pipe(checked((v) => issuerProblem(v, 'oauth.idp.tokenEndpoint')))
+        .optional(),
+      clientId: z
+        .string({ error: 'oauth.idp.clientId must be a string' })
+        .pipe(checked((v) => clientIdProblem(v, 'oauth.idp.clientId'))),
+      clientSecret: z
+        .string({ error: 'oauth.idp.clientSecret must be a string naming a variable' })
+        .pipe(
+          checked(referenceProblem('oauth.idp.clientSecret', 'the secret', 'IDP_CLIENT_SECRET')),
+        )
+        .optional(),
+      idToken: z
+        .string({
+          error: 'oauth.idp.idToken must be a string naming a variable, e.g. "${IDP_ID_TOKEN}"',
+        })
+        .pipe(checked(referenceProblem('oauth.idp.idToken', 'the ID token', 'IDP_ID_TOKEN'))),
+    },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys'
+          ? `oauth.idp has no key ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}: it takes issuer, tokenEndpoint, clientId, clientSecret and idToken`
+          : 'oauth.idp must be an object, e.g. {"issuer": "https://acme.okta.com", "clientId": "…", "idToken": "${IDP_ID_TOKEN}"}',
+    },
+  )
+  .superRefine((idp, ctx) => {
+    if (
+      idp.tokenEndpoint !== undefined &&
+      new URL(idp.tokenEndpoint).origin !== new URL(idp.issuer).origin
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['tokenEndpoint'],
+        message: `oauth.idp.tokenEndpoint must be on the IdP's own origin (${new URL(idp.issuer).origin}): the ID token is sent only to the IdP that issued it`,
+      });
+    }
+  })
+  .transform((idp): EnterpriseIdp => ({
+    issuer: idp.issuer,
+    ...(idp.tokenEndpoint === undefined ? {} : { tokenEndpoint: idp.tokenEndpoint }),
+    clientId: idp.clientId,
+    ...(idp.clientSecret === undefined ? {} : { clientSecret: idp.clientSecret }),
+    idToken: idp.idToken,
+  }));
 
 export const OAuthClientSchema = z
   .object(
@@ -117,7 +197,7 @@ export const OAuthClientSchema = z
       grant: z
         .enum(GRANTS, {
           error:
-            'oauth.grant is "authorization_code" (a person signs in; the default) or "client_credentials" (machine-to-machine, no person)',
+            'oauth.grant is "authorization_code" (a person signs in; the default), "client_credentials" (machine-to-machine, no person) or "cross-app-access" (the company IdP vouches for you)',
         })
         .optional(),
       clientId: z
@@ -159,6 +239,8 @@ export const OAuthClientSchema = z
             .max(MAX_SCOPES, `oauth.scopes can name at most ${MAX_SCOPES} scopes`),
         )
         .optional(),
+      // Parsed loosely here and checked below: only a cross-app access entry may have one.
+      idp: z.unknown().optional(),
     },
     {
       error:
@@ -166,6 +248,18 @@ export const OAuthClientSchema = z
     },
   )
   .superRefine((client, ctx) => {
+    if (client.grant === 'cross-app-access') {
+      crossAppProblems(client, ctx);
+      return;
+    }
+    if (client.idp !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['idp'],
+        message:
+          'oauth.idp is only used with "grant": "cross-app-access" (enterprise-managed authorization)',
+      });
+    }
     if (client.grant === 'client_credentials') {
       if ((client.clientSecret === undefined) === (client.privateKey === undefined)) {
         ctx.addIssue({
@@ -199,8 +293,56 @@ export const OAuthClientSchema = z
     ...(client.clientSecret === undefined ? {} : { clientSecret: client.clientSecret }),
     scopes: [...new Set(client.scopes ?? [])],
     // Only a machine client says its grant: an authorization-code entry reads as it always did.
-    ...(client.grant === 'client_credentials' ? { grant: client.grant } : {}),
+    ...(client.grant === 'client_credentials' || client.grant === 'cross-app-access'
+      ? { grant: client.grant }
+      : {}),
+    ...(client.grant === 'cross-app-access' ? { idp: EnterpriseIdpSchema.parse(client.idp) } : {}),
     ...(client.privateKey === undefined ? {} : { privateKey: client.privateKey }),
     ...(client.algorithm === undefined ? {} : { algorithm: client.algorithm }),
     ...(client.issuer === undefined ? {} : { issuer: client.issuer }),
   }));
+
+/**
+ * A cross-app access client: the MCP authorization server takes `client_secret_basic` (the SDK's
+ * `CrossAppAccessProvider` authenticates no other way), so a secret and no key; and an `idp`.
+ */
+function crossAppProblems(
+  client: { clientSecret?: string; privateKey?: string; algorithm?: string; idp?: unknown },
+  ctx: z.RefinementCtx,
+): void {
+  if (client.clientSecret === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['clientSecret'],
+      message:
+        'a "cross-app-access" client authenticates to the MCP server\'s authorization server with oauth.clientSecret, e.g. "clientSecret": "${MY_CLIENT_SECRET}"',
+    });
+  }
+  for (const key of ['privateKey', 'algorithm'] as const) {
+    if (client[key] !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [key],
+        message: `oauth.${key} is not used with "grant": "cross-app-access" (its client authenticates with oauth.clientSecret)`,
+      });
+    }
+  }
+  if (client.idp === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['idp'],
+      message:
+        'a "cross-app-access" client needs oauth.idp, the company IdP: {"issuer": "https://acme.okta.com", "clientId": "…", "idToken": "${IDP_ID_TOKEN}"}',
+    });
+    return;
+  }
+  const idp = EnterpriseIdpSchema.safeParse(client.idp);
+  if (idp.success) return;
+  for (const issue of idp.error.issues) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['idp', ...issue.path.map(String)],
+      message: issue.message,
+    });
+  }
+}

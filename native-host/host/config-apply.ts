@@ -28,6 +28,8 @@ export interface ReloadedConfig {
   /** Servers whose entries are invalid now: their running version is kept. */
   readonly skippedServers?: readonly string[];
   readonly profiles?: ProfileSetup;
+  /** `oauthClientMetadataUrl` in config.json; absent: dynamic registration from now on. */
+  readonly clientMetadataUrl?: string;
 }
 
 export interface ConfigApplyOptions {

@@ -1,3 +1,4 @@
+import type { ClientMetadataUrlSetting } from './client-metadata-setting';
 import type { SecretStore } from '../secrets/secret-store';
 import { BUILTIN_TOOL_NAMES } from '../../protocol/builtin-tools';
 import { SEARCH_TOOLS_NAME } from '../../protocol/tool-search';
@@ -63,8 +64,11 @@ export interface HostCoreOptions {
    * default this process's environment and platform.
    */
   readonly variableEnv?: { readonly env: NodeJS.ProcessEnv; readonly platform: NodeJS.Platform };
-  /** `oauthClientMetadataUrl` in config.json: sign-ins use it as the client id where offered. */
-  readonly clientMetadataUrl?: string;
+  /**
+   * `oauthClientMetadataUrl` in config.json: sign-ins use it as the client id where offered. A
+   * reload replaces it (the launcher reads the same setting).
+   */
+  readonly clientMetadataUrl?: ClientMetadataUrlSetting;
 }
 
 export interface CoreParts {

@@ -9,6 +9,7 @@ import { inMemoryLauncher, type InMemoryLauncherOptions } from '../testing/in-me
 import { launchFingerprint } from '../trust/fingerprint';
 import { TrustStore } from '../trust/trust-store';
 import { HostCore, type HostCoreOptions } from './core';
+import { clientMetadataUrlSetting } from './client-metadata-setting';
 import { approvalOf, reasonOf } from '../testing/host-errors';
 
 // The facade's own tests: that its parts are wired to each other. The parts' rules have their
@@ -234,6 +235,30 @@ describe('HostCore', () => {
     const { settled } = await core.applyConfig({ specs: [], toolPolicy: [] });
     await settled;
     expect(await reasonOf(core.callTool('a__read', {}))).toBe('unknown-tool');
+    await core.shutdown();
+  });
+
+  // Issue 11: `oauthClientMetadataUrl` used to be read at host start only, so an edit of
+  // config.json kept registering clients dynamically (or by the old URL) until a restart.
+  it('takes oauthClientMetadataUrl from each reload, for the next connection or sign-in', async () => {
+    const trust = await trustStore();
+    const setting = clientMetadataUrlSetting(undefined);
+    const { core } = harness([], trust, { clientMetadataUrl: setting });
+    const url = 'https://switchyard.example.com/oauth/client.json';
+    await (
+      await core.applyConfig({ specs: [], toolPolicy: [], clientMetadataUrl: url })
+    ).settled;
+    expect(setting.get()).toBe(url);
+    const moved = 'https://switchyard.example.com/oauth/v2.json';
+    await (
+      await core.applyConfig({ specs: [], toolPolicy: [], clientMetadataUrl: moved })
+    ).settled;
+    expect(setting.get()).toBe(moved);
+    // Removed from config.json: dynamic registration again.
+    await (
+      await core.applyConfig({ specs: [], toolPolicy: [] })
+    ).settled;
+    expect(setting.get()).toBeUndefined();
     await core.shutdown();
   });
 

@@ -108,9 +108,7 @@ export class HostCore {
           ...(secrets ? { store: secrets } : {}),
         });
       },
-      ...(this.options.clientMetadataUrl === undefined
-        ? {}
-        : { clientMetadataUrl: this.options.clientMetadataUrl }),
+      clientMetadataUrl: () => this.options.clientMetadataUrl?.get(),
       afterChange: async (server) => {
         // A stopped or disabled server stays so; one that runs or waits starts with the tokens.
         const state = this.fleet.runtime(server).state.state;
@@ -201,6 +199,8 @@ export class HostCore {
   }
 
   applyConfig(setup: Parameters<ConfigApply['apply']>[0]): Promise<{ settled: Promise<void> }> {
+    // Read by the next connection or sign-in; one under way keeps the client it registered with.
+    this.options.clientMetadataUrl?.set(setup.clientMetadataUrl);
     return this.reload.apply(setup);
   }
 

@@ -1,3 +1,4 @@
+import { clientMetadataUrlSetting } from './client-metadata-setting';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
@@ -67,21 +68,19 @@ export async function createCore(
   const secrets = openOnce(() =>
     createSecretStore({ home, platform: environment.platform, env: environment.env }),
   );
+  // Shared by sign-ins and connections; a reload replaces it (HostCore.applyConfig).
+  const clientMetadataUrl = clientMetadataUrlSetting(setup.clientMetadataUrl);
   return new HostCore({
     secrets,
     variableEnv: { env: environment.env, platform: environment.platform },
-    ...(setup.clientMetadataUrl === undefined
-      ? {}
-      : { clientMetadataUrl: setup.clientMetadataUrl }),
+    clientMetadataUrl,
     eraVerdicts,
     servers: setup.specs,
     spawnServer: (environment.adoptLaunch ?? ((launcher) => launcher))(
       createLauncher({
         ...stdioLaunchOptions(prepared, environment.env, environment.platform),
         secrets,
-        ...(setup.clientMetadataUrl === undefined
-          ? {}
-          : { clientMetadataUrl: setup.clientMetadataUrl }),
+        clientMetadataUrl: () => clientMetadataUrl.get(),
       }),
     ),
     ...(serverLogs ? { serverLogs } : {}),

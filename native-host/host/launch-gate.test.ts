@@ -164,6 +164,38 @@ describe('consentRequest for a remote server', () => {
     expect(consentRequest(input(own)).warnings.join(' ')).not.toContain('client secret');
   });
 
+  // Dangerous direction (decision 0028): a repository's entry sending the user's ID token to an
+  // IdP, or asking a grant for an authorization server, that the card does not name.
+  it('names the IdP that gets the ID token and the authorization server of a cross-app access client', () => {
+    const definition = remoteDefinition({
+      provenance: 'workspace',
+      workspaceRoot: '/home/ana/project',
+      remote: {
+        transport: 'streamable-http',
+        url: URL_WRITTEN,
+        headers: {},
+        oauth: {
+          clientId: 'xaa',
+          clientSecret: '${XAA_SECRET}',
+          scopes: [],
+          grant: 'cross-app-access',
+          issuer: 'https://auth.example.com',
+          idp: { issuer: 'https://acme.okta.com', clientId: 'sy', idToken: '${IDP_ID_TOKEN}' },
+        },
+      },
+    });
+    const card = consentRequest(input(definition));
+    expect(card.remote?.oauthClient?.machineGrant).toBe(
+      'cross-app-access: ID token ${IDP_ID_TOKEN} sent to IdP "https://acme.okta.com" (client "sy", no secret, token endpoint discovered) for a grant to issuer "https://auth.example.com", scopes []',
+    );
+    expect(card.warnings).toContain(
+      'Sends your ID token from ${IDP_ID_TOKEN} to the identity provider "https://acme.okta.com" for a grant to reach this server as you: approve only if that is your company\'s IdP.',
+    );
+    expect(formatConsent(card)).toMatch(
+      /grant: +cross-app-access: .*"https:\/\/acme\.okta\.com".*\(tokens with no sign-in\)/,
+    );
+  });
+
   it('has no oauthClient when the host registers one itself', () => {
     expect(consentRequest(input(remoteDefinition())).remote).not.toHaveProperty('oauthClient');
   });

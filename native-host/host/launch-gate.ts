@@ -60,6 +60,13 @@ export function launchWarnings(input: ConsentInput): string[] {
         `Signs in with the value of ${secret} from this machine as its OAuth client secret: approve only if that variable holds this app's secret.`,
       );
     }
+    const idp = remote.oauth?.idp;
+    if (root !== null && idp !== undefined) {
+      // Cross-app access (decision 0028): the user's ID token spends as the user at their IdP.
+      warnings.push(
+        `Sends your ID token from ${idp.idToken} to the identity provider ${JSON.stringify(idp.issuer)} for a grant to reach this server as you: approve only if that is your company's IdP.`,
+      );
+    }
   } else if (root !== null) {
     const base = definition.cwd ?? root;
     const pointsInside = (value: string): boolean => {

@@ -4,6 +4,9 @@ import type { SecretStore } from '../secrets/secret-store';
 import { SwitchyardOAuthProvider } from '../auth/oauth-provider';
 import { resolveClient } from '../auth/pre-registered-client';
 import { MachineClientProvider } from '../auth/machine-client';
+import { crossAppAssertion } from '../auth/cross-app-access';
+import { AuthFlowError } from '../auth/auth-errors';
+import { expandEnvValue } from '../config/env';
 import { OAuthRecords } from '../auth/records';
 import { describeAuthError } from '../auth/auth-errors';
 import type { PreRegisteredClient, RemoteEndpoint } from '../shared/server-spec';
@@ -24,8 +27,11 @@ export type { GroupWatcher } from './launch-stdio';
  */
 
 export interface LaunchOptions extends StdioLaunchOptions {
-  /** `oauthClientMetadataUrl` in config.json: a client registered by URL is recognised. */
-  readonly clientMetadataUrl?: string;
+  /**
+   * `oauthClientMetadataUrl` in config.json: a client registered by URL is recognised. Read at
+   * each connection, so a config reload that changes it applies to the next one.
+   */
+  readonly clientMetadataUrl?: () => string | undefined;
   /** The fetch remote servers are reached with; default the global one. */
   readonly fetch?: FetchLike;
 }
@@ -48,7 +54,7 @@ async function backgroundAuthProvider(
   const resource = canonicalResource(serverUrl);
   if (resource === undefined) return undefined;
   const store = await openStore(options);
-  if (remote.oauth?.grant === 'client_credentials') {
+  if (remote.oauth?.grant !== undefined) {
     return machineProvider(server, remote.oauth, resource, store, options);
   }
   if (store === undefined) return undefined;
@@ -62,15 +68,14 @@ async function backgroundAuthProvider(
     if (!resolved.ok) throw new LaunchError('missing-variable', resolved.message);
     preRegistered = resolved.client;
   }
+  const metadataUrl = options.clientMetadataUrl?.();
   const provider = new SwitchyardOAuthProvider({
     server,
     serverUrl,
     resource,
     store,
     ...(preRegistered === undefined ? {} : { preRegistered }),
-    ...(options.clientMetadataUrl === undefined
-      ? {}
-      : { clientMetadataUrl: options.clientMetadataUrl }),
+    ...(metadataUrl === undefined ? {} : { clientMetadataUrl: metadataUrl }),
     ...(options.fetch ? { fetchFn: options.fetch } : {}),
   });
   // An entry that sends its own `Authorization` (an API key) chose static auth: its 401 is a
@@ -97,7 +102,8 @@ async function openStore(options: LaunchOptions): Promise<SecretStore | undefine
 }
 
 /**
- * A machine-to-machine client (decision 0024): its secret or key resolved like a header value
+ * A machine-to-machine client (decision 0024), or a cross-app access one (decision 0028, whose
+ * ID token is read from its variable at each grant): its secret or key resolved like a header value
  * (the environment, then the store; a missing one fails the start by name), its first-use
  * issuer pinned in the store. It needs no sign-in, so it works without a store too (the secret
  * then comes from the environment and the pin lasts for this connection).
@@ -116,10 +122,37 @@ async function machineProvider(
   });
   if (!resolved.ok) throw new LaunchError('missing-variable', resolved.message);
   const records = store === undefined ? undefined : new OAuthRecords(store, server, resource);
+  const idp = resolved.client.grant === 'cross-app-access' ? resolved.client.idp : undefined;
   try {
     return await MachineClientProvider.create({
       server,
       client: resolved.client,
+      ...(idp === undefined
+        ? {}
+        : {
+            assertion: crossAppAssertion({
+              server,
+              idp,
+              // Read at each grant, never kept: the ID token expires within the hour.
+              resolve: async (reference, what) => {
+                const variables = await resolveVariables([reference], {
+                  env: options.hostEnv,
+                  platform: options.platform,
+                  ...(store === undefined ? {} : { store: () => Promise.resolve(store) }),
+                });
+                const value = expandEnvValue(reference, variables.lookup).value;
+                if (variables.missing.length > 0 || value === '') {
+                  // Not `sign-in-required`: there is no sign-in that would help, only the variable.
+                  throw new AuthFlowError(
+                    'authorization-server',
+                    `'${server}': ${reference} (${what}, oauth.idp) is not set; set it with \`switchyard secret set\` or export it, then restart the server.`,
+                  );
+                }
+                return value;
+              },
+              ...(options.fetch ? { fetchFn: options.fetch } : {}),
+            }),
+          }),
       ...(records === undefined
         ? {}
         : {

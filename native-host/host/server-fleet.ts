@@ -174,6 +174,9 @@ export class ServerFleet {
               ...(spec.remote.oauth === undefined
                 ? {}
                 : { oauthClientId: spec.remote.oauth.clientId }),
+              ...(spec.remote.oauth?.grant === undefined
+                ? {}
+                : { oauthGrant: spec.remote.oauth.grant }),
             },
       status: runtime.state,
       crashes: runtime.crashes,

@@ -37,8 +37,11 @@ export interface SignInFlowsOptions {
    * or resolving to undefined, the client registers dynamically.
    */
   readonly preRegisteredClient?: (server: string) => Promise<ClientResolution | undefined>;
-  /** Switchyard's client ID metadata document (SEP-991), used where the server offers it. */
-  readonly clientMetadataUrl?: string;
+  /**
+   * Switchyard's client ID metadata document (SEP-991), used where the server offers it; read at
+   * each sign-in, so a config reload that changes it applies to the next one.
+   */
+  readonly clientMetadataUrl?: () => string | undefined;
   /** Called after tokens were stored or deleted: restart the server so it uses them. */
   readonly afterChange: (server: string) => Promise<void>;
   readonly fetch?: FetchLike;
@@ -88,8 +91,8 @@ export class SignInFlows {
       },
     };
     const client = await this.options.preRegisteredClient?.(server);
-    if (client?.ok === true && client.client.grant === 'client_credentials') {
-      throw new HostError('sign-in-failed', machineNeedsNoSignIn(server), {
+    if (client?.ok === true && client.client.grant !== undefined) {
+      throw new HostError('sign-in-failed', machineNeedsNoSignIn(server, client.client.grant), {
         kind: 'authorization-server' satisfies SignInFailureKind,
       });
     }
@@ -98,6 +101,7 @@ export class SignInFlows {
         kind: 'sign-in-required' satisfies SignInFailureKind,
       });
     }
+    const metadataUrl = this.options.clientMetadataUrl?.();
     const provider = new SwitchyardOAuthProvider({
       server,
       serverUrl,
@@ -105,9 +109,7 @@ export class SignInFlows {
       store: await this.openStore(),
       userAgent: agent,
       ...(client === undefined ? {} : { preRegistered: client.client }),
-      ...(this.options.clientMetadataUrl === undefined
-        ? {}
-        : { clientMetadataUrl: this.options.clientMetadataUrl }),
+      ...(metadataUrl === undefined ? {} : { clientMetadataUrl: metadataUrl }),
       ...(this.options.fetch ? { fetchFn: this.options.fetch } : {}),
     });
     const done = signIn(provider, serverUrl, this.options.fetch);

@@ -1,3 +1,4 @@
+import { copyIdp } from '../shared/remote-endpoint';
 import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError, loadConfigFile } from '../config/load';
@@ -349,6 +350,7 @@ function oauthEntry(client: PreRegisteredClient): Record<string, unknown> {
     ...(client.privateKey === undefined ? {} : { privateKey: client.privateKey }),
     ...(client.algorithm === undefined ? {} : { algorithm: client.algorithm }),
     ...(client.issuer === undefined ? {} : { issuer: client.issuer }),
+    ...(client.idp === undefined ? {} : { idp: copyIdp(client.idp) }),
   };
 }
 

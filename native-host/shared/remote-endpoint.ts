@@ -1,4 +1,4 @@
-import type { PreRegisteredClient, RemoteEndpoint } from './server-spec';
+import type { EnterpriseIdp, PreRegisteredClient, RemoteEndpoint } from './server-spec';
 
 /** A copy of `remote` with its own headers object, so no caller reaches into another's. */
 export function copyEndpoint(remote: RemoteEndpoint): RemoteEndpoint {
@@ -20,5 +20,17 @@ export function copyClient(client: PreRegisteredClient): PreRegisteredClient {
     ...(client.privateKey === undefined ? {} : { privateKey: client.privateKey }),
     ...(client.algorithm === undefined ? {} : { algorithm: client.algorithm }),
     ...(client.issuer === undefined ? {} : { issuer: client.issuer }),
+    ...(client.idp === undefined ? {} : { idp: copyIdp(client.idp) }),
+  };
+}
+
+/** A copy of a cross-app access client's IdP, every field it has and only those. */
+export function copyIdp(idp: EnterpriseIdp): EnterpriseIdp {
+  return {
+    issuer: idp.issuer,
+    ...(idp.tokenEndpoint === undefined ? {} : { tokenEndpoint: idp.tokenEndpoint }),
+    clientId: idp.clientId,
+    ...(idp.clientSecret === undefined ? {} : { clientSecret: idp.clientSecret }),
+    idToken: idp.idToken,
   };
 }

@@ -41,7 +41,7 @@ export interface PreRegisteredClient {
    * `client_credentials`: a machine-to-machine client (SEP-1046) that gets its tokens itself,
    * with no person signing in. Absent: the authorization code flow, a person at the page.
    */
-  readonly grant?: 'client_credentials';
+  readonly grant?: OAuthGrant;
   /**
    * A `${VAR}` holding the client's PEM private key, unexpanded: the client authenticates with a
    * signed JWT (`private_key_jwt`, RFC 7523) instead of `clientSecret`. Client credentials only.
@@ -51,9 +51,36 @@ export interface PreRegisteredClient {
   readonly algorithm?: JwtAlgorithm;
   /**
    * The authorization server's issuer the credentials belong to: they are sent to it and no
-   * other. Absent: the first one the server names is pinned (client credentials only).
+   * other. Absent: the first one the server names is pinned (machine grants only).
    */
   readonly issuer?: string;
+  /** The enterprise IdP that issues the grant (`cross-app-access` only, decision 0028). */
+  readonly idp?: EnterpriseIdp;
+}
+
+/**
+ * A grant that gets tokens with no person at the authorization server's page:
+ * `client_credentials` (SEP-1046, decision 0024) or `cross-app-access` (SEP-990, decision 0028:
+ * the user's ID token from the company IdP exchanged for an ID-JAG, then for an access token).
+ */
+export type OAuthGrant = 'client_credentials' | 'cross-app-access';
+
+/**
+ * The company identity provider of a `cross-app-access` entry (SEP-990): where the user's ID
+ * token is exchanged (RFC 8693) for an identity assertion grant (ID-JAG) for the MCP server's
+ * authorization server. References unexpanded, like every secret in config.
+ */
+export interface EnterpriseIdp {
+  /** The IdP's issuer: the ID token must name it (`iss`) before it is sent anywhere. */
+  readonly issuer: string;
+  /** Its token endpoint, on the issuer's origin; absent: discovered from the issuer's metadata. */
+  readonly tokenEndpoint?: string;
+  /** The client id Switchyard has at the IdP (the ID token's audience). */
+  readonly clientId: string;
+  /** A `${VAR}` holding the IdP client's secret; absent for a public client. */
+  readonly clientSecret?: string;
+  /** A `${VAR}` holding the user's ID token from the IdP (e.g. set by the IdP's CLI). */
+  readonly idToken: string;
 }
 
 /** Signing algorithms a `privateKey` may use (RFC 7518 §3.1; the SDK signs no other). */

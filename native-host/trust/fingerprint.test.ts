@@ -552,6 +552,92 @@ describe('remote definitions (issue 11)', () => {
     expect(grant).toEqual([{ field: 'oauthGrant', before, after }]);
   });
 
+  // Dangerous direction (decision 0028): a workspace moving the user's ID token to another IdP,
+  // another variable or another endpoint, or the grant to another authorization server, without
+  // the card asking again and naming it.
+  const idp = { issuer: 'https://acme.okta.com', clientId: 'sy', idToken: '${IDP_ID_TOKEN}' };
+  const xaa = {
+    clientId: 'xaa',
+    clientSecret: '${XAA_SECRET}',
+    scopes: [],
+    grant: 'cross-app-access' as const,
+    idp,
+  };
+  const xaaLine = (
+    idpPart: string,
+    as = 'the authorization server the MCP server names, pinned on first use',
+  ) =>
+    `cross-app-access: ID token \${IDP_ID_TOKEN} sent to IdP ${idpPart} for a grant to ${as}, scopes []`;
+  const acme = '"https://acme.okta.com" (client "sy", no secret, token endpoint discovered)';
+  test.each<[string, LaunchDefinition, string]>([
+    [
+      'another IdP',
+      withRemote({ oauth: { ...xaa, idp: { ...idp, issuer: 'https://evil.example.com' } } }),
+      xaaLine('"https://evil.example.com" (client "sy", no secret, token endpoint discovered)'),
+    ],
+    [
+      'another ID token variable',
+      withRemote({ oauth: { ...xaa, idp: { ...idp, idToken: '${OTHER}' } } }),
+      `cross-app-access: ID token \${OTHER} sent to IdP ${acme} for a grant to the authorization server the MCP server names, pinned on first use, scopes []`,
+    ],
+    [
+      'a token endpoint named',
+      withRemote({
+        oauth: { ...xaa, idp: { ...idp, tokenEndpoint: 'https://acme.okta.com/t' } },
+      }),
+      xaaLine(
+        '"https://acme.okta.com" (client "sy", no secret, token endpoint "https://acme.okta.com/t")',
+      ),
+    ],
+    [
+      'an IdP secret',
+      withRemote({ oauth: { ...xaa, idp: { ...idp, clientSecret: '${IDP_SECRET}' } } }),
+      xaaLine(
+        '"https://acme.okta.com" (client "sy", secret ${IDP_SECRET}, token endpoint discovered)',
+      ),
+    ],
+    [
+      'an authorization server pinned',
+      withRemote({ oauth: { ...xaa, issuer: 'https://auth.example.com' } }),
+      xaaLine(acme, 'issuer "https://auth.example.com"'),
+    ],
+  ])('a cross-app access client: %s re-prompts, named as its grant', (_label, to, after) => {
+    const from = withRemote({ oauth: xaa });
+    expect(launchFingerprint(to)).not.toBe(launchFingerprint(from));
+    const grant = diffLaunch(from, to).filter((change) => change.field === 'oauthGrant');
+    expect(grant).toEqual([{ field: 'oauthGrant', before: xaaLine(acme), after }]);
+  });
+
+  test('a machine client keeps the fingerprint it had before cross-app access', () => {
+    const def = withRemote({ oauth: machine });
+    const { remote: endpoint } = def;
+    expect(launchFingerprint(def)).toBe(
+      canonicalHash({
+        v: 1,
+        executable: def.executable,
+        args: [],
+        env: [],
+        cwd: null,
+        provenance: 'user',
+        workspaceRoot: null,
+        remote: {
+          transport: endpoint?.transport,
+          url: endpoint?.url,
+          headers: Object.entries(endpoint?.headers ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)),
+          oauth: {
+            clientId: 'svc',
+            clientSecret: '${SVC_SECRET}',
+            grant: 'client_credentials',
+            privateKey: null,
+            algorithm: null,
+            issuer: null,
+            scopes: ['tools'],
+          },
+        },
+      }),
+    );
+  });
+
   test("a person's client keeps the fingerprint it had before machine clients", () => {
     const client = { clientId: 'Iv1.abc', clientSecret: '${GH_SECRET}', scopes: ['repo'] };
     const def = withRemote({ oauth: client });

@@ -1,4 +1,4 @@
-import type { LaunchDefinition } from '../shared/server-spec';
+import type { LaunchDefinition, PreRegisteredClient } from '../shared/server-spec';
 import { canonicalHash } from '../shared/canonical-json';
 
 /**
@@ -75,6 +75,19 @@ export function launchFingerprint(def: LaunchDefinition): string {
                           algorithm: def.remote.oauth.algorithm ?? null,
                           issuer: def.remote.oauth.issuer ?? null,
                           scopes: [...def.remote.oauth.scopes],
+                          // Cross-app access (decision 0028): which IdP gets the ID token, from
+                          // which variables. Only then, so client credentials keep theirs.
+                          ...(def.remote.oauth.idp === undefined
+                            ? {}
+                            : {
+                                idp: {
+                                  issuer: def.remote.oauth.idp.issuer,
+                                  tokenEndpoint: def.remote.oauth.idp.tokenEndpoint ?? null,
+                                  clientId: def.remote.oauth.idp.clientId,
+                                  clientSecret: def.remote.oauth.idp.clientSecret ?? null,
+                                  idToken: def.remote.oauth.idp.idToken,
+                                },
+                              }),
                         }),
                   },
                 }),
@@ -154,6 +167,7 @@ export function diffLaunch(before: LaunchDefinition, after: LaunchDefinition): L
 export function grantText(def: LaunchDefinition): string | null {
   const oauth = def.remote?.oauth;
   if (oauth?.grant === undefined) return null;
+  if (oauth.grant === 'cross-app-access') return crossAppText(oauth);
   const credential =
     oauth.privateKey === undefined
       ? 'client secret'
@@ -163,6 +177,26 @@ export function grantText(def: LaunchDefinition): string | null {
       ? 'issuer pinned on first use'
       : `issuer ${JSON.stringify(oauth.issuer)}`;
   return `${oauth.grant} with ${credential}, ${issuer}, scopes ${JSON.stringify(oauth.scopes)}`;
+}
+
+/**
+ * A cross-app access client as one line: which IdP receives the user's ID token (from which
+ * variable, at which endpoint, as which client), and which authorization server the grant is
+ * for: `cross-app-access: ID token ${IDP_ID_TOKEN} sent to IdP "https://idp" (client "app",
+ * token endpoint discovered) for a grant to issuer "https://as", scopes []`.
+ */
+function crossAppText(oauth: PreRegisteredClient): string {
+  const idp = oauth.idp;
+  const endpoint =
+    idp?.tokenEndpoint === undefined
+      ? 'token endpoint discovered'
+      : `token endpoint ${JSON.stringify(idp.tokenEndpoint)}`;
+  const secret = idp?.clientSecret === undefined ? 'no secret' : `secret ${idp.clientSecret}`;
+  const issuer =
+    oauth.issuer === undefined
+      ? 'the authorization server the MCP server names, pinned on first use'
+      : `issuer ${JSON.stringify(oauth.issuer)}`;
+  return `cross-app-access: ID token ${idp?.idToken ?? '?'} sent to IdP ${JSON.stringify(idp?.issuer ?? '?')} (client ${JSON.stringify(idp?.clientId ?? '?')}, ${secret}, ${endpoint}) for a grant to ${issuer}, scopes ${JSON.stringify(oauth.scopes)}`;
 }
 
 /** How a definition reaches its server: `stdio` for a local one, else the remote transport. */

@@ -112,10 +112,20 @@ const StoredDefinitionSchema = z.object({
           clientSecret: TextSchema.optional(),
           scopes: z.array(TextSchema).max(MAX_LIST_ITEMS),
           /** A machine-to-machine client (decision 0024): its grant, key reference, issuer. */
-          grant: z.literal('client_credentials').optional(),
+          grant: z.enum(['client_credentials', 'cross-app-access']).optional(),
           privateKey: TextSchema.optional(),
           algorithm: z.enum(JWT_ALGORITHMS).optional(),
           issuer: TextSchema.optional(),
+          /** A cross-app access client's company IdP (decision 0028): references, no token. */
+          idp: z
+            .object({
+              issuer: TextSchema.min(1),
+              tokenEndpoint: TextSchema.optional(),
+              clientId: TextSchema.min(1),
+              clientSecret: TextSchema.optional(),
+              idToken: TextSchema.min(1),
+            })
+            .optional(),
         })
         .optional(),
     })

@@ -242,11 +242,20 @@ const ContextSchema = z.looseObject({
   /** `auth/client-credentials-jwt`: the client's key (PKCS #8 PEM) and its algorithm. */
   private_key_pem: z.string().optional(),
   signing_algorithm: z.string().optional(),
+  /**
+   * `auth/cross-app-access-complete-flow` (SEP-990): the enterprise IdP, Switchyard's client
+   * there, and the user's ID token it issued (what the user's IdP sign-in or its CLI would hold).
+   */
+  idp_issuer: z.string().optional(),
+  idp_token_endpoint: z.string().optional(),
+  idp_client_id: z.string().optional(),
+  idp_id_token: z.string().optional(),
 });
 
 /** The variables the adapter keeps the suite's client secret and key in, as a user would. */
 const SECRET_VARIABLE = 'CONFORMANCE_CLIENT_SECRET';
 const KEY_VARIABLE = 'CONFORMANCE_CLIENT_KEY';
+const ID_TOKEN_VARIABLE = 'CONFORMANCE_IDP_ID_TOKEN';
 
 /**
  * The suite's server as a config.json entry, with the scenario's pre-registered client as a user
@@ -264,6 +273,27 @@ function serverEntry(
   if (parsed?.client_id === undefined) return { entry, env: {} };
   const secret = parsed.client_secret;
   const key = parsed.private_key_pem;
+  const idToken = parsed.idp_id_token;
+  if (idToken !== undefined) {
+    entry['oauth'] = {
+      grant: 'cross-app-access',
+      clientId: parsed.client_id,
+      clientSecret: `\${${SECRET_VARIABLE}}`,
+      idp: {
+        issuer: parsed.idp_issuer,
+        ...(parsed.idp_token_endpoint === undefined
+          ? {}
+          : { tokenEndpoint: parsed.idp_token_endpoint }),
+        clientId: parsed.idp_client_id,
+        idToken: `\${${ID_TOKEN_VARIABLE}}`,
+      },
+    };
+    log(`using cross-app access through the IdP ${JSON.stringify(parsed.idp_issuer)}`);
+    return {
+      entry,
+      env: { [SECRET_VARIABLE]: secret ?? '', [ID_TOKEN_VARIABLE]: idToken },
+    };
+  }
   entry['oauth'] = {
     ...(machine ? { grant: 'client_credentials' } : {}),
     clientId: parsed.client_id,
