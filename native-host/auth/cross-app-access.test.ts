@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { EnterpriseIdp } from '../shared/server-spec';
 import { CLOCK_SKEW_SECONDS, idTokenProblem, jwtClaims } from './cross-app-access';
 
-// Dangerous direction (decision 0028): the user's ID token sent to an IdP that did not issue it,
+// Dangerous direction (decision 0032): the user's ID token sent to an IdP that did not issue it,
 // for a client it was not issued to, or after it expired; or a message that quotes the token.
 
 const NOW = 1_800_000_000;

@@ -9,7 +9,7 @@ import type { EnterpriseIdp } from '../shared/server-spec';
 import { AuthFlowError, untrustedAuthText } from './auth-errors';
 
 /**
- * Cross-app access (SEP-990, enterprise-managed authorization; decision 0028): the first of its
+ * Cross-app access (SEP-990, enterprise-managed authorization; decision 0032): the first of its
  * two token requests. The user's ID token from the company IdP is exchanged at that IdP
  * (RFC 8693, `requested_token_type` `urn:ietf:params:oauth:token-type:id-jag`) for an identity
  * assertion grant (ID-JAG) whose audience is the MCP server's authorization server and whose

@@ -33,7 +33,7 @@ import type { ClientCredentials } from './pre-registered-client';
  *
  * The secret or key is resolved from its `${VAR}` before this is built and lives only here.
  *
- * A cross-app access client (`"grant": "cross-app-access"`, SEP-990, decision 0028) is the same
+ * A cross-app access client (`"grant": "cross-app-access"`, SEP-990, decision 0032) is the same
  * with the SDK's `CrossAppAccessProvider` inside: its token request presents an ID-JAG that
  * `assertion` (cross-app-access.ts) got from the company IdP, with `client_secret_basic`.
  */

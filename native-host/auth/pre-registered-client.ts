@@ -21,7 +21,7 @@ export interface ClientCredentials {
   readonly clientSecret?: string;
   /** Scopes always asked for (RFC 6749 §3.3 tokens, checked at load). */
   readonly scopes: readonly string[];
-  /** Tokens with no person at the page: `client_credentials` (0024), `cross-app-access` (0028). */
+  /** Tokens with no person at the page: `client_credentials` (0024), `cross-app-access` (0032). */
   readonly grant?: OAuthGrant;
   /** The PEM private key's value, for `private_key_jwt`; absent with a secret. */
   readonly privateKey?: string;

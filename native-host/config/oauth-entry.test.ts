@@ -207,7 +207,7 @@ describe('OAuthClientSchema', () => {
 });
 
 /**
- * Cross-app access entries refused (decision 0028). Dangerous direction: an ID token or a secret
+ * Cross-app access entries refused (decision 0032). Dangerous direction: an ID token or a secret
  * written into config.json, or an ID token that could be sent to an endpoint off its IdP.
  */
 function crossAppRefusals(): Array<[string, unknown, RegExp]> {

@@ -25,7 +25,7 @@ import {
  *     "oauth": {"grant": "client_credentials", "clientId": "svc-switchyard",
  *               "privateKey": "${SVC_KEY_PEM}", "algorithm": "ES256"}
  *
- * - a cross-app access client (`"grant": "cross-app-access"`, SEP-990, decision 0028): the user's
+ * - a cross-app access client (`"grant": "cross-app-access"`, SEP-990, decision 0032): the user's
  *   ID token from the company IdP is exchanged there for an ID-JAG (RFC 8693), which the MCP
  *   server's authorization server exchanges for a token (RFC 7523, `client_secret_basic`):
  *

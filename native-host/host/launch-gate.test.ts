@@ -164,7 +164,7 @@ describe('consentRequest for a remote server', () => {
     expect(consentRequest(input(own)).warnings.join(' ')).not.toContain('client secret');
   });
 
-  // Dangerous direction (decision 0028): a repository's entry sending the user's ID token to an
+  // Dangerous direction (decision 0032): a repository's entry sending the user's ID token to an
   // IdP, or asking a grant for an authorization server, that the card does not name.
   it('names the IdP that gets the ID token and the authorization server of a cross-app access client', () => {
     const definition = remoteDefinition({

@@ -62,7 +62,7 @@ export function launchWarnings(input: ConsentInput): string[] {
     }
     const idp = remote.oauth?.idp;
     if (root !== null && idp !== undefined) {
-      // Cross-app access (decision 0028): the user's ID token spends as the user at their IdP.
+      // Cross-app access (decision 0032): the user's ID token spends as the user at their IdP.
       warnings.push(
         `Sends your ID token from ${idp.idToken} to the identity provider ${JSON.stringify(idp.issuer)} for a grant to reach this server as you: approve only if that is your company's IdP.`,
       );

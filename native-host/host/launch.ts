@@ -102,7 +102,7 @@ async function openStore(options: LaunchOptions): Promise<SecretStore | undefine
 }
 
 /**
- * A machine-to-machine client (decision 0024), or a cross-app access one (decision 0028, whose
+ * A machine-to-machine client (decision 0024), or a cross-app access one (decision 0032, whose
  * ID token is read from its variable at each grant): its secret or key resolved like a header value
  * (the environment, then the store; a missing one fails the start by name), its first-use
  * issuer pinned in the store. It needs no sign-in, so it works without a store too (the secret

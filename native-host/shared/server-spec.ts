@@ -54,13 +54,13 @@ export interface PreRegisteredClient {
    * other. Absent: the first one the server names is pinned (machine grants only).
    */
   readonly issuer?: string;
-  /** The enterprise IdP that issues the grant (`cross-app-access` only, decision 0028). */
+  /** The enterprise IdP that issues the grant (`cross-app-access` only, decision 0032). */
   readonly idp?: EnterpriseIdp;
 }
 
 /**
  * A grant that gets tokens with no person at the authorization server's page:
- * `client_credentials` (SEP-1046, decision 0024) or `cross-app-access` (SEP-990, decision 0028:
+ * `client_credentials` (SEP-1046, decision 0024) or `cross-app-access` (SEP-990, decision 0032:
  * the user's ID token from the company IdP exchanged for an ID-JAG, then for an access token).
  */
 export type OAuthGrant = 'client_credentials' | 'cross-app-access';

@@ -552,7 +552,7 @@ describe('remote definitions (issue 11)', () => {
     expect(grant).toEqual([{ field: 'oauthGrant', before, after }]);
   });
 
-  // Dangerous direction (decision 0028): a workspace moving the user's ID token to another IdP,
+  // Dangerous direction (decision 0032): a workspace moving the user's ID token to another IdP,
   // another variable or another endpoint, or the grant to another authorization server, without
   // the card asking again and naming it.
   const idp = { issuer: 'https://acme.okta.com', clientId: 'sy', idToken: '${IDP_ID_TOKEN}' };

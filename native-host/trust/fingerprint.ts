@@ -75,7 +75,7 @@ export function launchFingerprint(def: LaunchDefinition): string {
                           algorithm: def.remote.oauth.algorithm ?? null,
                           issuer: def.remote.oauth.issuer ?? null,
                           scopes: [...def.remote.oauth.scopes],
-                          // Cross-app access (decision 0028): which IdP gets the ID token, from
+                          // Cross-app access (decision 0032): which IdP gets the ID token, from
                           // which variables. Only then, so client credentials keep theirs.
                           ...(def.remote.oauth.idp === undefined
                             ? {}

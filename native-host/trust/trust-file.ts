@@ -116,7 +116,7 @@ const StoredDefinitionSchema = z.object({
           privateKey: TextSchema.optional(),
           algorithm: z.enum(JWT_ALGORITHMS).optional(),
           issuer: TextSchema.optional(),
-          /** A cross-app access client's company IdP (decision 0028): references, no token. */
+          /** A cross-app access client's company IdP (decision 0032): references, no token. */
           idp: z
             .object({
               issuer: TextSchema.min(1),

@@ -5,7 +5,7 @@ import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth';
 import { startEnterpriseIdp, type EnterpriseIdp } from '../fixtures/oauth/enterprise-idp';
 import { HostHarness, unwrap } from './host-harness';
 
-// Cross-app access (SEP-990, decision 0028) through the bundled host over native messaging: a
+// Cross-app access (SEP-990, decision 0032) through the bundled host over native messaging: a
 // company IdP on loopback exchanges the user's ID token (RFC 8693) for an ID-JAG, and the MCP
 // server's authorization server (oidc-provider, with the RFC 7523 JWT bearer grant registered)
 // exchanges that, with the client's secret, for a token for the MCP server; calls go through with
