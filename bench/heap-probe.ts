@@ -1,8 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { FramesClient } from './frames-client';
+import { signalForLine } from './signal-sample';
 import { startTrustedHost } from './trusted-host';
 
 /**
@@ -102,9 +103,6 @@ process.on('SIGUSR2', () => {
 });
 `;
 
-const SAMPLE_TIMEOUT_MS = 10_000;
-const SAMPLE_POLL_MS = 20;
-
 export async function probeHeap(options: HeapProbeOptions): Promise<HeapProbeResult> {
   if (process.platform === 'win32')
     throw new Error('the heap probe needs SIGUSR2 (not on Windows)');
@@ -128,16 +126,9 @@ export async function probeHeap(options: HeapProbeOptions): Promise<HeapProbeRes
     await options.prepare(probed);
     const samples: HeapProbeSample[] = [];
     const sample = async (calls: number): Promise<void> => {
-      const before = readLines(out).length;
       if (probed.pid === undefined) throw new Error('the probed host has no pid');
-      process.kill(probed.pid, 'SIGUSR2');
-      const deadline = performance.now() + SAMPLE_TIMEOUT_MS;
-      while (readLines(out).length === before) {
-        if (performance.now() > deadline) throw new Error('the probed host wrote no heap sample');
-        await new Promise((resolve) => setTimeout(resolve, SAMPLE_POLL_MS));
-      }
-      const line = readLines(out)[before];
-      samples.push({ calls, ...parseSample(line ?? '') });
+      const line = await signalForLine(probed.pid, out, 'heap sample');
+      samples.push({ calls, ...parseSample(line) });
     };
     const run = async (n: number): Promise<void> => {
       for (let i = 0; i < n; i += 1) await options.call(probed);
@@ -158,10 +149,6 @@ export async function probeHeap(options: HeapProbeOptions): Promise<HeapProbeRes
     await host?.close();
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-function readLines(file: string): string[] {
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean);
 }
 
 const SampleSchema = z.object({

@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import { STAGES, type Stage } from '../native-host/shared/stage-clock';
 import { cpuTimeMs } from './cpu-time';
 import type { FramesClient } from './frames-client';
+import { signalForLine } from './signal-sample';
 import { fixed, renderTable, type Row } from './table';
 import { startTrustedHost } from './trusted-host';
 
@@ -42,9 +42,6 @@ export interface StagesOptions {
 }
 
 const TotalsSchema = z.object({ us: z.record(z.string(), z.number()) });
-const SAMPLE_TIMEOUT_MS = 10_000;
-const SAMPLE_POLL_MS = 20;
-
 export async function measureStages(options: StagesOptions): Promise<StagesResult> {
   if (process.platform === 'win32') throw new Error('the stage clock needs SIGUSR2');
   const dir = mkdtempSync(join(tmpdir(), 'switchyard-stages-'));
@@ -70,15 +67,9 @@ export async function measureStages(options: StagesOptions): Promise<StagesResul
     await run(options.call, options.warmupCalls);
     await run(options.hop, options.warmupCalls);
     const sample = async (): Promise<{ us: Record<string, number>; cpuMs: number | null }> => {
-      const before = lines(out).length;
-      process.kill(pid, 'SIGUSR2');
-      const deadline = performance.now() + SAMPLE_TIMEOUT_MS;
-      while (lines(out).length === before) {
-        if (performance.now() > deadline) throw new Error('the host wrote no stage totals');
-        await new Promise((resolve) => setTimeout(resolve, SAMPLE_POLL_MS));
-      }
+      const line = await signalForLine(pid, out, 'stage totals');
       const cpuMs = cpuTimeMs(pid);
-      return { us: TotalsSchema.parse(JSON.parse(lines(out)[before] ?? '')).us, cpuMs };
+      return { us: TotalsSchema.parse(JSON.parse(line)).us, cpuMs };
     };
     const start = await sample();
     await run(options.call, options.calls);
@@ -102,10 +93,6 @@ export async function measureStages(options: StagesOptions): Promise<StagesResul
     await host?.close();
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-function lines(file: string): string[] {
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean);
 }
 
 export function renderStages(stages: StagesResult): string[] {
