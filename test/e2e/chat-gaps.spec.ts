@@ -2,7 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { TINY_PNG } from '../../extension/background/testing/images';
-import { startLoopbackServer, type LoopbackServer } from '../support/loopback-server';
+import { startLoopbackServer, urlTitlePage, type LoopbackServer } from '../support/loopback-server';
 import { startScriptedModel } from './support/scripted-model';
 import { useSwitchyard } from './support/session';
 import { conversationLog, newChat, sendMessage } from './support/side-panel';
@@ -24,12 +24,7 @@ let other: Page;
 const siteUrl = (path: string): string => new URL(path, site.baseURL).href;
 
 beforeAll(async () => {
-  site = await startLoopbackServer((request) => ({
-    kind: 'text',
-    status: 200,
-    contentType: 'text/html; charset=utf-8',
-    body: `<!doctype html><meta charset="utf-8"><title>${request.url}</title><p>${request.url}</p>`,
-  }));
+  site = await startLoopbackServer(urlTitlePage);
   await session.browser.waitForConnection('connected');
   github = await session.browser.context.newPage();
   await github.goto(siteUrl('/github/x'));

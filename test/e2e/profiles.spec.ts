@@ -4,7 +4,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { PROTOCOL_VERSION, requestMethods, type ParamsOf } from '../../protocol/methods';
-import { startLoopbackServer, type LoopbackServer } from '../support/loopback-server';
+import { startLoopbackServer, urlTitlePage, type LoopbackServer } from '../support/loopback-server';
 import { FILESYSTEM_SERVER, MEMORY_SERVER } from '../integration/host-harness';
 import { helloRequest, probeHost, type ProbeReply } from './support/host-probe';
 import { useSwitchyard } from './support/session';
@@ -131,12 +131,7 @@ async function waitForChip(profile: string, pattern: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  site = await startLoopbackServer((request) => ({
-    kind: 'text',
-    status: 200,
-    contentType: 'text/html; charset=utf-8',
-    body: `<!doctype html><meta charset="utf-8"><title>${request.url}</title><p>${request.url}</p>`,
-  }));
+  site = await startLoopbackServer(urlTitlePage);
   githubPattern = `${new URL(site.baseURL).origin}/github/*`;
   await session.browser.waitForConnection('connected');
 });

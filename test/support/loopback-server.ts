@@ -49,6 +49,16 @@ export function sse(data: unknown, event?: string): string {
   return `${event === undefined ? '' : `event: ${event}\n`}data: ${payload}\n\n`;
 }
 
+/** A page whose title and text are its own URL: tabs a browser test opens tell themselves apart. */
+export function urlTitlePage(request: RecordedRequest): LoopbackReply {
+  return {
+    kind: 'text',
+    status: 200,
+    contentType: 'text/html; charset=utf-8',
+    body: `<!doctype html><meta charset="utf-8"><title>${request.url}</title><p>${request.url}</p>`,
+  };
+}
+
 export async function startLoopbackServer(
   reply: (request: RecordedRequest, index: number) => LoopbackReply,
   options: LoopbackOptions = {},
