@@ -4,6 +4,7 @@ import {
   existsSync,
   mkdirSync,
   readFileSync,
+  rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
@@ -13,7 +14,14 @@ import { DEV_EXTENSION_ID } from '../protocol/identity';
 import { applyInstall, type ApplyOptions } from './install';
 import type { InstallPlan } from './plan';
 import { parseReceipt } from './receipt';
-import { fakeRegistry, makeInstallFixture, type InstallFixture } from './test-support';
+import {
+  FAKE_BUNDLE,
+  FAKE_MAIN_BUNDLE,
+  fakeRegistry,
+  makeInstallFixture,
+  type InstallFixture,
+} from './test-support';
+import { MAIN_BUNDLE_FILE } from '../native-host/shared/code-cache';
 
 // Dangerous direction: a manifest merged with what was on disk (widened origins survive an
 // upgrade), a file left group- or world-writable, or a write into a folder others control.
@@ -41,20 +49,23 @@ const mode = (file: string) => statSync(file).mode & 0o7777;
 const profilePlan = (): InstallPlan => fx.plan(['chromium'], null, { userDataDir: fx.profile });
 
 describe('applyInstall', () => {
-  it('writes the bundle, launcher, manifest and receipt with their modes', async () => {
+  it('writes the main bundle, its map, the entry, launcher, manifest and receipt with their modes', async () => {
     const plan = profilePlan();
     const result = await applyInstall(plan, null, options());
     expect(result.ok).toBe(true);
     const manifest = path.join(fx.profile, 'NativeMessagingHosts', 'com.switchyard.host.json');
     expect(result.actions.map((a) => [a.kind, a.target, a.status])).toEqual([
+      ['main-bundle', plan.paths.mainBundle, 'written'],
+      ['source-map', `${plan.paths.mainBundle}.map`, 'written'],
       ['bundle', plan.paths.bundle, 'written'],
-      ['source-map', `${plan.paths.bundle}.map`, 'written'],
       ['launcher', plan.paths.launcher, 'written'],
       ['manifest', manifest, 'written'],
       ['receipt', plan.paths.receipt, 'written'],
     ]);
-    expect(readFileSync(plan.paths.bundle, 'utf8')).toBe(readFileSync(fx.bundleSource, 'utf8'));
-    expect(existsSync(`${plan.paths.bundle}.map`)).toBe(true);
+    expect(readFileSync(plan.paths.bundle, 'utf8')).toBe(FAKE_BUNDLE);
+    expect(readFileSync(plan.paths.mainBundle, 'utf8')).toBe(FAKE_MAIN_BUNDLE);
+    expect(existsSync(`${plan.paths.mainBundle}.map`)).toBe(true);
+    expect(mode(plan.paths.mainBundle)).toBe(0o644);
     expect(JSON.parse(readFileSync(manifest, 'utf8'))).toMatchObject({
       path: plan.paths.launcher,
       allowed_origins: [`chrome-extension://${DEV_EXTENSION_ID}/`],
@@ -76,6 +87,7 @@ describe('applyInstall', () => {
     await applyInstall(plan, null, options());
     const files = [
       plan.paths.bundle,
+      plan.paths.mainBundle,
       plan.paths.launcher,
       plan.paths.receipt,
       plan.manifests[0]!.registration.manifest,
@@ -83,6 +95,7 @@ describe('applyInstall', () => {
     const before = files.map((f) => [readFileSync(f, 'utf8'), statSync(f).mtimeMs]);
     const again = await applyInstall(profilePlan(), plan.receipt, options());
     expect(again.ok && again.actions.map((a) => a.status)).toEqual([
+      'unchanged',
       'unchanged',
       'unchanged',
       'unchanged',
@@ -139,6 +152,7 @@ describe('applyInstall', () => {
       'would-write',
       'would-write',
       'would-write',
+      'would-write',
     ]);
     expect(existsSync(fx.home)).toBe(false);
     expect(existsSync(path.join(fx.profile, 'NativeMessagingHosts'))).toBe(false);
@@ -149,6 +163,31 @@ describe('applyInstall', () => {
     const result = await applyInstall(profilePlan(), null, options());
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.message).toMatch(/npm run build:host/);
+  });
+
+  it.each([
+    ['missing', null, /cannot read the host's main bundle .*switchyard-main\.cjs \(ENOENT\)/],
+    ['not the build (no build line)', '"use strict";\n', /is not the host's main bundle/],
+  ])('refuses a main bundle that is %s, and writes nothing', async (_label, text, message) => {
+    const main = path.join(path.dirname(fx.bundleSource), MAIN_BUNDLE_FILE);
+    if (text === null) rmSync(main);
+    else writeFileSync(main, text);
+    const plan = profilePlan();
+    const result = await applyInstall(plan, null, options());
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.message).toMatch(message);
+      expect(result.message).toMatch(/npm run build:host/);
+    }
+    expect(existsSync(plan.paths.hostDir)).toBe(false);
+  });
+
+  it('removes the map an install before the entry left beside switchyard.cjs', async () => {
+    const plan = profilePlan();
+    mkdirSync(plan.paths.hostDir, { recursive: true, mode: 0o700 });
+    writeFileSync(`${plan.paths.bundle}.map`, '{"version":3}');
+    expect((await applyInstall(plan, null, options())).ok).toBe(true);
+    expect(existsSync(`${plan.paths.bundle}.map`)).toBe(false);
   });
 
   it('records what it wrote before a failure, so uninstall can remove it', async () => {

@@ -8,10 +8,12 @@ import { errnoCode, isErrno } from '../native-host/shared/errno';
 import { queryDefault, regAddArgv, type RegistryRunner } from './registry';
 import { checkTargetDirectory } from './safety';
 import { messageOf } from '../protocol/guards';
+import { BUILD_LINE_PREFIX, MAIN_BUNDLE_FILE } from '../native-host/shared/code-cache';
 
 /**
- * Carries out an install plan: copies the host bundle into Switchyard's own folder (so cleaning
- * the npx cache or moving the repository does not break the browser), writes the launcher, each
+ * Carries out an install plan: copies the host (its main bundle with the source map, then the
+ * entry that loads it) into Switchyard's own folder (so cleaning the npx cache or moving the
+ * repository does not break the browser), writes the launcher, each
  * manifest and, on Windows, each registry key, then the receipt. Every folder is checked first;
  * one that others could write to stops the install before anything is written. Each file is
  * written atomically with its exact mode, and only when its bytes or mode differ, so a re-install
@@ -29,7 +31,8 @@ export const DIR_MODE = 0o700;
 export type ActionStatus = 'written' | 'unchanged' | 'would-write';
 
 export interface InstallAction {
-  readonly kind: 'bundle' | 'source-map' | 'launcher' | 'manifest' | 'registry' | 'receipt';
+  readonly kind:
+    'main-bundle' | 'source-map' | 'bundle' | 'launcher' | 'manifest' | 'registry' | 'receipt';
   /** A file path, or a registry key. */
   readonly target: string;
   readonly status: ActionStatus;
@@ -38,7 +41,10 @@ export interface InstallAction {
 
 export interface ApplyOptions {
   readonly platform: InstallPlatform;
-  /** The running bundle to copy (dist/host/switchyard.cjs of the package, archive or repo). */
+  /**
+   * The running entry to copy (dist/host/switchyard.cjs of the package, archive or repo); the
+   * main bundle beside it is copied too.
+   */
   readonly bundleSource: string;
   readonly dryRun: boolean;
   /** The user's uid for the ownership checks; null skips them (Windows). */
@@ -80,11 +86,26 @@ export async function applyInstall(
 
   const bundleText = await readBundle(options.bundleSource);
   if (!bundleText.ok) return { ok: false, actions, message: bundleText.message };
+  const mainSource = path.join(path.dirname(options.bundleSource), MAIN_BUNDLE_FILE);
+  const mainText = await readMainBundle(mainSource);
+  if (!mainText.ok) return { ok: false, actions, message: mainText.message };
 
   const completed: Registration[] = [];
   try {
     await ensureDir(plan.paths.hostDir, uid, dryRun);
     const sameFile = await isSameFile(options.bundleSource, plan.paths.bundle);
+    // The main bundle first: a host starting meanwhile runs the entry it finds with whichever
+    // main bundle is there, and the entry only ever loads the file beside it.
+    actions.push({
+      kind: 'main-bundle',
+      target: plan.paths.mainBundle,
+      status: sameFile
+        ? 'unchanged'
+        : await writeIfChanged(plan.paths.mainBundle, mainText.bytes, FILE_MODES.bundle, dryRun),
+    });
+    const map = sameFile ? null : await copySourceMap(mainSource, plan.paths.mainBundle, dryRun);
+    if (map !== null)
+      actions.push({ kind: 'source-map', target: `${plan.paths.mainBundle}.map`, status: map });
     actions.push({
       kind: 'bundle',
       target: plan.paths.bundle,
@@ -92,11 +113,8 @@ export async function applyInstall(
         ? 'unchanged'
         : await writeIfChanged(plan.paths.bundle, bundleText.bytes, FILE_MODES.bundle, dryRun),
     });
-    const map = sameFile
-      ? null
-      : await copySourceMap(options.bundleSource, plan.paths.bundle, dryRun);
-    if (map !== null)
-      actions.push({ kind: 'source-map', target: `${plan.paths.bundle}.map`, status: map });
+    // An install before decision 0033 kept the whole host in switchyard.cjs, with its map.
+    if (!sameFile && !dryRun) await fs.rm(`${plan.paths.bundle}.map`, { force: true });
     actions.push({
       kind: 'launcher',
       target: plan.paths.launcher,
@@ -182,6 +200,25 @@ async function readBundle(
     return {
       ok: false,
       message: `cannot read the host bundle ${source} (${errnoCode(error) ?? String(error)}). Install from the built bundle: 'npm run build:host', then 'node dist/host/switchyard.cjs install'.`,
+    };
+  }
+}
+
+async function readMainBundle(
+  source: string,
+): Promise<{ ok: true; bytes: Buffer } | { ok: false; message: string }> {
+  const rebuild =
+    "Build the host with 'npm run build:host', then run 'node dist/host/switchyard.cjs install'.";
+  try {
+    const bytes = await fs.readFile(source);
+    if (!bytes.subarray(0, 200).toString('utf8').startsWith(BUILD_LINE_PREFIX)) {
+      return { ok: false, message: `${source} is not the host's main bundle. ${rebuild}` };
+    }
+    return { ok: true, bytes };
+  } catch (error) {
+    return {
+      ok: false,
+      message: `cannot read the host's main bundle ${source} (${errnoCode(error) ?? String(error)}). ${rebuild}`,
     };
   }
 }

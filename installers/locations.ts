@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { HOST_NAME } from '../protocol/identity';
 import { BROWSERS, BROWSER_INFO, type Browser, type InstallPlatform } from './browsers';
+import { CACHE_DIR_NAME, MAIN_BUNDLE_FILE } from '../native-host/shared/code-cache';
 
 /**
  * Where the installer writes, as pure functions of the OS, the home folder and the environment,
@@ -21,7 +22,9 @@ import { BROWSERS, BROWSER_INFO, type Browser, type InstallPlatform } from './br
 export const MANIFEST_FILE = `${HOST_NAME}.json`;
 export const POSIX_LAUNCHER_FILE = 'switchyard-host';
 export const WINDOWS_LAUNCHER_FILE = 'switchyard-host.cmd';
+/** The entry the launcher runs; it loads MAIN_BUNDLE_FILE beside it (decision 0033). */
 export const BUNDLE_FILE = 'switchyard.cjs';
+
 export const RECEIPT_FILE = 'install.json';
 
 export function pathFor(platform: InstallPlatform): path.PlatformPath {
@@ -38,7 +41,11 @@ export interface InstallPaths {
   /** `<home>/host`: the launcher and the copied bundle. */
   readonly hostDir: string;
   readonly launcher: string;
+  /** The entry (`switchyard.cjs`), beside the main bundle it loads and V8's code cache. */
   readonly bundle: string;
+  readonly mainBundle: string;
+  /** The entry's code cache folder: written by the host, removed by uninstall. */
+  readonly codeCache: string;
   /** `<home>/install.json`: what was installed, read by uninstall, doctor and the host. */
   readonly receipt: string;
 }
@@ -51,6 +58,8 @@ export function installPaths(home: string, platform: InstallPlatform): InstallPa
     hostDir,
     launcher: p.join(hostDir, platform === 'win32' ? WINDOWS_LAUNCHER_FILE : POSIX_LAUNCHER_FILE),
     bundle: p.join(hostDir, BUNDLE_FILE),
+    mainBundle: p.join(hostDir, MAIN_BUNDLE_FILE),
+    codeCache: p.join(hostDir, CACHE_DIR_NAME),
     receipt: p.join(home, RECEIPT_FILE),
   };
 }

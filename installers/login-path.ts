@@ -111,10 +111,11 @@ const MAX_STDOUT_BYTES = 1024 * 1024;
  * so an interactive shell cannot take over the installer's terminal), TERM=dumb, stdout capped,
  * and the whole process group killed at the timeout (an rc file may start background jobs).
  */
-export const runShell: RunShell = async (argv, { env, timeoutMs }) => {
+export const runShell: RunShell = (argv, { env, timeoutMs }) => {
   // Loaded here, not with the module: the host reads the recorded PATH on every start and
-  // answers the browser before it needs child_process (decision 0030).
-  const { spawn } = await import('node:child_process');
+  // answers the browser before it needs child_process (decision 0030). Synchronously, not with
+  // import(): the bundle runs from V8's code cache, where import() is not wired (decision 0033).
+  const { spawn } = process.getBuiltinModule('node:child_process');
   return new Promise((resolve) => {
     const [command, ...args] = argv;
     if (command === undefined) {

@@ -57,8 +57,9 @@ export function regExePath(env: Readonly<Record<string, string | undefined>>): s
 }
 
 /** The production RegistryRunner: `execFile`, no shell, 10 s timeout. */
-export const runReg: RegistryRunner = async (argv) => {
-  const { execFile } = await import('node:child_process');
+export const runReg: RegistryRunner = (argv) => {
+  // Not import(): the bundle runs from V8's code cache, where import() is not wired (0033).
+  const { execFile } = process.getBuiltinModule('node:child_process');
   return new Promise((resolve) => {
     execFile(
       regExePath(process.env),

@@ -7,6 +7,7 @@ import { applyInstall } from './install';
 import { planInstall, type InstallPlan, type InstallRequest } from './plan';
 import type { Receipt } from './receipt';
 import type { RegistryRunner } from './registry';
+import { BUILD_LINE_PREFIX, MAIN_BUNDLE_FILE } from '../native-host/shared/code-cache';
 
 /**
  * A throwaway machine for the installer's tests: a home folder, a Switchyard home, a Chromium
@@ -29,7 +30,8 @@ export interface InstallFixture {
   cleanup(): void;
 }
 
-export const FAKE_BUNDLE = '#!/usr/bin/env node\n"use strict";/* stand-in host bundle */\n';
+export const FAKE_BUNDLE = '#!/usr/bin/env node\n"use strict";/* stand-in host entry */\n';
+export const FAKE_MAIN_BUNDLE = `${BUILD_LINE_PREFIX}${'0'.repeat(64)}\n"use strict";/* stand-in main bundle */\n`;
 
 export function makeInstallFixture(): InstallFixture {
   const root = mkdtempSync(path.join(tmpdir(), 'switchyard-install-'));
@@ -42,7 +44,8 @@ export function makeInstallFixture(): InstallFixture {
   mkdirSync(src, { recursive: true });
   const bundleSource = path.join(src, 'switchyard.cjs');
   writeFileSync(bundleSource, FAKE_BUNDLE);
-  writeFileSync(`${bundleSource}.map`, '{"version":3}');
+  writeFileSync(path.join(src, MAIN_BUNDLE_FILE), FAKE_MAIN_BUNDLE);
+  writeFileSync(path.join(src, `${MAIN_BUNDLE_FILE}.map`), '{"version":3}');
   const node = path.join(root, 'bin', 'node');
   mkdirSync(path.dirname(node));
   writeFileSync(node, '#!/bin/sh\nexit 0\n', { mode: 0o755 });

@@ -41,13 +41,16 @@ describe('uninstall', () => {
       ['manifest', 'removed'],
       ['launcher', 'removed'],
       ['bundle', 'removed'],
+      ['main-bundle', 'removed'],
       ['receipt', 'removed'],
     ]);
     for (const m of plan.manifests) expect(existsSync(m.registration.manifest)).toBe(false);
     for (const f of [
       plan.paths.launcher,
       plan.paths.bundle,
-      `${plan.paths.bundle}.map`,
+      plan.paths.mainBundle,
+      `${plan.paths.mainBundle}.map`,
+      plan.paths.codeCache,
       plan.paths.receipt,
       plan.paths.hostDir,
     ]) {
@@ -64,6 +67,19 @@ describe('uninstall', () => {
       actions: [],
       remaining: [],
     });
+  });
+
+  it("removes the code cache the host wrote, and keeps a file in it that is not the host's", async () => {
+    const cache = plan.paths.codeCache;
+    mkdirSync(cache, { mode: 0o700 });
+    const written = `${'a'.repeat(32)}-host-1.2-11.3.244.8_node.38-x64-811c9dc5.v8cache`;
+    writeFileSync(path.join(cache, written), 'v8');
+    writeFileSync(path.join(cache, `${written}.77.tmp`), 'v8');
+    writeFileSync(path.join(cache, 'notes.txt'), 'mine');
+    expect((await uninstall(request(null))).ok).toBe(true);
+    expect(existsSync(path.join(cache, written))).toBe(false);
+    expect(existsSync(path.join(cache, `${written}.77.tmp`))).toBe(false);
+    expect(readFileSync(path.join(cache, 'notes.txt'), 'utf8')).toBe('mine');
   });
 
   it('removes one browser and keeps the rest installed', async () => {

@@ -2,6 +2,11 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Browser } from './browsers';
 import type { InstallPaths } from './locations';
+import {
+  CACHE_DIR_NAME,
+  MAIN_BUNDLE_FILE,
+  isCacheFileName,
+} from '../native-host/shared/code-cache';
 import { FILE_MODES } from './install';
 import { readReceipt, receiptText, type Receipt, type Registration } from './receipt';
 import { writeFileAtomic } from '../native-host/shared/atomic-write';
@@ -11,13 +16,13 @@ import { queryDefault, regDeleteArgv, type RegistryRunner } from './registry';
 /**
  * Removes what the receipt says an install wrote, and nothing else: the manifests and registry
  * keys of the chosen browsers (all by default). When no registration is left, also the launcher,
- * the copied bundle and the receipt itself. The user's config, trust store and audit log stay.
+ * the copied host (entry, main bundle, source map, code cache) and the receipt itself. The user's config, trust store and audit log stay.
  */
 
 export type RemoveStatus = 'removed' | 'absent' | 'would-remove';
 
 export interface UninstallAction {
-  readonly kind: 'manifest' | 'registry' | 'launcher' | 'bundle' | 'receipt';
+  readonly kind: 'manifest' | 'registry' | 'launcher' | 'bundle' | 'main-bundle' | 'receipt';
   readonly target: string;
   readonly status: RemoveStatus;
   readonly browser?: Browser;
@@ -118,6 +123,15 @@ export async function uninstall(request: UninstallRequest): Promise<UninstallRes
     status: await removeFile(receipt.bundle, dryRun),
   });
   await removeFile(`${receipt.bundle}.map`, dryRun);
+  // Beside the entry: the main bundle it loads, its map, and the code cache the host wrote.
+  const mainBundle = path.join(path.dirname(receipt.bundle), MAIN_BUNDLE_FILE);
+  actions.push({
+    kind: 'main-bundle',
+    target: mainBundle,
+    status: await removeFile(mainBundle, dryRun),
+  });
+  await removeFile(`${mainBundle}.map`, dryRun);
+  if (!dryRun) await removeCodeCache(path.join(path.dirname(receipt.bundle), CACHE_DIR_NAME));
   actions.push({
     kind: 'receipt',
     target: request.paths.receipt,
@@ -125,6 +139,20 @@ export async function uninstall(request: UninstallRequest): Promise<UninstallRes
   });
   if (!dryRun) await fs.rmdir(request.paths.hostDir).catch(() => undefined);
   return { ok: true, installed: true, actions, remaining: [] };
+}
+
+/** The cache files the entry wrote, then the folder if nothing else is in it. */
+async function removeCodeCache(dir: string): Promise<void> {
+  let names: string[];
+  try {
+    names = await fs.readdir(dir);
+  } catch {
+    return;
+  }
+  for (const name of names.filter(isCacheFileName)) {
+    await fs.rm(path.join(dir, name), { force: true });
+  }
+  await fs.rmdir(dir).catch(() => undefined);
 }
 
 async function removeFile(file: string, dryRun: boolean): Promise<RemoveStatus> {

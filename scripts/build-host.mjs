@@ -1,10 +1,27 @@
-// Bundles the native host and its CLI into one CommonJS file that runs on Node 20, 22 and 24.
+// Bundles the native host and its CLI into one CommonJS file that runs on Node 20, 22 and 24
+// (dist/host/switchyard-main.cjs), and the small entry that loads it through V8's code cache
+// (dist/host/switchyard.cjs, what everything runs: decision 0033).
 import { build } from 'esbuild';
-import { chmod, readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { chmod, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
-const outfile = 'dist/host/switchyard.cjs';
+const outfile = 'dist/host/switchyard-main.cjs';
+const entryFile = 'dist/host/switchyard.cjs';
+// The main bundle's first line names its build: the SHA-256 of everything after that line, which
+// keys the code cache (native-host/boot/code-cache.ts). Written as zeros, then filled in; the
+// same length, so the source map's positions hold.
+const BUILD_LINE_PREFIX = '//# switchyard-build=';
+const UNSET_BUILD_ID = '0'.repeat(64);
+/**
+ * `import()` of a module outside the bundle is not wired in a script compiled by the entry
+ * (vm.Script with a code cache): each one the main bundle has must be unreachable, and say why.
+ */
+const ALLOWED_DYNAMIC_IMPORTS = new Set([
+  // pkce-challenge's fallback for a runtime without globalThis.crypto; Node has had it since 19.
+  'node:crypto',
+]);
 
 /**
  * Modules whose top level costs the host's start something it may never use, replaced for the
@@ -41,7 +58,7 @@ const result = await build({
   platform: 'node',
   target: 'node20',
   format: 'cjs',
-  banner: { js: '#!/usr/bin/env node' },
+  banner: { js: `${BUILD_LINE_PREFIX}${UNSET_BUILD_ID}` },
   define: { __SWITCHYARD_VERSION__: JSON.stringify(pkg.version) },
   // jsonc-parser's default (UMD) build loads its parts with a require() esbuild cannot follow;
   // its ESM build bundles cleanly.
@@ -80,7 +97,42 @@ if (unused.length > 0) {
     `nothing imports what these stand in for any more, drop them:\n  ${unused.join('\n  ')}`,
   );
 }
-await chmod(outfile, 0o755);
+const dynamic = Object.values(result.metafile.outputs)
+  .flatMap((output) => output.imports)
+  .filter((item) => item.kind === 'dynamic-import' && item.external === true)
+  .map((item) => item.path);
+const unexpected = dynamic.filter((item) => !ALLOWED_DYNAMIC_IMPORTS.has(item));
+if (unexpected.length > 0) {
+  throw new Error(
+    `the host bundle must not import() these (use process.getBuiltinModule or a static import):\n  ${unexpected.join('\n  ')}`,
+  );
+}
+await stampBuildId(outfile);
+
+await build({
+  entryPoints: ['native-host/boot/entry.ts'],
+  outfile: entryFile,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  banner: { js: '#!/usr/bin/env node' },
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+await chmod(entryFile, 0o755);
+// Until decision 0033 the whole bundle was switchyard.cjs, with its map beside it.
+await rm(`${entryFile}.map`, { force: true });
+
+async function stampBuildId(file) {
+  const text = await readFile(file, 'utf8');
+  const firstLine = `${BUILD_LINE_PREFIX}${UNSET_BUILD_ID}\n`;
+  if (!text.startsWith(firstLine)) throw new Error(`${file} does not start with its build line`);
+  const id = createHash('sha256').update(text.slice(firstLine.length)).digest('hex');
+  await writeFile(file, `${BUILD_LINE_PREFIX}${id}\n${text.slice(firstLine.length)}`);
+}
 
 function standIns() {
   return {

@@ -35,6 +35,7 @@ for (const required of [
   'chrome-mv3/manifest.json',
   'firefox-mv3/manifest.json',
   'host/switchyard.cjs',
+  'host/switchyard-main.cjs',
 ]) {
   if (!existsSync(path.join(dist, required))) {
     fail(`dist/${required} is missing: run 'npm run build' first (npm run package does).`);
@@ -184,7 +185,8 @@ const stage = path.join(dist, 'npm-package');
 await rm(stage, { recursive: true, force: true });
 await mkdir(path.join(stage, 'dist', 'host'), { recursive: true });
 for (const file of await readdir(path.join(dist, 'host'))) {
-  if (file.startsWith('switchyard.cjs')) {
+  // The entry, the main bundle and its map; not the code cache a run of the host left there.
+  if (/^switchyard(-main)?\.cjs(\.map)?$/.test(file)) {
     await cp(path.join(dist, 'host', file), path.join(stage, 'dist', 'host', file));
   }
 }

@@ -20,7 +20,9 @@ import type { CliIo } from './io';
  * the running processes. It imports nothing of the MCP client.
  */
 export async function hostCommand(io: CliIo, args: readonly string[]): Promise<number> {
-  const { Console } = await import('node:console');
+  // Not import(): it started Node's ES module loader (8 ms before the hello), and the bundle runs
+  // from V8's code cache, where import() is not wired (decision 0033).
+  const { Console } = process.getBuiltinModule('node:console');
   globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
 
   // When the browser goes away, stderr breaks too (EPIPE). An unhandled error there would become

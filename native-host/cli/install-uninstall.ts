@@ -92,7 +92,8 @@ function describeUninstallAction(action: UninstallAction): string[] {
     manifest: `${name}host manifest`,
     registry: `${name}registry key`,
     launcher: 'launcher',
-    bundle: 'host bundle',
+    bundle: 'host entry',
+    'main-bundle': 'host bundle (with its source map and code cache)',
     receipt: 'install receipt',
   };
   return [status, action.target, what[action.kind]];

@@ -189,10 +189,12 @@ function describeInstallAction(
 ): string[] {
   const status = STATUS_TEXT[action.status] ?? action.status;
   switch (action.kind) {
-    case 'bundle':
-      return [status, action.target, `host bundle, copied from ${bundleSource}`];
+    case 'main-bundle':
+      return [status, action.target, `host bundle, copied from ${path.dirname(bundleSource)}`];
     case 'source-map':
       return [status, action.target, "the bundle's source map (readable stack traces)"];
+    case 'bundle':
+      return [status, action.target, "the host's entry: loads the bundle through V8's code cache"];
     case 'launcher':
       return [
         status,

@@ -1,5 +1,4 @@
 import { appendFileSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
 
 /**
  * Where a relayed call's CPU goes, for the bench (issue 15): an opt-in clock that charges the time
@@ -89,7 +88,8 @@ function zeroes(): Record<Stage, number> {
 }
 
 function micros(): number {
-  return performance.now() * 1_000;
+  // The global, read only once the clock is on: importing perf_hooks cost the start 6 ms.
+  return globalThis.performance.now() * 1_000;
 }
 
 function fromEnvironment(): StageClock | undefined {

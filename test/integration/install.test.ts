@@ -15,6 +15,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_EXTENSION_ID, chromiumOrigin } from '../../protocol/identity';
 import { PROTOCOL_VERSION } from '../../protocol/methods';
+import { CACHE_DIR_NAME, MAIN_BUNDLE_FILE } from '../../native-host/shared/code-cache';
 import { FIXTURE_SERVER, HOST_BUNDLE } from './host-harness';
 
 // The real bundle installs itself the way a user would (`switchyard install --browser chromium
@@ -172,8 +173,10 @@ describe('switchyard install (real bundle)', () => {
     const launcher = readFileSync(launcherPath(m), 'utf8');
     expect(launcher).toContain(`exec '${process.execPath}' '--max-semi-space-size=4'`);
     // Buffer.equals: a deep toEqual over a megabyte takes seconds.
-    const copied = readFileSync(path.join(m.sy, 'host', 'switchyard.cjs'));
-    expect(copied.equals(readFileSync(HOST_BUNDLE))).toBe(true);
+    for (const file of ['switchyard.cjs', MAIN_BUNDLE_FILE, `${MAIN_BUNDLE_FILE}.map`]) {
+      const copied = readFileSync(path.join(m.sy, 'host', file));
+      expect(copied.equals(readFileSync(path.join(path.dirname(HOST_BUNDLE), file)))).toBe(true);
+    }
     expect(mode(manifestPath(m))).toBe(0o644);
     expect(mode(launcherPath(m))).toBe(0o755);
     expect(mode(path.join(m.sy, 'install.json'))).toBe(0o600);
@@ -187,6 +190,20 @@ describe('switchyard install (real bundle)', () => {
       result: { protocolVersion: PROTOCOL_VERSION, home: m.sy },
     });
     expect(code).toBe(0);
+  });
+
+  it("leaves the host's code cache in its own folder, and the next start uses it", async () => {
+    const cache = path.join(m.sy, 'host', CACHE_DIR_NAME);
+    const hostCaches = () => readdirSync(cache).filter((name) => name.includes('-host-'));
+    expect(mode(cache)).toBe(0o700);
+    const [file, ...more] = hostCaches();
+    expect(more).toEqual([]);
+    const { mtimeMs } = statSync(path.join(cache, file!));
+    const { replies, code } = await runLauncher(m, [hello], {});
+    expect(replies[0]).toMatchObject({ id: 1, result: { protocolVersion: PROTOCOL_VERSION } });
+    expect(code).toBe(0);
+    expect(hostCaches()).toEqual([file]);
+    expect(statSync(path.join(cache, file!)).mtimeMs).toBe(mtimeMs);
   });
 
   it('resolves server commands on the login PATH recorded at install', async () => {

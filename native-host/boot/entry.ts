@@ -1,0 +1,171 @@
+import {
+  closeSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
+import { Module, createRequire } from 'node:module';
+import path from 'node:path';
+import { Script } from 'node:vm';
+import {
+  CACHE_DIR_NAME,
+  MAIN_BUNDLE_FILE,
+  buildIdOf,
+  cacheFileName,
+  folderProblem,
+  staleCacheFiles,
+  type BundleFacts,
+} from '../shared/code-cache';
+
+/**
+ * The host's entry, dist/host/switchyard.cjs: what the launcher, `npm start`, the tests and a
+ * user's `switchyard <command>` run. It loads the main bundle beside it (switchyard-main.cjs)
+ * through V8's code cache, so a start does not parse 1.4 MB of JavaScript again: decision 0033.
+ * It imports nothing but Node's built-ins and the pure naming in code-cache.ts, and never writes
+ * to stdout (the host's wire). The cache is an optimization only: whatever goes wrong with it
+ * (no folder, a folder someone else could write, a file V8 rejects, a full disk), the bundle is
+ * compiled from its source and runs the same.
+ */
+
+/** Until then the cache is written on exit; after it, by a timer (a host runs for hours). */
+const WRITE_AFTER_MS = 3_000;
+
+function main(): void {
+  const mainPath = path.join(__dirname, MAIN_BUNDLE_FILE);
+  let source: string;
+  let stat: Stats;
+  try {
+    const fd = openSync(mainPath, 'r');
+    try {
+      stat = fstatSync(fd);
+      source = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    process.stderr.write(
+      `switchyard: cannot read the host's main bundle ${mainPath} (${codeOf(error)}). Build it with 'npm run build:host', or run 'switchyard install' again from the package.\n`,
+    );
+    process.exitCode = 1;
+    return;
+  }
+
+  const cache = process.env['SWITCHYARD_CODE_CACHE'] === 'off' ? null : cachePlace(mainPath);
+  const buildId = buildIdOf(source);
+  const bundleFacts = buildId === null ? null : { buildId, size: stat.size, mtimeMs: stat.mtimeMs };
+  const file =
+    cache === null || bundleFacts === null
+      ? null
+      : path.join(
+          cache,
+          cacheFileName({
+            ...bundleFacts,
+            args: process.argv.slice(2),
+            v8Version: process.versions.v8,
+            arch: process.arch,
+            execArgv: process.execArgv,
+          }),
+        );
+  const cachedData = file === null ? undefined : readCache(file);
+  // The CommonJS wrapper keeps the bundle's line numbers (its first line is the build id).
+  const script = new Script(Module.wrap(source), { filename: mainPath, cachedData });
+  if (
+    file !== null &&
+    bundleFacts !== null &&
+    (cachedData === undefined || script.cachedDataRejected)
+  )
+    scheduleWrite(script, file, bundleFacts);
+
+  const run: unknown = script.runInThisContext();
+  if (typeof run !== 'function') throw new Error(`${mainPath} did not compile to a module`);
+  const bundle = new Module(mainPath);
+  bundle.filename = mainPath;
+  bundle.loaded = true;
+  Reflect.apply(run, bundle.exports, [
+    bundle.exports,
+    createRequire(mainPath),
+    bundle,
+    mainPath,
+    path.dirname(mainPath),
+  ]);
+}
+
+/** The cache folder beside the bundle, made if missing; null if it cannot be had or trusted. */
+function cachePlace(mainPath: string): string | null {
+  const dir = path.join(path.dirname(mainPath), CACHE_DIR_NAME);
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+  } catch (error) {
+    if (codeOf(error) !== 'EEXIST') return null;
+  }
+  try {
+    const facts = lstatSync(dir);
+    const problem = folderProblem(
+      {
+        isDirectory: facts.isDirectory(),
+        isSymbolicLink: facts.isSymbolicLink(),
+        uid: facts.uid,
+        mode: facts.mode,
+      },
+      process.platform === 'win32' || typeof process.getuid !== 'function'
+        ? null
+        : process.getuid(),
+    );
+    return problem === null ? dir : null;
+  } catch {
+    return null;
+  }
+}
+
+function readCache(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Writes this run's cache once: after `WRITE_AFTER_MS`, when the functions a start runs have been
+ * compiled and go into it too, or at exit if that comes first (a CLI command). The file appears
+ * whole or not at all (written aside, then renamed); other builds' caches are removed.
+ */
+function scheduleWrite(script: Script, file: string, bundle: BundleFacts): void {
+  let written = false;
+  const write = (): void => {
+    if (written) return;
+    written = true;
+    const temporary = `${file}.${process.pid}.tmp`;
+    try {
+      writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
+      renameSync(temporary, file);
+      const dir = path.dirname(file);
+      for (const stale of staleCacheFiles(readdirSync(dir), bundle)) {
+        rmSync(path.join(dir, stale), { force: true });
+      }
+    } catch {
+      try {
+        rmSync(temporary, { force: true });
+      } catch {
+        // Left for the next writer's clean-up (staleCacheFiles).
+      }
+    }
+  };
+  setTimeout(write, WRITE_AFTER_MS).unref();
+  process.once('exit', write);
+}
+
+function codeOf(error: unknown): string {
+  return typeof error === 'object' && error !== null && 'code' in error
+    ? String(error.code)
+    : String(error);
+}
+
+main();
