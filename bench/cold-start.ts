@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import type { Tool } from '@modelcontextprotocol/client';
 import { connectDirect } from './direct-client';
 import { FramesClient } from './frames-client';
@@ -45,6 +46,10 @@ export interface ColdStartResult {
   readonly directParallelMs: readonly number[];
   /** The host with no servers configured: spawn to the `host/hello` reply, in ms. */
   readonly hostBootMs: readonly number[];
+  /** The same with the code cache off (`SWITCHYARD_CODE_CACHE=off`, decision 0033). */
+  readonly hostBootUncachedMs: readonly number[];
+  /** A node script that only answers the hello (bench/hello-floor.cjs): the machine's floor. */
+  readonly helloFloorMs: readonly number[];
   /** Each server's raw tool definitions, from the last direct run. */
   readonly rawTools: Readonly<Record<string, readonly Tool[]>>;
   /** Launches approved while preparing the home, before any timed run. */
@@ -54,6 +59,8 @@ export interface ColdStartResult {
     readonly hostHelloMs: number;
     readonly hostShutdownMs: number;
     readonly hostBootMs: number;
+    readonly hostBootUncachedMs: number;
+    readonly helloFloorMs: number;
     readonly directReadyMs: Readonly<Record<string, number>>;
     readonly directParallelMs: number;
     readonly slowestServer: string;
@@ -73,6 +80,7 @@ export interface ColdStartOptions {
 }
 
 const START_TIMEOUT_MS = 30_000;
+const HELLO_FLOOR = fileURLToPath(new URL('./hello-floor.cjs', import.meta.url));
 
 export async function measureColdStart(options: ColdStartOptions): Promise<ColdStartResult> {
   const { servers } = options;
@@ -80,6 +88,8 @@ export async function measureColdStart(options: ColdStartOptions): Promise<ColdS
   const direct: Record<string, DirectStartRun[]> = {};
   const directParallelMs: number[] = [];
   const hostBootMs: number[] = [];
+  const hostBootUncachedMs: number[] = [];
+  const helloFloorMs: number[] = [];
   const rawTools: Record<string, readonly Tool[]> = {};
   for (const spec of servers.specs) direct[spec.name] = [];
   // Every host run starts on the same home, as a browser reconnecting would: launch trust is
@@ -114,6 +124,14 @@ export async function measureColdStart(options: ColdStartOptions): Promise<ColdS
         const ms = await hostBoot(options, emptyHome);
         if (keep) hostBootMs.push(ms);
       },
+      async () => {
+        const ms = await hostBoot(options, emptyHome, { SWITCHYARD_CODE_CACHE: 'off' });
+        if (keep) hostBootUncachedMs.push(ms);
+      },
+      async () => {
+        const ms = await hostBoot({ ...options, bundle: HELLO_FLOOR }, emptyHome);
+        if (keep) helloFloorMs.push(ms);
+      },
     ];
     if (i % 2 === 1) measurements.reverse();
     for (const measure of measurements) await measure();
@@ -134,6 +152,8 @@ export async function measureColdStart(options: ColdStartOptions): Promise<ColdS
     direct,
     directParallelMs,
     hostBootMs,
+    hostBootUncachedMs,
+    helloFloorMs,
     rawTools,
     setupApprovals: setup.approvals,
     medians: {
@@ -141,6 +161,8 @@ export async function measureColdStart(options: ColdStartOptions): Promise<ColdS
       hostHelloMs: median(host.map((r) => r.helloMs)),
       hostShutdownMs: median(host.map((r) => r.shutdownMs)),
       hostBootMs: median(hostBootMs),
+      hostBootUncachedMs: median(hostBootUncachedMs),
+      helloFloorMs: median(helloFloorMs),
       directReadyMs,
       directParallelMs: median(directParallelMs),
       slowestServer,
@@ -164,9 +186,13 @@ async function directParallelStart(servers: ReferenceServers): Promise<number> {
 }
 
 /** The host alone, no servers configured: spawn to the `host/hello` reply, in ms. */
-async function hostBoot(options: ColdStartOptions, home: string): Promise<number> {
+async function hostBoot(
+  options: ColdStartOptions,
+  home: string,
+  env: Readonly<Record<string, string>> = {},
+): Promise<number> {
   const startedAt = performance.now();
-  const host = FramesClient.spawn({ bundle: options.bundle, home, origin: options.origin });
+  const host = FramesClient.spawn({ bundle: options.bundle, home, origin: options.origin, env });
   try {
     await host.hello();
     return performance.now() - startedAt;

@@ -274,6 +274,16 @@ function renderColdStart({ coldStart, verdicts }: BenchReport): string {
       runs(coldStart.hostBootMs),
     ],
     [
+      'the same, code cache off',
+      fixed(m.hostBootUncachedMs, 1),
+      runs(coldStart.hostBootUncachedMs),
+    ],
+    [
+      'node answering a hello, nothing else (floor)',
+      fixed(m.helloFloorMs, 1),
+      runs(coldStart.helloFloorMs),
+    ],
+    [
       `direct: all ${names.length} started at once, last ready`,
       fixed(m.directParallelMs, 1),
       runs(coldStart.directParallelMs),
@@ -290,6 +300,7 @@ function renderColdStart({ coldStart, verdicts }: BenchReport): string {
     renderTable(['measure', 'median ms', 'runs ms'], rows),
     `  slowest alone: ${m.slowestServer} ${fixed(m.slowestReadyMs, 1)} ms`,
     `  launch approvals: ${coldStart.setupApprovals} while preparing the home (untimed), ${coldStart.host.reduce((n, r) => n + r.approvals, 0)} during timed runs`,
+    `  host alone: ${fixed(m.hostBootMs / m.hostBootUncachedMs, 2)}x of the uncached start (code cache, decision 0033), ${fixed(m.hostBootMs - m.helloFloorMs, 0)} ms above a node process that only answers the hello`,
     `  host alone + all at once direct = ${fixed(m.hostBootMs + m.directParallelMs, 1)} ms; host all-running is ${fixed(m.hostAllRunningMs / (m.hostBootMs + m.directParallelMs), 2)}x that (context, no target)`,
     `  starting all ${names.length} at once takes ${fixed(m.directParallelMs / m.slowestReadyMs, 2)}x the slowest alone without any host (the machine's share); host all-running / all at once direct = ${fixed(m.hostAllRunningMs / m.directParallelMs, 2)}x (the host's share)`,
     verdictLine('host all-running / slowest alone', verdicts.coldStart),
