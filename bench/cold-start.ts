@@ -40,6 +40,8 @@ export interface DirectStartRun {
 export interface ColdStartResult {
   readonly runs: number;
   readonly host: readonly HostStartRun[];
+  /** The same start with the code cache off (`SWITCHYARD_CODE_CACHE=off`, decision 0033). */
+  readonly hostUncached: readonly HostStartRun[];
   /** Each server started alone by a direct SDK client. */
   readonly direct: Readonly<Record<string, readonly DirectStartRun[]>>;
   /** All servers started at once by direct SDK clients: start to the last one ready, in ms. */
@@ -57,6 +59,8 @@ export interface ColdStartResult {
   readonly medians: {
     readonly hostAllRunningMs: number;
     readonly hostHelloMs: number;
+    readonly hostUncachedAllRunningMs: number;
+    readonly hostUncachedHelloMs: number;
     readonly hostShutdownMs: number;
     readonly hostBootMs: number;
     readonly hostBootUncachedMs: number;
@@ -85,6 +89,7 @@ const HELLO_FLOOR = fileURLToPath(new URL('./hello-floor.cjs', import.meta.url))
 export async function measureColdStart(options: ColdStartOptions): Promise<ColdStartResult> {
   const { servers } = options;
   const host: HostStartRun[] = [];
+  const hostUncached: HostStartRun[] = [];
   const direct: Record<string, DirectStartRun[]> = {};
   const directParallelMs: number[] = [];
   const hostBootMs: number[] = [];
@@ -105,6 +110,10 @@ export async function measureColdStart(options: ColdStartOptions): Promise<ColdS
       async () => {
         const run = await hostColdStart(options, home);
         if (keep) host.push(run);
+      },
+      async () => {
+        const run = await hostColdStart(options, home, { SWITCHYARD_CODE_CACHE: 'off' });
+        if (keep) hostUncached.push(run);
       },
       async () => {
         // One server at a time: "the slowest single handshake measured alone".
@@ -149,6 +158,7 @@ export async function measureColdStart(options: ColdStartOptions): Promise<ColdS
   return {
     runs: options.runs,
     host,
+    hostUncached,
     direct,
     directParallelMs,
     hostBootMs,
@@ -159,6 +169,8 @@ export async function measureColdStart(options: ColdStartOptions): Promise<ColdS
     medians: {
       hostAllRunningMs,
       hostHelloMs: median(host.map((r) => r.helloMs)),
+      hostUncachedAllRunningMs: median(hostUncached.map((r) => r.allRunningMs)),
+      hostUncachedHelloMs: median(hostUncached.map((r) => r.helloMs)),
       hostShutdownMs: median(host.map((r) => r.shutdownMs)),
       hostBootMs: median(hostBootMs),
       hostBootUncachedMs: median(hostBootUncachedMs),
@@ -202,7 +214,11 @@ async function hostBoot(
 }
 
 /** One host start on `home`; resolves after the host has shut down again. */
-async function hostColdStart(options: ColdStartOptions, home: string): Promise<HostStartRun> {
+async function hostColdStart(
+  options: ColdStartOptions,
+  home: string,
+  env: Readonly<Record<string, string>> = {},
+): Promise<HostStartRun> {
   const names = options.servers.specs.map((s) => s.name);
   const runningAtMs: Record<string, number> = {};
   const hostHandshakeMs: Record<string, number> = {};
@@ -210,7 +226,7 @@ async function hostColdStart(options: ColdStartOptions, home: string): Promise<H
   let timer: NodeJS.Timeout | undefined;
 
   const startedAt = performance.now();
-  const host = FramesClient.spawn({ bundle: options.bundle, home, origin: options.origin });
+  const host = FramesClient.spawn({ bundle: options.bundle, home, origin: options.origin, env });
   try {
     const hello = host.hello().then(() => performance.now() - startedAt);
     const allRunning = new Promise<number>((resolve, reject) => {

@@ -3,7 +3,7 @@ import { CANCEL_REASON, type Handlers } from './dispatcher';
 import type { HostCore } from '../host/core';
 import { HostError } from '../shared/host-error';
 import type { LiveConfig } from '../host/live-config';
-import { importHandlers } from './import-handlers';
+import type { HostImportContext } from './import-handlers';
 import { helloAnswer } from './hello';
 import { listingPage } from './listing-pages';
 import { MAX_URI_CHARS } from '../../protocol/resources';
@@ -159,6 +159,24 @@ export function createHandlers({
     },
     'completion/complete': ({ server, ref, argument, context: filled, profile }) =>
       core.context.complete(server, ref, argument, filled, profile),
-    ...importHandlers({ home, live }),
+    ...lazyImportHandlers({ home, live }),
+  };
+}
+
+type ImportHandlers = Pick<Handlers, 'import/preview' | 'import/apply'>;
+
+/**
+ * The options page's import, loaded on its first request: the converters of seven clients'
+ * configs and jsonc-parser were evaluated on every start of the host (about 20 ms of the second
+ * stage, while the servers boot), for a page most starts never open.
+ */
+function lazyImportHandlers(context: HostImportContext): ImportHandlers {
+  let loaded: Promise<ImportHandlers> | undefined;
+  const handlers = (): Promise<ImportHandlers> =>
+    (loaded ??= import('./import-handlers').then((module) => module.importHandlers(context)));
+  return {
+    'import/preview': async (params, request) =>
+      (await handlers())['import/preview'](params, request),
+    'import/apply': async (params, request) => (await handlers())['import/apply'](params, request),
   };
 }
