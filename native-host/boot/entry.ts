@@ -39,6 +39,13 @@ const WRITE_AFTER_MS = 3_000;
 
 function main(): void {
   const mainPath = path.join(__dirname, MAIN_BUNDLE_FILE);
+  // Node maps stack traces through a source map for modules its loader compiles, not for a
+  // vm.Script: whoever asks for mapped traces (`--enable-source-maps`) gets the bundle loaded
+  // the usual way, without the cache.
+  if (process.sourceMapsEnabled) {
+    createRequire(__filename)(mainPath);
+    return;
+  }
   let source: string;
   let stat: Stats;
   try {

@@ -192,7 +192,11 @@ function describeInstallAction(
     case 'main-bundle':
       return [status, action.target, `host bundle, copied from ${path.dirname(bundleSource)}`];
     case 'source-map':
-      return [status, action.target, "the bundle's source map (readable stack traces)"];
+      return [
+        status,
+        action.target,
+        "the bundle's source map (mapped stack traces under node --enable-source-maps)",
+      ];
     case 'bundle':
       return [status, action.target, "the host's entry: loads the bundle through V8's code cache"];
     case 'launcher':

@@ -122,6 +122,15 @@ describe('the code cache', () => {
     expect(readdirSync(elsewhere)).toEqual([]);
   });
 
+  it('is skipped when stack traces are to be mapped (--enable-source-maps): the usual loader runs', () => {
+    const result = spawnSync(process.execPath, ['--enable-source-maps', entry, 'version'], {
+      encoding: 'utf8',
+    });
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toMatch(VERSION);
+    expect(existsSync(cache)).toBe(false);
+  });
+
   it('is skipped entirely with SWITCHYARD_CODE_CACHE=off', () => {
     version({ SWITCHYARD_CODE_CACHE: 'off' });
     expect(existsSync(cache)).toBe(false);
