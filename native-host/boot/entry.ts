@@ -23,12 +23,13 @@ import {
   staleCacheFiles,
   type BundleFacts,
 } from '../shared/code-cache';
+import { errnoCode, isErrno } from '../shared/errno';
 
 /**
  * The host's entry, dist/host/switchyard.cjs: what the launcher, `npm start`, the tests and a
  * user's `switchyard <command>` run. It loads the main bundle beside it (switchyard-main.cjs)
  * through V8's code cache, so a start does not parse 1.4 MB of JavaScript again: decision 0033.
- * It imports nothing but Node's built-ins and the pure naming in code-cache.ts, and never writes
+ * It imports nothing but Node's built-ins, the pure naming in code-cache.ts and errno.ts, and never writes
  * to stdout (the host's wire). The cache is an optimization only: whatever goes wrong with it
  * (no folder, a folder someone else could write, a file V8 rejects, a full disk), the bundle is
  * compiled from its source and runs the same.
@@ -58,7 +59,7 @@ function main(): void {
     }
   } catch (error) {
     process.stderr.write(
-      `switchyard: cannot read the host's main bundle ${mainPath} (${codeOf(error)}). Build it with 'npm run build:host', or run 'switchyard install' again from the package.\n`,
+      `switchyard: cannot read the host's main bundle ${mainPath} (${errnoCode(error) ?? String(error)}). Build it with 'npm run build:host', or run 'switchyard install' again from the package.\n`,
     );
     process.exitCode = 1;
     return;
@@ -110,7 +111,7 @@ function cachePlace(mainPath: string): string | null {
   try {
     mkdirSync(dir, { mode: 0o700 });
   } catch (error) {
-    if (codeOf(error) !== 'EEXIST') return null;
+    if (!isErrno(error, 'EEXIST')) return null;
   }
   try {
     const facts = lstatSync(dir);
@@ -167,12 +168,6 @@ function scheduleWrite(script: Script, file: string, bundle: BundleFacts): void 
   };
   setTimeout(write, WRITE_AFTER_MS).unref();
   process.once('exit', write);
-}
-
-function codeOf(error: unknown): string {
-  return typeof error === 'object' && error !== null && 'code' in error
-    ? String(error.code)
-    : String(error);
 }
 
 main();
