@@ -84,10 +84,10 @@ export async function applyInstall(
     }
   }
 
-  const bundleText = await readBundle(options.bundleSource);
+  const bundleText = await readHostFile(options.bundleSource, HOST_FILES.entry);
   if (!bundleText.ok) return { ok: false, actions, message: bundleText.message };
   const mainSource = path.join(path.dirname(options.bundleSource), MAIN_BUNDLE_FILE);
-  const mainText = await readMainBundle(mainSource);
+  const mainText = await readHostFile(mainSource, HOST_FILES.main);
   if (!mainText.ok) return { ok: false, actions, message: mainText.message };
 
   const completed: Registration[] = [];
@@ -184,41 +184,33 @@ export async function applyInstall(
   return { ok: true, actions, receipt: plan.receipt };
 }
 
-async function readBundle(
-  source: string,
-): Promise<{ ok: true; bytes: Buffer } | { ok: false; message: string }> {
-  try {
-    const bytes = await fs.readFile(source);
-    if (!bytes.subarray(0, 200).toString('utf8').startsWith('#!/usr/bin/env node')) {
-      return {
-        ok: false,
-        message: `${source} is not the bundled host. Install from the built bundle: 'npm run build:host', then 'node dist/host/switchyard.cjs install'.`,
-      };
-    }
-    return { ok: true, bytes };
-  } catch (error) {
-    return {
-      ok: false,
-      message: `cannot read the host bundle ${source} (${errnoCode(error) ?? String(error)}). Install from the built bundle: 'npm run build:host', then 'node dist/host/switchyard.cjs install'.`,
-    };
-  }
-}
+const REBUILD =
+  "Install from the built bundle: 'npm run build:host', then 'node dist/host/switchyard.cjs install'.";
 
-async function readMainBundle(
+/** The entry (switchyard.cjs) and the main bundle beside it, each known by its first line. */
+const HOST_FILES = {
+  entry: { firstLine: '#!/usr/bin/env node', isNot: 'the bundled host', name: 'the host bundle' },
+  main: {
+    firstLine: BUILD_LINE_PREFIX,
+    isNot: "the host's main bundle",
+    name: "the host's main bundle",
+  },
+} as const;
+
+async function readHostFile(
   source: string,
+  file: (typeof HOST_FILES)[keyof typeof HOST_FILES],
 ): Promise<{ ok: true; bytes: Buffer } | { ok: false; message: string }> {
-  const rebuild =
-    "Build the host with 'npm run build:host', then run 'node dist/host/switchyard.cjs install'.";
   try {
     const bytes = await fs.readFile(source);
-    if (!bytes.subarray(0, 200).toString('utf8').startsWith(BUILD_LINE_PREFIX)) {
-      return { ok: false, message: `${source} is not the host's main bundle. ${rebuild}` };
+    if (!bytes.subarray(0, 200).toString('utf8').startsWith(file.firstLine)) {
+      return { ok: false, message: `${source} is not ${file.isNot}. ${REBUILD}` };
     }
     return { ok: true, bytes };
   } catch (error) {
     return {
       ok: false,
-      message: `cannot read the host's main bundle ${source} (${errnoCode(error) ?? String(error)}). ${rebuild}`,
+      message: `cannot read ${file.name} ${source} (${errnoCode(error) ?? String(error)}). ${REBUILD}`,
     };
   }
 }

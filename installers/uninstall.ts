@@ -16,7 +16,8 @@ import { queryDefault, regDeleteArgv, type RegistryRunner } from './registry';
 /**
  * Removes what the receipt says an install wrote, and nothing else: the manifests and registry
  * keys of the chosen browsers (all by default). When no registration is left, also the launcher,
- * the copied host (entry, main bundle, source map, code cache) and the receipt itself. The user's config, trust store and audit log stay.
+ * the copied host (entry, main bundle, source map, code cache) and the receipt itself. The user's
+ * config, trust store and audit log stay.
  */
 
 export type RemoveStatus = 'removed' | 'absent' | 'would-remove';

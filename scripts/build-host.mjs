@@ -10,8 +10,10 @@ const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url
 const outfile = 'dist/host/switchyard-main.cjs';
 const entryFile = 'dist/host/switchyard.cjs';
 // The main bundle's first line names its build: the SHA-256 of everything after that line, which
-// keys the code cache (native-host/boot/code-cache.ts). Written as zeros, then filled in; the
-// same length, so the source map's positions hold.
+// keys the code cache. Written as zeros, then filled in; the same length, so the source map's
+// positions hold. The prefix is BUILD_LINE_PREFIX of native-host/shared/code-cache.ts, which
+// reads it (the build runs without a TypeScript loader, so it is spelled again here; the code
+// cache integration test fails if the two disagree: no cache would be written).
 const BUILD_LINE_PREFIX = '//# switchyard-build=';
 const UNSET_BUILD_ID = '0'.repeat(64);
 /**

@@ -67,29 +67,16 @@ function main(): void {
 
   const cache = process.env['SWITCHYARD_CODE_CACHE'] === 'off' ? null : cachePlace(mainPath);
   const buildId = buildIdOf(source);
-  const bundleFacts = buildId === null ? null : { buildId, size: stat.size, mtimeMs: stat.mtimeMs };
-  const file =
-    cache === null || bundleFacts === null
+  // Where this run's cache is, for which bundle; null when there is none to use.
+  const target =
+    cache === null || buildId === null
       ? null
-      : path.join(
-          cache,
-          cacheFileName({
-            ...bundleFacts,
-            args: process.argv.slice(2),
-            v8Version: process.versions.v8,
-            arch: process.arch,
-            execArgv: process.execArgv,
-          }),
-        );
-  const cachedData = file === null ? undefined : readCache(file);
+      : cacheTarget(cache, { buildId, size: stat.size, mtimeMs: stat.mtimeMs });
+  const cachedData = target === null ? undefined : readCache(target.file);
   // The CommonJS wrapper keeps the bundle's line numbers (its first line is the build id).
   const script = new Script(Module.wrap(source), { filename: mainPath, cachedData });
-  if (
-    file !== null &&
-    bundleFacts !== null &&
-    (cachedData === undefined || script.cachedDataRejected)
-  )
-    scheduleWrite(script, file, bundleFacts);
+  if (target !== null && (cachedData === undefined || script.cachedDataRejected))
+    scheduleWrite(script, target.file, target.bundle);
 
   const run: unknown = script.runInThisContext();
   if (typeof run !== 'function') throw new Error(`${mainPath} did not compile to a module`);
@@ -103,6 +90,17 @@ function main(): void {
     mainPath,
     path.dirname(mainPath),
   ]);
+}
+
+function cacheTarget(dir: string, bundle: BundleFacts): { file: string; bundle: BundleFacts } {
+  const name = cacheFileName({
+    ...bundle,
+    args: process.argv.slice(2),
+    v8Version: process.versions.v8,
+    arch: process.arch,
+    execArgv: process.execArgv,
+  });
+  return { file: path.join(dir, name), bundle };
 }
 
 /** The cache folder beside the bundle, made if missing; null if it cannot be had or trusted. */
