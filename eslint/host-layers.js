@@ -27,7 +27,8 @@ export const HOST_LAYERS = [
   { folders: ['rpc'], name: 'the RPC layer (dispatcher, handlers, run-host)' },
   { folders: ['cli'], name: 'the CLI' },
   // The entry compiles the bundle (main.ts and everything above) and imports none of it: only
-  // Node's built-ins and shared/code-cache.ts, so it stays a few KB (decision 0033).
+  // Node's built-ins and small leaves of shared/ (code-cache, errno, node-flags), so it stays a few
+  // KB (decision 0033).
   { folders: ['boot'], name: "the entry (loads the bundle through V8's code cache)" },
 ];
 

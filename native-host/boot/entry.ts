@@ -24,13 +24,15 @@ import {
   type BundleFacts,
 } from '../shared/code-cache';
 import { errnoCode, isErrno } from '../shared/errno';
+import { applyV8RuntimeFlags } from '../shared/node-flags';
 
 /**
  * The host's entry, dist/host/switchyard.cjs: what the launcher, `npm start`, the tests and a
  * user's `switchyard <command>` run. It loads the main bundle beside it (switchyard-main.cjs)
  * through V8's code cache, so a start does not parse 1.4 MB of JavaScript again: decision 0033.
- * It imports nothing but Node's built-ins, the pure naming in code-cache.ts and errno.ts, and never writes
- * to stdout (the host's wire). The cache is an optimization only: whatever goes wrong with it
+ * It imports nothing but Node's built-ins and three small leaves of shared/ (code-cache.ts,
+ * errno.ts, node-flags.ts), sets V8's run-time flags first, and never writes to stdout (the host's
+ * wire). The cache is an optimization only: whatever goes wrong with it
  * (no folder, a folder someone else could write, a file V8 rejects, a full disk), the bundle is
  * compiled from its source and runs the same.
  */
@@ -39,6 +41,7 @@ import { errnoCode, isErrno } from '../shared/errno';
 const WRITE_AFTER_MS = 3_000;
 
 function main(): void {
+  applyV8RuntimeFlags();
   const mainPath = path.join(__dirname, MAIN_BUNDLE_FILE);
   // Node maps stack traces through a source map for modules its loader compiles, not for a
   // vm.Script: whoever asks for mapped traces (`--enable-source-maps`) gets the bundle loaded

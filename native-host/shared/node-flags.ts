@@ -3,14 +3,35 @@
  * launcher, which runs `node <flags> switchyard.cjs host`), by `npm start` and by the benchmark,
  * so what is measured is what runs.
  *
- * `--max-semi-space-size=4` (MiB) caps V8's young generation. Under relay load it otherwise grows
+ * `--max-semi-space-size=2` (MiB) caps V8's young generation. Under relay load it otherwise grows
  * to its 32 MiB maximum and RSS never shrinks back: measured after 14,000 relayed calls, host RSS
- * 130 MiB by default and 87 MiB with this flag, at the same relay latency (1.44x vs 1.51x of the
- * physical floor, within the run-to-run noise). Live heap after GC is ~10 MiB either way.
+ * 130 MiB by default and 87 MiB with a 4 MiB cap, at the same relay latency. On its own, 2 MiB
+ * moved RSS by less than the noise (the young generation then promotes more into old space); with
+ * the old generation's growth capped as well ({@link capOldGenerationGrowth}) it is worth about
+ * 4 MiB more (decision 0034).
  *
- * `--optimize-for-size` was measured side by side (issue 15, two hosts each, 12,000 relayed calls):
- * RSS 77 MiB (peak 80) against 86-89 (peak 113-117), but more host CPU per relayed call (540 / 497
- * us beyond a bare hop against 509 / 404): not used. A smaller semi-space (1 or 2 MiB) moved RSS
- * by less than the noise, as the young generation then promotes more into old space.
+ * `--optimize-for-size` was measured side by side (issue 15): RSS 78 MiB (peak 81) against 100-103
+ * (peak 124-126), but about 30% more host CPU per call and 25% fewer calls/s with 32 in flight:
+ * not used.
  */
-export const HOST_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4'];
+export const HOST_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2'];
+
+/**
+ * V8 lets the old generation grow to between 1.1x and 4x of what survived the last full GC,
+ * depending on how fast it collects. A host's live heap is small (about 12-16 MiB) and flat, so
+ * that slack is most of its RSS growth under load: after 14,000 relayed calls, 100-103 MiB (peak
+ * 124-126) by default against 82-88 (peak 83-88) at a fixed 1.1x, for more frequent full GCs
+ * whose CPU cost was within the run-to-run noise (decision 0034).
+ *
+ * Set by the entry at run time (native-host/boot/entry.ts), not on the command line:
+ * `--heap-growing-percent` is a V8 flag, not a Node option, and a Node whose V8 dropped it would
+ * refuse to start with it there ("bad option"); at run time V8 only prints "unrecognized flag".
+ * The entry sets it before it compiles the bundle, because V8's flags are part of what a code
+ * cache is checked against: set later, every start would reject the cache the last one wrote.
+ */
+export const V8_RUNTIME_FLAGS: readonly string[] = ['--heap-growing-percent=10'];
+
+export function applyV8RuntimeFlags(): void {
+  const v8 = process.getBuiltinModule('node:v8');
+  for (const flag of V8_RUNTIME_FLAGS) v8.setFlagsFromString(flag);
+}

@@ -171,7 +171,7 @@ describe('switchyard install (real bundle)', () => {
       allowed_origins: [ORIGIN],
     });
     const launcher = readFileSync(launcherPath(m), 'utf8');
-    expect(launcher).toContain(`exec '${process.execPath}' '--max-semi-space-size=4'`);
+    expect(launcher).toContain(`exec '${process.execPath}' '--max-semi-space-size=2'`);
     // Buffer.equals: a deep toEqual over a megabyte takes seconds.
     for (const file of ['switchyard.cjs', MAIN_BUNDLE_FILE, `${MAIN_BUNDLE_FILE}.map`]) {
       const copied = readFileSync(path.join(m.sy, 'host', file));
