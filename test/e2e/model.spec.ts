@@ -89,6 +89,19 @@ describe.each(APIS)('the model in view, %s', (api) => {
     await conversationLog(panel).getByText('Typed in.').waitFor();
     expect((await model.request(before + 1)).model).toBe('my-finetune');
 
+    // Keyboard only: the search box has the focus, ArrowDown moves to the second row, Enter takes it.
+    await button.click();
+    const rows = picker.getByRole('list', { name: 'Models' }).getByRole('button');
+    await expect.poll(() => rows.count()).toBeGreaterThan(1);
+    const activeRow = picker.locator('.sy-picker__item--active');
+    const top = await activeRow.innerText();
+    await panel.keyboard.press('ArrowDown');
+    await expect.poll(() => activeRow.innerText()).not.toBe(top);
+    const second = (await rows.nth(1).innerText()).split(' · ')[0]!.trim();
+    expect((await activeRow.innerText()).split(' · ')[0]!.trim()).toBe(second);
+    await panel.keyboard.press('Enter');
+    await expect.poll(() => button.getAttribute('title')).toBe(`${label} · ${second}`);
+
     // A new chat starts with the default from options again.
     await newChat(panel);
     await expect

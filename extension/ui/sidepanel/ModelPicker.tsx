@@ -1,8 +1,9 @@
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import type { ModelListing } from '../../messaging/ui-protocol';
 import { Button } from '../common/Button';
 import { errorMessage } from '../common/errors';
 import { pageClient } from '../common/page-client';
+import { PickerRows, PickerSearch, useActiveRow } from './PickerSearch';
 import { modelChoices, modelToSet, typedModel, type ModelInView } from './model-picker';
 
 export interface ModelPickerProps {
@@ -20,13 +21,10 @@ export interface ModelPickerProps {
 export function ModelPicker({ view, onChoose, onClose }: ModelPickerProps) {
   const headingId = useId();
   const listId = useId();
-  const search = useRef<HTMLInputElement>(null);
   const [query, setQuery] = useState('');
   const [listing, setListing] = useState<ModelListing | null>(null);
-  const [active, setActive] = useState(0);
 
   useEffect(() => {
-    search.current?.focus();
     let live = true;
     pageClient()
       .request('models/list', {})
@@ -47,6 +45,7 @@ export function ModelPicker({ view, onChoose, onClose }: ModelPickerProps) {
     () => modelChoices(listing?.models ?? [], query, view),
     [listing, query, view],
   );
+  const row = useActiveRow(choices.length);
   const typed = typedModel(query, choices);
   const choose = (id: string): void => {
     onChoose(modelToSet(id, view));
@@ -70,31 +69,17 @@ export function ModelPicker({ view, onChoose, onClose }: ModelPickerProps) {
           Close
         </Button>
       </div>
-      <input
-        ref={search}
-        type="search"
-        className="sy-picker__search"
-        aria-label="Search or type a model id"
-        aria-controls={listId}
+      <PickerSearch
+        label="Search or type a model id"
         placeholder="Search or type a model id"
-        value={query}
-        onChange={(event) => {
-          setQuery(event.target.value);
-          setActive(0);
-        }}
-        onKeyDown={(event) => {
-          if (event.key === 'ArrowDown') {
-            event.preventDefault();
-            setActive((n) => Math.min(n + 1, Math.max(0, choices.length - 1)));
-          } else if (event.key === 'ArrowUp') {
-            event.preventDefault();
-            setActive((n) => Math.max(0, n - 1));
-          } else if (event.key === 'Enter') {
-            event.preventDefault();
-            // The typed id wins when nothing listed matches it exactly.
-            const chosen = typed ?? choices[active]?.id;
-            if (chosen !== undefined) choose(chosen);
-          }
+        listId={listId}
+        query={query}
+        onQuery={setQuery}
+        row={row}
+        onEnter={() => {
+          // The typed id wins when nothing listed matches it exactly.
+          const chosen = typed ?? choices[row.active]?.id;
+          if (chosen !== undefined) choose(chosen);
         }}
       />
       {listing === null ? <p role="status">Listing {view.provider}’s models…</p> : null}
@@ -113,26 +98,24 @@ export function ModelPicker({ view, onChoose, onClose }: ModelPickerProps) {
           Use “{typed}”
         </Button>
       )}
-      <ul className="sy-picker__list" id={listId} aria-label="Models">
-        {choices.map((choice, index) => (
-          <li key={choice.id}>
-            <button
-              type="button"
-              className={`sy-picker__item${index === active ? ' sy-picker__item--active' : ''}`}
-              aria-current={choice.inUse ? 'true' : undefined}
-              onClick={() => {
-                choose(choice.id);
-              }}
-            >
-              <span className="sy-picker__name">
-                {choice.id}
-                {choice.inUse ? <span className="sy-picker__badge"> · in use</span> : null}
-                {choice.isDefault ? <span className="sy-picker__badge"> · default</span> : null}
-              </span>
-            </button>
-          </li>
-        ))}
-      </ul>
+      <PickerRows
+        id={listId}
+        label="Models"
+        items={choices}
+        active={row.active}
+        keyOf={(choice) => choice.id}
+        isCurrent={(choice) => choice.inUse}
+        onChoose={(choice) => {
+          choose(choice.id);
+        }}
+        render={(choice) => (
+          <span className="sy-picker__name">
+            {choice.id}
+            {choice.inUse ? <span className="sy-picker__badge"> · in use</span> : null}
+            {choice.isDefault ? <span className="sy-picker__badge"> · default</span> : null}
+          </span>
+        )}
+      />
       <p className="sy-picker__detail">
         This chat only; a new chat starts with the default set in options.
       </p>

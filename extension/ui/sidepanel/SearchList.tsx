@@ -3,6 +3,7 @@ import type { ListingProblem } from '../../../protocol/resources';
 import type { PageEvent } from '../../messaging/ui-protocol';
 import { errorMessage } from '../common/errors';
 import { pageClient } from '../common/page-client';
+import { PickerRows, PickerSearch, useActiveRow } from './PickerSearch';
 
 /** What the list shows of one kind of item: its words, and how to fetch and draw items. */
 export interface SearchListProps<T> {
@@ -45,19 +46,13 @@ export function SearchList<T>({
   listKey,
 }: SearchListProps<T>) {
   const listId = useId();
-  const search = useRef<HTMLInputElement>(null);
   const [query, setQuery] = useState('');
   const [items, setItems] = useState<readonly T[] | null>(null);
   const [problems, setProblems] = useState<readonly ListingProblem[]>([]);
   const [error, setError] = useState<string | null>(null);
-  const [active, setActive] = useState(0);
   // The latest callbacks, without refetching whenever a parent renders a new closure.
   const fetchers = useRef({ list, relistOn });
   fetchers.current = { list, relistOn };
-
-  useEffect(() => {
-    search.current?.focus();
-  }, []);
 
   useEffect(() => {
     let live = true;
@@ -85,32 +80,19 @@ export function SearchList<T>({
   }, [listKey]);
 
   const shown = useMemo(() => filter(items ?? [], query), [filter, items, query]);
+  const row = useActiveRow(shown.length);
   return (
     <>
-      <input
-        ref={search}
-        type="search"
-        className="sy-picker__search"
-        aria-label={`Search ${noun}`}
-        aria-controls={listId}
+      <PickerSearch
+        label={`Search ${noun}`}
         placeholder={placeholder}
-        value={query}
-        onChange={(event) => {
-          setQuery(event.target.value);
-          setActive(0);
-        }}
-        onKeyDown={(event) => {
-          if (event.key === 'ArrowDown') {
-            event.preventDefault();
-            setActive((n) => Math.min(n + 1, Math.max(0, shown.length - 1)));
-          } else if (event.key === 'ArrowUp') {
-            event.preventDefault();
-            setActive((n) => Math.max(0, n - 1));
-          } else if (event.key === 'Enter') {
-            event.preventDefault();
-            const chosen = shown[active];
-            if (chosen !== undefined) onChoose(chosen);
-          }
+        listId={listId}
+        query={query}
+        onQuery={setQuery}
+        row={row}
+        onEnter={() => {
+          const chosen = shown[row.active];
+          if (chosen !== undefined) onChoose(chosen);
         }}
       />
       {error === null ? null : (
@@ -124,21 +106,15 @@ export function SearchList<T>({
           {items.length === 0 ? `No server on this site offers ${noun}.` : `No ${noun} match.`}
         </p>
       ) : null}
-      <ul className="sy-picker__list" id={listId} aria-label={listLabel}>
-        {shown.map((item, index) => (
-          <li key={keyOf(item)}>
-            <button
-              type="button"
-              className={`sy-picker__item${index === active ? ' sy-picker__item--active' : ''}`}
-              onClick={() => {
-                onChoose(item);
-              }}
-            >
-              {render(item)}
-            </button>
-          </li>
-        ))}
-      </ul>
+      <PickerRows
+        id={listId}
+        label={listLabel}
+        items={shown}
+        active={row.active}
+        keyOf={keyOf}
+        render={render}
+        onChoose={onChoose}
+      />
       {problems.map((problem) => (
         <p key={problem.server} className="sy-field-note">
           {problem.server}: {problem.message}
