@@ -15,6 +15,7 @@ import {
   templateDetail,
   type ContextChoice,
 } from './context-picker';
+import { PickerCard } from './Picker';
 import { SearchList } from './SearchList';
 
 export interface ContextPickerProps {
@@ -33,31 +34,14 @@ export interface ContextPickerProps {
  * completions) and attaches the URI they make. Nothing is read until the message is sent.
  */
 export function ContextPicker({ profile, onPick, onClose, onSelection }: ContextPickerProps) {
-  const headingId = useId();
   const [template, setTemplate] = useState<ResourceTemplate | null>(null);
   return (
-    <section
-      className="sy-card sy-picker"
-      aria-labelledby={headingId}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') {
-          event.preventDefault();
-          onClose();
-        }
-      }}
+    <PickerCard
+      title={
+        template === null ? 'Add context' : <VisibleText text={template.title ?? template.name} />
+      }
+      onClose={onClose}
     >
-      <div className="sy-picker__head">
-        <h2 className="sy-card__title" id={headingId}>
-          {template === null ? (
-            'Add context'
-          ) : (
-            <VisibleText text={template.title ?? template.name} />
-          )}
-        </h2>
-        <Button size="small" variant="quiet" onClick={onClose}>
-          Close
-        </Button>
-      </div>
       {template === null && onSelection !== undefined ? (
         <Button size="small" onClick={onSelection}>
           The page’s selection
@@ -81,7 +65,7 @@ export function ContextPicker({ profile, onPick, onClose, onSelection }: Context
           }}
         />
       )}
-    </section>
+    </PickerCard>
   );
 }
 

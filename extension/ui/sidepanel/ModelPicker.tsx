@@ -3,7 +3,7 @@ import type { ModelListing } from '../../messaging/ui-protocol';
 import { Button } from '../common/Button';
 import { errorMessage } from '../common/errors';
 import { pageClient } from '../common/page-client';
-import { PickerRows, PickerSearch, useActiveRow } from './PickerSearch';
+import { PickerCard, PickerRows, PickerSearch, useActiveRow } from './Picker';
 import { modelChoices, modelToSet, typedModel, type ModelInView } from './model-picker';
 
 export interface ModelPickerProps {
@@ -19,7 +19,6 @@ export interface ModelPickerProps {
  * provider does not list is typed in and used as written. The choice is this conversation's.
  */
 export function ModelPicker({ view, onChoose, onClose }: ModelPickerProps) {
-  const headingId = useId();
   const listId = useId();
   const [query, setQuery] = useState('');
   const [listing, setListing] = useState<ModelListing | null>(null);
@@ -51,24 +50,7 @@ export function ModelPicker({ view, onChoose, onClose }: ModelPickerProps) {
     onChoose(modelToSet(id, view));
   };
   return (
-    <section
-      className="sy-card sy-picker"
-      aria-labelledby={headingId}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') {
-          event.preventDefault();
-          onClose();
-        }
-      }}
-    >
-      <div className="sy-picker__head">
-        <h2 className="sy-card__title" id={headingId}>
-          Model for this chat · {view.provider}
-        </h2>
-        <Button size="small" variant="quiet" onClick={onClose}>
-          Close
-        </Button>
-      </div>
+    <PickerCard title={<>Model for this chat · {view.provider}</>} onClose={onClose}>
       <PickerSearch
         label="Search or type a model id"
         placeholder="Search or type a model id"
@@ -119,6 +101,6 @@ export function ModelPicker({ view, onChoose, onClose }: ModelPickerProps) {
       <p className="sy-picker__detail">
         This chat only; a new chat starts with the default set in options.
       </p>
-    </section>
+    </PickerCard>
   );
 }

@@ -13,6 +13,7 @@ import {
   type PromptUse,
 } from './prompt-use';
 import { ArgumentField, useCompletions } from './ArgumentField';
+import { PickerCard } from './Picker';
 import { SearchList } from './SearchList';
 
 export interface PromptPickerProps {
@@ -38,27 +39,12 @@ type Step =
  * them, marked as that server's, before anything goes into the message box.
  */
 export function PromptPicker({ profile, onUse, onClose }: PromptPickerProps) {
-  const headingId = useId();
   const [step, setStep] = useState<Step>({ kind: 'choose' });
   return (
-    <section
-      className="sy-card sy-picker"
-      aria-labelledby={headingId}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') {
-          event.preventDefault();
-          onClose();
-        }
-      }}
+    <PickerCard
+      title={step.kind === 'choose' ? 'Use a prompt' : `/${step.prompt.server}:${step.prompt.name}`}
+      onClose={onClose}
     >
-      <div className="sy-picker__head">
-        <h2 className="sy-card__title" id={headingId}>
-          {step.kind === 'choose' ? 'Use a prompt' : `/${step.prompt.server}:${step.prompt.name}`}
-        </h2>
-        <Button size="small" variant="quiet" onClick={onClose}>
-          Close
-        </Button>
-      </div>
       {step.kind === 'choose' ? (
         <ChoosePrompt
           profile={profile}
@@ -84,7 +70,7 @@ export function PromptPicker({ profile, onUse, onClose }: PromptPickerProps) {
           }}
         />
       )}
-    </section>
+    </PickerCard>
   );
 }
 

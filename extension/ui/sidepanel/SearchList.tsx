@@ -3,7 +3,7 @@ import type { ListingProblem } from '../../../protocol/resources';
 import type { PageEvent } from '../../messaging/ui-protocol';
 import { errorMessage } from '../common/errors';
 import { pageClient } from '../common/page-client';
-import { PickerRows, PickerSearch, useActiveRow } from './PickerSearch';
+import { PickerRows, PickerSearch, useActiveRow } from './Picker';
 
 /** What the list shows of one kind of item: its words, and how to fetch and draw items. */
 export interface SearchListProps<T> {

@@ -1,10 +1,43 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { Button } from '../common/Button';
 
 /**
- * What the side panel's pickers share (the context and prompt lists through SearchList, and the
- * model picker): a search box focused when the picker opens, ArrowUp/ArrowDown moving the active
- * row, Enter choosing, and the list of rows it controls.
+ * What the side panel's pickers share (context, prompts, the model): the card with its title and
+ * Close (Escape closes it too), a search box focused when the picker opens, ArrowUp/ArrowDown
+ * moving the active row, Enter choosing, and the list of rows it controls.
  */
+
+export interface PickerCardProps {
+  readonly title: ReactNode;
+  readonly onClose: () => void;
+  readonly children: ReactNode;
+}
+
+export function PickerCard({ title, onClose, children }: PickerCardProps) {
+  const headingId = useId();
+  return (
+    <section
+      className="sy-card sy-picker"
+      aria-labelledby={headingId}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') {
+          event.preventDefault();
+          onClose();
+        }
+      }}
+    >
+      <div className="sy-picker__head">
+        <h2 className="sy-card__title" id={headingId}>
+          {title}
+        </h2>
+        <Button size="small" variant="quiet" onClick={onClose}>
+          Close
+        </Button>
+      </div>
+      {children}
+    </section>
+  );
+}
 
 /** The active row of a list of `count`, reset to the top by `restart` (a new query). */
 export function useActiveRow(count: number): {
