@@ -1,13 +1,12 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
 import { FILESYSTEM_SERVER } from '../integration/host-harness';
 import type { ProcessInfo } from './support/chromium';
 import { useSwitchyard } from './support/session';
 import { cardField, consentCard } from './support/side-panel';
-import { openSidePanel, screenshot, uiRequest, waitForTools } from './support/ui';
+import { screenshot, waitForTools } from './support/ui';
+import { openWithWorkspaceServers } from './support/workspace';
 
 // Journey (issue 4, design D5/D6): a repository's `.mcp.json` names a server. The host reads it
 // (the folder is listed in config.json `workspaces`) but runs nothing from it until the user has
@@ -26,41 +25,14 @@ function repoServer(): ProcessInfo | undefined {
 }
 
 beforeAll(async () => {
-  const { profile } = session;
-  // The user's own servers are approved (createProfile ran `switchyard trust --all --yes`);
-  // the repository joins afterwards, as a clone does.
-  repo = join(profile.root, 'repo');
-  mkdirSync(repo);
-  writeFileSync(
-    join(repo, '.mcp.json'),
-    JSON.stringify({
-      mcpServers: {
-        [SERVER]: {
-          command: process.execPath,
-          args: [FILESYSTEM_SERVER, repo],
-          env: { NOTES_HOME: '${HOME}' },
-        },
-      },
-    }),
-  );
-  const configFile = join(profile.switchyardHome, 'config.json');
-  const config = z
-    .record(z.string(), z.unknown())
-    .parse(JSON.parse(readFileSync(configFile, 'utf8')));
-  writeFileSync(configFile, JSON.stringify({ ...config, workspaces: [repo] }, null, 2));
-  await session.relaunch();
-  panel = await openSidePanel(session.browser);
-  // A provider, so the panel looks as it does in use (no model is asked anything here).
-  await uiRequest(panel, 'settings/set', {
-    provider: {
-      kind: 'openai',
-      apiKey: 'sk-e2e',
-      model: 'gpt-4.1',
-      baseURL: 'http://127.0.0.1:9/v1',
+  // The user's own servers are approved (createProfile ran `switchyard trust --all --yes`).
+  ({ repo, panel } = await openWithWorkspaceServers(session, (folder) => ({
+    [SERVER]: {
+      command: process.execPath,
+      args: [FILESYSTEM_SERVER, folder],
+      env: { NOTES_HOME: '${HOME}' },
     },
-  });
-  // The user's own servers have started: the host has made its launch decisions.
-  await waitForTools(panel, ['filesystem__read_text_file', 'memory__read_graph']);
+  })));
 });
 
 describe('a workspace server asks before it first runs', () => {

@@ -1,11 +1,9 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
-import { z } from 'zod';
 import { useSwitchyard } from './support/session';
 import { cardField, consentCard } from './support/side-panel';
-import { openSidePanel, screenshotSidePanelModes, uiRequest, waitForTools } from './support/ui';
+import { screenshotSidePanelModes } from './support/ui';
+import { openWithWorkspaceServers } from './support/workspace';
 
 // Journey (issue 11, decisions 0024 and 0032): a repository's `.mcp.json` names remote servers
 // whose OAuth clients get tokens with no person signing in: a machine-to-machine client and a
@@ -54,29 +52,11 @@ const session = useSwitchyard({ launch: false });
 let panel: Page;
 
 beforeAll(async () => {
-  const { profile } = session;
-  const repo = join(profile.root, 'repo');
-  mkdirSync(repo);
-  const mcpServers = Object.fromEntries(
-    CLIENTS.map(({ server, oauth }) => [server, { type: 'http', url: UNREACHABLE, oauth }]),
-  );
-  writeFileSync(join(repo, '.mcp.json'), JSON.stringify({ mcpServers }));
-  const configFile = join(profile.switchyardHome, 'config.json');
-  const config = z
-    .record(z.string(), z.unknown())
-    .parse(JSON.parse(readFileSync(configFile, 'utf8')));
-  writeFileSync(configFile, JSON.stringify({ ...config, workspaces: [repo] }, null, 2));
-  await session.relaunch();
-  panel = await openSidePanel(session.browser);
-  await uiRequest(panel, 'settings/set', {
-    provider: {
-      kind: 'openai',
-      apiKey: 'sk-e2e',
-      model: 'gpt-4.1',
-      baseURL: 'http://127.0.0.1:9/v1',
-    },
-  });
-  await waitForTools(panel, ['filesystem__read_text_file', 'memory__read_graph']);
+  ({ panel } = await openWithWorkspaceServers(session, () =>
+    Object.fromEntries(
+      CLIENTS.map(({ server, oauth }) => [server, { type: 'http', url: UNREACHABLE, oauth }]),
+    ),
+  ));
 });
 
 it.each(CLIENTS)(
