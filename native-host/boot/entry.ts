@@ -32,9 +32,9 @@ import { applyV8RuntimeFlags } from '../shared/node-flags';
  * through V8's code cache, so a start does not parse 1.4 MB of JavaScript again: decision 0033.
  * It imports nothing but Node's built-ins and three small leaves of shared/ (code-cache.ts,
  * errno.ts, node-flags.ts), sets V8's run-time flags first, and never writes to stdout (the host's
- * wire). The cache is an optimization only: whatever goes wrong with it
- * (no folder, a folder someone else could write, a file V8 rejects, a full disk), the bundle is
- * compiled from its source and runs the same.
+ * wire). The cache is an optimization only: whatever goes wrong with it (no folder, a folder
+ * someone else could write, a file V8 rejects, a full disk), the bundle is compiled from its
+ * source and runs the same.
  */
 
 /** Until then the cache is written on exit; after it, by a timer (a host runs for hours). */

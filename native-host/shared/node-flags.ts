@@ -7,7 +7,7 @@
  * to its 32 MiB maximum and RSS never shrinks back: measured after 14,000 relayed calls, host RSS
  * 130 MiB by default and 87 MiB with a 4 MiB cap, at the same relay latency. On its own, 2 MiB
  * moved RSS by less than the noise (the young generation then promotes more into old space); with
- * the old generation's growth capped as well ({@link capOldGenerationGrowth}) it is worth about
+ * the old generation's growth capped as well ({@link V8_RUNTIME_FLAGS}) it is worth about
  * 4 MiB more (decision 0034).
  *
  * `--optimize-for-size` was measured side by side (issue 15): RSS 78 MiB (peak 81) against 100-103
