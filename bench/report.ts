@@ -87,9 +87,15 @@ export interface BenchReport {
     /** host all-running / slowest single server's ready time. */
     readonly coldStart: Verdict;
     /** Median host spawn to all three servers running, ms. */
+    readonly coldStartMs: Verdict;
+    /** Host all-running / the same servers started directly at once: the host's share. */
+    readonly hostShare: Verdict;
+    /** Host alone, spawn to `host/hello` answered, ms. */
+    readonly hello: Verdict;
+    /** Host CPU per relayed tools/call beyond a bare hop, us. */
+    readonly cpuBeyondHop: Verdict;
     /** Model-facing listing / raw tools/list tokens, the worst of the host and every format. */
     readonly listingRatio: Verdict;
-    readonly coldStartMs: Verdict;
     /** Host RSS, the larger of the two snapshots, MiB. */
     readonly hostMemory: Verdict;
     /** The relay host's peak RSS (VmHWM) after the relay run, MiB (NaN off Linux). */
@@ -136,6 +142,9 @@ export function renderReport(report: BenchReport): string {
     verdictLine('remote relay overhead', report.verdicts.remoteRelayOverhead),
     verdictLine('cold start', report.verdicts.coldStart),
     verdictLine('cold start, all 3 running', report.verdicts.coldStartMs),
+    verdictLine('host all-running / all at once direct', report.verdicts.hostShare),
+    verdictLine('host alone, host/hello', report.verdicts.hello),
+    verdictLine('host CPU per call beyond a bare hop', report.verdicts.cpuBeyondHop),
     verdictLine('host memory', report.verdicts.hostMemory),
     verdictLine('host peak RSS', report.verdicts.hostPeakRss),
     loadRatioLine(report.load),
@@ -178,7 +187,7 @@ function renderRelay({ relay, stages, verdicts }: BenchReport): string {
     '',
     '  CPU time per sequential call in us, all threads (where the work is; a busy machine inflates it)',
     renderTable(['path', ...processes], cpuRows),
-    `  host CPU per tools/call beyond a bare hop: ${hostCpuBeyondHop(relay)} us`,
+    verdictLine('host CPU per tools/call beyond a bare hop', verdicts.cpuBeyondHop),
     '',
     ...renderStages(stages),
   ].join('\n');
@@ -205,10 +214,15 @@ function relayTable(relay: RelayResult, labels: Record<PathName, string>): strin
   ].join('\n');
 }
 
-function hostCpuBeyondHop(relay: RelayResult): string {
+/** The host's CPU per relayed call less its CPU per bare hop, us; null where either is unknown. */
+export function hostCpuBeyondHopUs(relay: RelayResult): number | null {
   const relayUs = relay.cpuPerCallUs.relay['host'] ?? null;
   const bareUs = relay.cpuPerCallUs.bare['host'] ?? null;
-  return fixed(relayUs === null || bareUs === null ? null : relayUs - bareUs, 1);
+  return relayUs === null || bareUs === null ? null : relayUs - bareUs;
+}
+
+function hostCpuBeyondHop(relay: RelayResult): string {
+  return fixed(hostCpuBeyondHopUs(relay), 1);
 }
 
 const REMOTE_PATH_LABELS: Record<PathName, string> = {
@@ -314,6 +328,8 @@ function renderColdStart({ coldStart, verdicts }: BenchReport): string {
     `  host alone is ${fixed(m.hostBootMs - m.helloFloorMs, 0)} ms above a node process that only answers the hello (${fixed(m.hostBootUncachedMs - m.helloFloorMs, 0)} with the cache off)`,
     `  host alone + all at once direct = ${fixed(m.hostBootMs + m.directParallelMs, 1)} ms; host all-running is ${fixed(m.hostAllRunningMs / (m.hostBootMs + m.directParallelMs), 2)}x that (context, no target)`,
     `  starting all ${names.length} at once takes ${fixed(m.directParallelMs / m.slowestReadyMs, 2)}x the slowest alone without any host (the machine's share); host all-running / all at once direct = ${fixed(m.hostAllRunningMs / m.directParallelMs, 2)}x (the host's share)`,
+    verdictLine('host all-running / all at once direct', verdicts.hostShare),
+    verdictLine('host alone, host/hello', verdicts.hello),
     verdictLine('host all-running / slowest alone', verdicts.coldStart),
   ].join('\n');
 }
