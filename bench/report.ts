@@ -327,8 +327,8 @@ function renderColdStart({ coldStart, verdicts }: BenchReport): string {
     `  code cache (decision 0033), cached / off: all running ${fixed(m.hostAllRunningMs / m.hostUncachedAllRunningMs, 2)}x, host/hello ${fixed(m.hostHelloMs / m.hostUncachedHelloMs, 2)}x, host alone ${fixed(m.hostBootMs / m.hostBootUncachedMs, 2)}x`,
     `  host alone is ${fixed(m.hostBootMs - m.helloFloorMs, 0)} ms above a node process that only answers the hello (${fixed(m.hostBootUncachedMs - m.helloFloorMs, 0)} with the cache off)`,
     `  host alone + all at once direct = ${fixed(m.hostBootMs + m.directParallelMs, 1)} ms; host all-running is ${fixed(m.hostAllRunningMs / (m.hostBootMs + m.directParallelMs), 2)}x that (context, no target)`,
-    `  starting all ${names.length} at once takes ${fixed(m.directParallelMs / m.slowestReadyMs, 2)}x the slowest alone without any host (the machine's share); host all-running / all at once direct = ${fixed(m.hostAllRunningMs / m.directParallelMs, 2)}x (the host's share)`,
-    verdictLine('host all-running / all at once direct', verdicts.hostShare),
+    `  starting all ${names.length} at once takes ${fixed(m.directParallelMs / m.slowestReadyMs, 2)}x the slowest alone without any host (the machine's share)`,
+    verdictLine("host all-running / all at once direct (the host's share)", verdicts.hostShare),
     verdictLine('host alone, host/hello', verdicts.hello),
     verdictLine('host all-running / slowest alone', verdicts.coldStart),
   ].join('\n');

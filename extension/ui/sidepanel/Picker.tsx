@@ -58,7 +58,7 @@ export function useActiveRow(count: number): {
 }
 
 export interface PickerSearchProps {
-  /** The box's accessible name and its placeholder. */
+  /** The box's accessible name. */
   readonly label: string;
   readonly placeholder: string;
   /** The id of the list the box controls. */
