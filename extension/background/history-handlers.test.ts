@@ -19,7 +19,10 @@ import { FakeTools } from './testing/fake-tools';
 
 let clock = 1_000;
 
-async function setup(openedProfile?: (conversation: Conversation) => Promise<void>) {
+async function setup(
+  openedProfile?: (conversation: Conversation) => Promise<void>,
+  pinnedConversation?: () => string | undefined,
+) {
   const storage = memoryStorage();
   const store = await ConversationStore.open(storage, () => clock);
   const provider = new ScriptedProvider([
@@ -45,6 +48,7 @@ async function setup(openedProfile?: (conversation: Conversation) => Promise<voi
     broadcast: (event) => events.push(event),
     now: () => Date.UTC(2026, 11, 3),
     ...(openedProfile === undefined ? {} : { openedProfile }),
+    ...(pinnedConversation === undefined ? {} : { pinnedConversation }),
   });
   /** Two conversations: "older" (answered), then "newer" (answered, on screen). */
   const twoChats = async (): Promise<{ older: string; newer: string }> => {
@@ -156,6 +160,46 @@ describe('history requests', () => {
     await handlers['history/restore']({ id: newer });
     expect(session.conversation).toEqual(shown);
     expect((await handlers['history/list']({})).currentId).toBe(newer);
+  });
+
+  test('Undo pins the profile again only for a conversation that was pinned on screen (issue 14)', async () => {
+    // A stand-in for the worker's ProfileTracker: open pins, New Chat (or the deletion) unpins.
+    let pinned: string | undefined;
+    const pins: string[] = [];
+    const { handlers, session, twoChats } = await setup(
+      async (conversation) => {
+        await Promise.resolve();
+        pinned = conversation.id;
+        pins.push(`${conversation.id}:${conversation.profile?.id ?? '-'}`);
+      },
+      () => pinned,
+    );
+    session.subscribe((event) => {
+      if (event.type === 'conversation-changed' && event.conversation.id !== pinned) {
+        pinned = undefined;
+      }
+    });
+    const { older, newer } = await twoChats();
+    await handlers['history/open']({ id: older });
+    expect(pins).toEqual([`${older}:work`]);
+    await handlers['history/delete']({ id: older });
+    expect(pinned).toBeUndefined();
+    await handlers['history/restore']({ id: older });
+    expect(session.conversation.id).toBe(older);
+    expect(pinned).toBe(older);
+    expect(pins).toEqual([`${older}:work`, `${older}:work`]);
+
+    // The one started here was never pinned: its Undo brings it back as it was, unpinned.
+    await handlers['history/open']({ id: newer });
+    pinned = undefined;
+    session.newChat();
+    await session.send('third question');
+    const third = session.conversation.id;
+    await handlers['history/delete']({ id: third });
+    await handlers['history/restore']({ id: third });
+    expect(session.conversation.id).toBe(third);
+    expect(pinned).toBeUndefined();
+    expect(pins).toHaveLength(3);
   });
 
   test('Undo is refused after the undo window, and for any but the last deletion', async () => {

@@ -22,6 +22,8 @@ export interface HistoryHandlerDeps {
    * deleted since, the panel is told and the tab's stays). Resolves once the profile is settled.
    */
   readonly openedProfile?: (conversation: Conversation) => Promise<void>;
+  /** The conversation whose recorded profile is pinned now, if one is (ProfileTracker). */
+  readonly pinnedConversation?: () => string | undefined;
 }
 
 const GONE = 'That conversation is no longer stored (it was deleted, or removed by the bound).';
@@ -32,6 +34,8 @@ export function createHistoryHandlers(deps: HistoryHandlerDeps): Pick<PageHandle
   const changed = (): void => {
     deps.broadcast({ type: 'history' });
   };
+  // The last conversation deleted while on screen with its profile pinned: its Undo pins it again.
+  let deletedWhilePinned: string | undefined;
   const find = async (id: string) => {
     const conversation =
       id === session.conversation.id ? session.conversation : await store.load(id);
@@ -64,6 +68,8 @@ export function createHistoryHandlers(deps: HistoryHandlerDeps): Pick<PageHandle
     },
     'history/delete': async ({ id }) => {
       const wasCurrent = id === session.conversation.id;
+      // Read before New Chat, which hands the profile back to the tab.
+      deletedWhilePinned = wasCurrent && deps.pinnedConversation?.() === id ? id : undefined;
       if (wasCurrent) session.newChat();
       const deleted = await store.remove(id, wasCurrent);
       changed();
@@ -74,8 +80,11 @@ export function createHistoryHandlers(deps: HistoryHandlerDeps): Pick<PageHandle
       if (restored === undefined) return { restored: false };
       // It was on screen when deleted, and the chat that replaced it is still empty: back to it.
       if (restored.wasCurrent && session.conversation.messages.length === 0) {
-        session.open(restored.conversation);
+        const reopened = session.open(restored.conversation);
+        // ...with the profile it had on screen: pinned if it was (issue 14).
+        if (deletedWhilePinned === id) await deps.openedProfile?.(reopened);
       }
+      deletedWhilePinned = undefined;
       changed();
       return { restored: true };
     },

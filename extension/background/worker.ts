@@ -179,6 +179,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
           if (conversation.profile === undefined) await tracker.unpin();
           else await tracker.pin(conversation.id, conversation.profile);
         },
+        pinnedConversation: () => tracker.pinnedConversation(),
       }),
       ...createPageHandlers({
         webAuth: browserWebAuthFlow,
