@@ -103,6 +103,15 @@ describe('contextMeter', () => {
     // Two kept 1000x1000 images; the third lost its pixels and is not sent.
     expect(on('anthropic')).toBe(2 * 1334);
     expect(on('openai')).toBe(2 * 765);
+    // The images' share is reported on its own too (the meter's Images segment).
+    expect(contextMeter({ system: '', messages, tools: [], images: 'openai' }).images).toBe(
+      2 * 765,
+    );
+    expect(contextMeter({ system: '', messages, tools: [] }).images).toBe(0);
+    // Left out of the latest request: neither its text nor its images count.
+    expect(
+      contextMeter({ system: '', messages, tools: [], images: 'openai', notSent: 3 }).images,
+    ).toBe(0);
   });
 
   test('ties between servers are ordered by name, so the meter does not flicker', () => {

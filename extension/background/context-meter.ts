@@ -17,8 +17,12 @@ import { imageTokens, type ImageTokenRule } from './image-tokens';
  * and its images by the provider's formula (image-tokens.ts; 'none': images are not sent).
  */
 export function messageTokens(message: ChatMessage, images: ImageTokenRule = 'none'): number {
-  const pictures = imagesOf(message).reduce((sum, image) => sum + imageTokens(images, image), 0);
-  return estimateTokens(messageText(message)) + pictures;
+  return estimateTokens(messageText(message)) + messageImageTokens(message, images);
+}
+
+/** The images' part of `messageTokens`. */
+function messageImageTokens(message: ChatMessage, images: ImageTokenRule): number {
+  return imagesOf(message).reduce((sum, image) => sum + imageTokens(images, image), 0);
 }
 
 function imagesOf(message: ChatMessage) {
@@ -72,9 +76,13 @@ export function contextMeter(input: {
 }): ContextMeter {
   const system = estimateTokens(input.system);
   // Only what the latest request sent: the messages it left out cost nothing any more.
-  const conversation = input.messages
-    .slice(input.notSent ?? 0)
-    .reduce((sum, message) => sum + messageTokens(message, input.images), 0);
+  let conversation = 0;
+  let images = 0;
+  for (const message of input.messages.slice(input.notSent ?? 0)) {
+    const pictures = messageImageTokens(message, input.images ?? 'none');
+    images += pictures;
+    conversation += estimateTokens(messageText(message)) + pictures;
+  }
   let tools = 0;
   let mcpTools = 0;
   const byServer = new Map<string, number>();
@@ -95,6 +103,7 @@ export function contextMeter(input: {
   return {
     system,
     conversation,
+    images,
     tools,
     mcpTools,
     mcpByServer,

@@ -121,7 +121,10 @@ export interface ActiveProfileView {
 /** Estimated tokens one model turn costs, by part (design D11). */
 export interface ContextMeter {
   readonly system: number;
+  /** The transcript the latest request sent, its images included. */
   readonly conversation: number;
+  /** The images' part of `conversation` (by the provider's formula; 0 where none are sent). */
+  readonly images: number;
   /** All tool definitions sent to the model: built-in plus MCP. */
   readonly tools: number;
   /** The MCP part of `tools`. */

@@ -145,6 +145,10 @@ describe('a message of an image alone', () => {
     expect(user?.content).toEqual([
       { type: 'image_url', image_url: { url: `data:image/png;base64,${TINY_PNG}` } },
     ]);
+    // The meter counts the image as a part of its own.
+    await expect
+      .poll(() => panel.getByRole('img', { name: /^Tokens per turn:/ }).getAttribute('aria-label'))
+      .toMatch(/, Conversation [\d,]+, Images [1-9][\d,]*, Built-in tools /);
   });
 });
 

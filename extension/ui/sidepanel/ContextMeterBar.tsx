@@ -13,9 +13,10 @@ import {
 } from './context-meter-view';
 
 /**
- * What every model turn costs (design D11): a stacked bar of system prompt, conversation,
- * built-in tools and MCP tools against the model's context window (issue 14), the biggest
- * servers by name, the profile's tool budget, and what the provider reported the chat used.
+ * What every model turn costs (design D11): a stacked bar of system prompt, conversation (and its
+ * images, once it has any), built-in tools and MCP tools against the model's context window
+ * (issue 14), the biggest servers by name, the profile's tool budget, and what the provider
+ * reported the chat used.
  */
 export function ContextMeterBar({
   meter,

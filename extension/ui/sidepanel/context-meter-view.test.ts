@@ -14,6 +14,7 @@ import {
 const meter: ContextMeter = {
   system: 200,
   conversation: 1800,
+  images: 0,
   tools: 9000,
   mcpTools: 8000,
   mcpByServer: [
@@ -57,6 +58,24 @@ describe('meterSegments', () => {
       ['mcp', 8000],
     ]);
     expect(segments.reduce((sum, s) => sum + s.fraction, 0)).toBeCloseTo(1);
+  });
+
+  test('images get a segment of their own, carved out of the conversation, once there are any', () => {
+    const segments = meterSegments({ ...meter, images: 1500 });
+    expect(segments.map((s) => [s.key, s.tokens])).toEqual([
+      ['system', 200],
+      ['conversation', 300],
+      ['images', 1500],
+      ['builtin', 1000],
+      ['mcp', 8000],
+    ]);
+    expect(segments.reduce((sum, s) => sum + s.fraction, 0)).toBeCloseTo(1);
+    // A figure above the conversation's own (it cannot be) never draws a negative segment.
+    const odd = meterSegments({ ...meter, conversation: 100, images: 400 });
+    expect(odd.map((s) => [s.key, s.tokens]).slice(1, 3)).toEqual([
+      ['conversation', 0],
+      ['images', 100],
+    ]);
   });
 
   test('an empty meter draws an empty bar, not NaN', () => {

@@ -6,7 +6,7 @@ import { exactCount } from '../common/format';
  * tools carved out of the tools total, the biggest servers named, and the profile's budget.
  */
 
-export type MeterSegmentKey = 'system' | 'conversation' | 'builtin' | 'mcp';
+export type MeterSegmentKey = 'system' | 'conversation' | 'images' | 'builtin' | 'mcp';
 
 export interface MeterSegment {
   readonly key: MeterSegmentKey;
@@ -30,10 +30,16 @@ export function formatTokens(tokens: number): string {
 /** The exact number with thousands separators, for tooltips: 12,345. */
 export const exactTokens = exactCount;
 
+/**
+ * The bar's parts, in order. Images are a part of their own, carved out of the conversation, once
+ * there are any: a screenshot can cost more than the text around it.
+ */
 export function meterSegments(meter: ContextMeter): MeterSegment[] {
+  const images = Math.min(Math.max(0, meter.images), Math.max(0, meter.conversation));
   const parts: [MeterSegmentKey, string, number][] = [
     ['system', 'System prompt', meter.system],
-    ['conversation', 'Conversation', meter.conversation],
+    ['conversation', 'Conversation', meter.conversation - images],
+    ...(images > 0 ? [['images', 'Images', images] as [MeterSegmentKey, string, number]] : []),
     ['builtin', 'Built-in tools', Math.max(0, meter.tools - meter.mcpTools)],
     ['mcp', 'MCP tools', meter.mcpTools],
   ];
