@@ -7,38 +7,38 @@ import type {
 import type { z } from 'zod';
 import { untrustedMessage } from './runtime-errors';
 import type { CallOptions } from './runtime-types';
+import type { Cancellation } from '../shared/cancellation';
 import { stageClock } from '../shared/stage-clock';
 
 /** Largest delay a Node timer honours; passed to the SDK so only the host's own timers fire. */
 export const SDK_TIMEOUT_DISABLED_MS = 2 ** 31 - 1;
 
 /**
- * One request's abort signal: fires when the caller aborts or when the host's own timer runs out.
- * `extend()` restarts the wait (progress from the server), never past `maxTotalMs` from the start.
- * `dispose()` must run when the request settles: it clears the timer and detaches from the caller's
- * signal. (Not `AbortSignal.any`: the SDK never removes its listener from the signal it is given,
- * and on Node 20 a composite signal with a listener is never collected: about 9.5 KiB leaked per
- * call, measured by the benchmark.)
+ * One request's abort signal (what the SDK takes): fires when the caller cancels or when the host's
+ * own timer runs out. `extend()` restarts the wait (progress from the server), never past
+ * `maxTotalMs` from the start. `dispose()` must run when the request settles: it clears the timer
+ * and detaches from the caller's cancellation. (Not `AbortSignal.any` over a caller's signal: the
+ * SDK never removes its listener from the signal it is given, and on Node 20 a composite signal
+ * with a listener is never collected: about 9.5 KiB leaked per call, measured by the benchmark.)
  */
 export class RequestDeadline {
   private readonly controller = new AbortController();
   private timer: NodeJS.Timeout;
   private readonly startedAt = Date.now();
   private expired = false;
-  private readonly forward = (): void => {
-    this.controller.abort(this.caller?.reason);
-  };
+  private readonly detach: (() => void) | undefined;
 
   constructor(
     private readonly timeoutMs: number,
     private readonly maxTotalMs: number,
-    private readonly caller?: AbortSignal,
+    caller?: Cancellation,
     /** While true, a timer that runs out starts again instead of ending the request. */
     private readonly holdWhile?: () => boolean,
   ) {
     this.timer = this.arm(timeoutMs);
-    if (caller?.aborted) this.forward();
-    else caller?.addEventListener('abort', this.forward, { once: true });
+    this.detach = caller?.onCancel(() => {
+      this.controller.abort(caller.reason);
+    });
   }
 
   get signal(): AbortSignal {
@@ -59,7 +59,7 @@ export class RequestDeadline {
 
   dispose(): void {
     clearTimeout(this.timer);
-    this.caller?.removeEventListener('abort', this.forward);
+    this.detach?.();
   }
 
   private arm(ms: number): NodeJS.Timeout {
@@ -140,7 +140,7 @@ export async function requestWithDeadline<T extends Record<string, unknown>>(
   const deadline = new RequestDeadline(
     timeoutMs,
     timeoutMs * 10,
-    options.signal,
+    options.cancellation,
     options.holdWhile,
   );
   let answer: Promise<T>;

@@ -113,7 +113,7 @@ export class ConnectionRequests {
       (error, timedOut) =>
         callFailure(error, {
           ...{ server: owner.name, timedOut, timeoutMs, process: connection.process },
-          cancelled: options.signal?.aborted === true,
+          cancelled: options.cancellation?.cancelled === true,
           disconnected: owner.connection() !== connection,
         }),
     );

@@ -1,6 +1,7 @@
 import type { ProtocolEra, Transport } from '@modelcontextprotocol/client';
 import type { ExitInfo } from '../../protocol/servers';
 import type { ServerLaunch } from '../shared/server-spec';
+import type { Cancellation } from '../shared/cancellation';
 
 /**
  * The seams of a `ServerRuntime`: what it is given to launch, how it obtains a process (production:
@@ -66,7 +67,8 @@ export class LaunchError extends Error {
 }
 
 export interface CallOptions {
-  readonly signal?: AbortSignal;
+  /** The caller's cancellation (the extension's `notifications/cancelled`, host shutdown). */
+  readonly cancellation?: Cancellation;
   readonly onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
   /** While true, the host's timer does not end the request (the server waits on the user). */
   readonly holdWhile?: () => boolean;

@@ -228,8 +228,8 @@ describe('Dispatcher', () => {
     const { dispatcher, sent, settle, hello } = setup({
       'tools/call': (_params, context) =>
         new Promise((_resolve, reject) => {
-          context.signal.addEventListener('abort', () => {
-            seen = context.signal.reason;
+          context.cancellation.onCancel(() => {
+            seen = context.cancellation.reason;
             reject(new HostError('cancelled', 'cancelled'));
           });
         }),
@@ -246,6 +246,27 @@ describe('Dispatcher', () => {
     await settle();
     expect(seen).toBe(CANCEL_REASON);
     expect(errorOf(sent[0]).data.reason).toBe('cancelled');
+    expect(dispatcher.pending).toBe(0);
+  });
+
+  it('cancels every in-flight request on abortAll, with the reason given (host shutdown)', async () => {
+    const seen: unknown[] = [];
+    const { dispatcher, settle, hello } = setup({
+      'tools/call': (_params, context) =>
+        new Promise((_resolve, reject) => {
+          context.cancellation.onCancel(() => {
+            seen.push(context.cancellation.reason);
+            reject(new HostError('cancelled', 'cancelled'));
+          });
+        }),
+    });
+    await hello();
+    dispatcher.handle({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't' } });
+    dispatcher.handle({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 't' } });
+    await settle();
+    dispatcher.abortAll('shutdown');
+    await settle();
+    expect(seen).toEqual(['shutdown', 'shutdown']);
     expect(dispatcher.pending).toBe(0);
   });
 

@@ -22,6 +22,7 @@ import { capText } from '../../protocol/untrusted/cap';
 import { HostError } from '../shared/host-error';
 import { FileLockTimeoutError } from '../shared/file-lock';
 import { messageOf } from '../../protocol/guards';
+import { Cancellation } from '../shared/cancellation';
 
 /**
  * Routes JSON-RPC requests from the extension to typed handlers. It validates every message
@@ -33,8 +34,11 @@ import { messageOf } from '../../protocol/guards';
 
 export interface RequestContext {
   readonly id: RequestId;
-  /** Aborted when the extension cancels this request or the host shuts down. */
-  readonly signal: AbortSignal;
+  /**
+   * Cancelled when the extension cancels this request (reason CANCEL_REASON) or the host shuts
+   * down (another reason).
+   */
+  readonly cancellation: Cancellation;
   notify<N extends HostNotification>(method: N, params: HostNotificationParams<N>): void;
 }
 
@@ -60,7 +64,7 @@ export const CANCEL_REASON = 'cancelled-by-client';
 
 export class Dispatcher {
   private readonly options: DispatcherOptions;
-  private readonly inFlight = new Map<RequestId, AbortController>();
+  private readonly inFlight = new Map<RequestId, Cancellation>();
   private helloDone = false;
 
   constructor(options: DispatcherOptions) {
@@ -116,7 +120,7 @@ export class Dispatcher {
 
   /** Aborts every in-flight request (host shutdown). */
   abortAll(reason: string): void {
-    for (const controller of this.inFlight.values()) controller.abort(reason);
+    for (const cancellation of this.inFlight.values()) cancellation.cancel(reason);
   }
 
   private handleNotification(method: string, params: unknown): void {
@@ -130,7 +134,7 @@ export class Dispatcher {
       return;
     }
     // notifications/cancelled is the only client notification so far.
-    this.inFlight.get(parsed.data.requestId)?.abort(CANCEL_REASON);
+    this.inFlight.get(parsed.data.requestId)?.cancel(CANCEL_REASON);
   }
 
   private async handleRequest(request: JsonRpcRequest): Promise<void> {
@@ -168,10 +172,10 @@ export class Dispatcher {
       );
       return;
     }
-    const controller = new AbortController();
-    this.inFlight.set(id, controller);
+    const cancellation = new Cancellation();
+    this.inFlight.set(id, cancellation);
     try {
-      const result = await this.run(method, request.params, id, controller);
+      const result = await this.run(method, request.params, id, cancellation);
       if (method === 'host/hello') this.helloDone = true;
       await this.sendResult(id, result);
     } catch (error) {
@@ -185,7 +189,7 @@ export class Dispatcher {
     method: M,
     rawParams: unknown,
     id: RequestId,
-    controller: AbortController,
+    cancellation: Cancellation,
   ): Promise<ResultOf<M>> {
     const parsed = paramsSchemaOf(method).safeParse(rawParams);
     if (!parsed.success) {
@@ -202,11 +206,7 @@ export class Dispatcher {
     const handler: Handler<M> = this.options.handlers[method];
     return handler(parsed.data, {
       id,
-      // Read only by the handlers that can be cancelled: on Node 20 making a controller's signal
-      // costs about as much as the rest of a bare hop, and most requests never look at it.
-      get signal() {
-        return controller.signal;
-      },
+      cancellation,
       notify: (notification, params) => {
         this.reply({ jsonrpc: '2.0', method: notification, params });
       },

@@ -11,6 +11,7 @@ import { fakeServerSpec } from '../testing/server-spec';
 import { TrustStore } from '../trust/trust-store';
 import type { RequestContext } from './dispatcher';
 import { createHandlers } from './handlers';
+import { Cancellation } from '../shared/cancellation';
 
 // activity/list as the dispatcher calls it, over a real core whose calls go through the real
 // gate and audit log. Dangerous directions: an answer that misses a call the extension already
@@ -18,7 +19,7 @@ import { createHandlers } from './handlers';
 
 const context: RequestContext = {
   id: 1,
-  signal: new AbortController().signal,
+  cancellation: new Cancellation(),
   notify: () => undefined,
 };
 

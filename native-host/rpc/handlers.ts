@@ -87,13 +87,14 @@ export function createHandlers({
           ...(approval === undefined ? {} : { approval }),
           ...(profile === undefined ? {} : { profile }),
           ...(app === undefined ? {} : { app }),
-          signal: context.signal,
+          cancellation: context.cancellation,
           onprogress: (progress) => {
             context.notify('notifications/progress', { requestId: context.id, ...progress });
           },
         })
         .catch((error: unknown) => {
-          if (context.signal.aborted && context.signal.reason !== CANCEL_REASON) {
+          const { cancellation } = context;
+          if (cancellation.cancelled && cancellation.reason !== CANCEL_REASON) {
             throw new HostError('cancelled', 'The host is shutting down.', {});
           }
           throw error;
@@ -140,9 +141,9 @@ export function createHandlers({
       return Promise.resolve({ uri: expansion.uri });
     },
     'resources/read': ({ server, uri, profile }, context) =>
-      core.context.read(server, uri, profile, { signal: context.signal }),
+      core.context.read(server, uri, profile, { cancellation: context.cancellation }),
     'apps/read': ({ server, uri, part, profile }, context) =>
-      core.context.readApp(server, uri, part ?? 0, profile, { signal: context.signal }),
+      core.context.readApp(server, uri, part ?? 0, profile, { cancellation: context.cancellation }),
     'resources/subscribe': async ({ server, uri, profile }) => ({
       subscribed: await core.context.subscribe(server, uri, profile),
     }),
@@ -151,7 +152,7 @@ export function createHandlers({
     }),
     'prompts/list': (params) => core.context.listPrompts(params ?? {}),
     'prompts/get': ({ server, name, arguments: args, profile }, context) =>
-      core.context.getPrompt(server, name, args, profile, { signal: context.signal }),
+      core.context.getPrompt(server, name, args, profile, { cancellation: context.cancellation }),
     'elicitation/pending': () => Promise.resolve({ requests: core.elicitations.pending() }),
     'elicitation/respond': ({ id, action, content, unanswered }) => {
       core.elicitations.respond(id, action, content, unanswered);

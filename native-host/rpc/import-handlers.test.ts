@@ -7,6 +7,7 @@ import type { RequestContext } from './dispatcher';
 import { HostError } from '../shared/host-error';
 import type { LiveConfig } from '../host/live-config';
 import { importHandlers } from './import-handlers';
+import { Cancellation } from '../shared/cancellation';
 
 /**
  * import/preview and import/apply as the dispatcher calls them, with a fake `servers/add`
@@ -37,7 +38,7 @@ const summary = (name: string): ServerSummary => ({
 
 const context: RequestContext = {
   id: 1,
-  signal: new AbortController().signal,
+  cancellation: new Cancellation(),
   notify: () => undefined,
 };
 

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { Cancellation } from './cancellation';
+
+// The dangerous direction: a cancel that does not reach the request (the server goes on working
+// for a user who pressed Stop), or a removed listener that still fires for a later request.
+
+describe('Cancellation', () => {
+  it('runs each listener once, with the first reason, and says so', () => {
+    const cancellation = new Cancellation();
+    const seen: unknown[] = [];
+    cancellation.onCancel(() => seen.push(['a', cancellation.reason]));
+    cancellation.onCancel(() => seen.push(['b', cancellation.reason]));
+    expect(cancellation.cancelled).toBe(false);
+    expect(cancellation.reason).toBeUndefined();
+    cancellation.cancel('first');
+    cancellation.cancel('second');
+    expect(cancellation.cancelled).toBe(true);
+    expect(cancellation.reason).toBe('first');
+    expect(seen).toEqual([
+      ['a', 'first'],
+      ['b', 'first'],
+    ]);
+  });
+
+  it('runs a listener added after the cancel at once', () => {
+    const cancellation = new Cancellation();
+    cancellation.cancel('gone');
+    let ran = 0;
+    const remove = cancellation.onCancel(() => (ran += 1));
+    expect(ran).toBe(1);
+    remove();
+    cancellation.cancel('again');
+    expect(ran).toBe(1);
+  });
+
+  it('never runs a removed listener, and keeps the others', () => {
+    const cancellation = new Cancellation();
+    const seen: string[] = [];
+    const removeA = cancellation.onCancel(() => seen.push('a'));
+    cancellation.onCancel(() => seen.push('b'));
+    removeA();
+    removeA();
+    cancellation.cancel('x');
+    expect(seen).toEqual(['b']);
+  });
+
+  it.each([
+    ['read before the cancel', false],
+    ['read after the cancel', true],
+  ])('gives an AbortSignal that aborts with it (%s)', (_label, cancelFirst) => {
+    const cancellation = new Cancellation();
+    if (cancelFirst) cancellation.cancel('stop');
+    const { signal } = cancellation;
+    expect(cancellation.signal).toBe(signal);
+    if (!cancelFirst) {
+      expect(signal.aborted).toBe(false);
+      cancellation.cancel('stop');
+    }
+    expect(signal.aborted).toBe(true);
+    expect(signal.reason).toBe('stop');
+  });
+});
