@@ -100,6 +100,21 @@ describe('the code cache', () => {
     expect(after).not.toBe(before);
   });
 
+  it('reads a bundle that is not all ASCII as UTF-8, cached or not', () => {
+    // esbuild writes ASCII, which the entry reads as Latin-1 (no UTF-8 pass): any other byte
+    // must send it back to UTF-8, or text in the bundle would be garbled.
+    appendFileSync(
+      path.join(dir, MAIN_BUNDLE_FILE),
+      "\nprocess.stdout.write('caf\u00e9 \u2713\\n');\n",
+    );
+    for (const run of ['compiled', 'cached']) {
+      const result = spawnSync(process.execPath, [entry, 'version'], { encoding: 'utf8' });
+      expect(result.status, run).toBe(0);
+      expect(result.stdout, run).toMatch(/\ncaf\u00e9 \u2713\n$/);
+    }
+    onlyCache();
+  });
+
   it.runIf(process.platform !== 'win32')(
     'is neither read nor written in a folder other users can write to',
     () => {
