@@ -6,6 +6,7 @@ import type { HeapProbeResult } from './heap-probe';
 import type { LoadReport } from './load';
 import type { ProcessMemory } from './memory';
 import { renderMemoryBreakdown } from './memory-breakdown';
+import { ECHO_SERVER } from './reference-servers';
 import { PATHS, type PathName, type RelayResult } from './relay';
 import type { ExtensionUiReport } from './extension-ui';
 import type { RemoteRelayReport } from './remote-relay';
@@ -187,10 +188,25 @@ function renderRelay({ relay, stages, verdicts }: BenchReport): string {
     '',
     '  CPU time per sequential call in us, all threads (where the work is; a busy machine inflates it)',
     renderTable(['path', ...processes], cpuRows),
+    ...serverShare(relay),
     verdictLine('host CPU per tools/call beyond a bare hop', verdicts.cpuBeyondHop),
     '',
     ...renderStages(stages),
   ].join('\n');
+}
+
+/**
+ * What the server itself spends on a relayed call beyond a direct one: a relayed call asks for
+ * progress (the side panel shows it, and it extends a long call's deadline), which a server pays
+ * for on every call; the direct client's call does not ask. Context for the relay ratio.
+ */
+function serverShare(relay: RelayResult): string[] {
+  const via = relay.cpuPerCallUs.relay[`${ECHO_SERVER} via host`];
+  const direct = relay.cpuPerCallUs.direct[`${ECHO_SERVER} direct`];
+  if (via == null || direct == null) return [];
+  return [
+    `  the server's own CPU per call: ${fixed(via, 1)} us relayed, ${fixed(direct, 1)} direct (${fixed(via - direct, 1)} us more: a relayed call carries _meta.progressToken, the direct one does not; context, no target)`,
+  ];
 }
 
 /** The latency table of a relay run, its floor, and how far the relay is above it. */
@@ -387,23 +403,32 @@ export function renderTokenCost(tokens: TokenCostResult): string {
 
 function renderMemory({ memory, verdicts }: BenchReport): string {
   const mib = (m: ProcessMemory | null | undefined) => fixed(m?.rssMiB, 1);
+  const row = (label: string, up: ProcessMemory | null | undefined, after: typeof up): Row => [
+    label,
+    mib(up),
+    mib(after),
+    fixed(after?.peakMiB, 1),
+    fixed(after?.pssMiB, 1),
+    fixed(after?.privateMiB, 1),
+  ];
+  const host = memory.afterRelay.host;
   const rows: Row[] = [
-    [
-      `host (pid ${memory.afterRelay.host?.pid ?? '-'})`,
-      mib(memory.serversUp.host),
-      mib(memory.afterRelay.host),
-      fixed(memory.afterRelay.host?.peakMiB, 1),
-    ],
+    row(`host (pid ${host?.pid ?? '-'})`, memory.serversUp.host, host),
     ...Object.keys(memory.serversUp.servers).map((name): Row => {
       const after = memory.afterRelay.servers[name];
-      return [
+      return row(
         `server ${name} (pid ${after?.pid ?? '-'})`,
-        mib(memory.serversUp.servers[name]),
-        mib(after),
-        fixed(after?.peakMiB, 1),
-      ];
+        memory.serversUp.servers[name],
+        after,
+      );
     }),
   ];
+  const shared =
+    host?.pssMiB == null || host.privateMiB == null
+      ? []
+      : [
+          `  of the host's ${fixed(host.rssMiB, 1)} MiB, ${fixed(host.rssMiB - host.privateMiB, 1)} are pages other processes map too (the node binary and its libraries: every node process, the servers among them, has them); its share of them (PSS) is ${fixed(host.pssMiB, 1)} MiB, its own ${fixed(host.privateMiB, 1)} (context, no target)`,
+        ];
   const heap = memory.heapAfterGc;
   const heapRows: Row[] = heap.samples.map((h): Row => [
     `after ${count(h.calls)} calls`,
@@ -412,9 +437,10 @@ function renderMemory({ memory, verdicts }: BenchReport): string {
     fixed(h.rss / MIB, 1),
   ]);
   return [
-    `4. Memory: resident set size in MiB (${process.platform === 'linux' ? '/proc/<pid>/status VmRSS, peak VmHWM' : 'ps -o rss'})`,
-    renderTable(['process', 'servers up', 'after relay', 'peak'], rows),
+    `4. Memory: resident set size in MiB (${process.platform === 'linux' ? '/proc/<pid>/status VmRSS, peak VmHWM; PSS and private pages after the relay from smaps_rollup' : 'ps -o rss'})`,
+    renderTable(['process', 'servers up', 'after relay', 'peak', 'PSS', 'private'], rows),
     `  host RSS ${growth(memory.serversUp.host, memory.afterRelay.host)} over ${count(memory.relayedCalls)} relayed calls`,
+    ...shared,
     verdictLine('host RSS', verdicts.hostMemory),
     '',
     '  Leak or slack: live heap after forced full GCs, on a second host started with --expose-gc, in MiB',
