@@ -104,6 +104,9 @@ export async function launchFirefox(profile: SwitchyardProfile): Promise<Switchy
     executablePath: FIREFOX_PATH,
     headless: !HEADED,
     userDataDir: profile.userDataDir,
+    // Firefox 153 lets its remote agent navigate only to http(s), file, blob and about:blank
+    // unless it may reach privileged pages, and the journey drives moz-extension:// pages.
+    args: ['--remote-allow-system-access'],
     // The host inherits Firefox's environment: HOME (where Firefox finds the host manifest,
     // ~/.mozilla/native-messaging-hosts) and SWITCHYARD_HOME among it.
     env: profile.env,
