@@ -43,20 +43,4 @@ describe('Cancellation', () => {
     cancellation.cancel('x');
     expect(seen).toEqual(['b']);
   });
-
-  it.each([
-    ['read before the cancel', false],
-    ['read after the cancel', true],
-  ])('gives an AbortSignal that aborts with it (%s)', (_label, cancelFirst) => {
-    const cancellation = new Cancellation();
-    if (cancelFirst) cancellation.cancel('stop');
-    const { signal } = cancellation;
-    expect(cancellation.signal).toBe(signal);
-    if (!cancelFirst) {
-      expect(signal.aborted).toBe(false);
-      cancellation.cancel('stop');
-    }
-    expect(signal.aborted).toBe(true);
-    expect(signal.reason).toBe('stop');
-  });
 });

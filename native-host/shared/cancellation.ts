@@ -2,15 +2,14 @@
  * One request's cancellation, as the host's call path reads it: whether and why the request was
  * cancelled, and the functions to run when it is. It is what an AbortSignal offers the host
  * without making one per request: on Node 20 making a controller's signal and adding a listener
- * to it cost about 10 us, more than the rest of routing a `tools/call` (issue 15). `signal` makes
- * a real AbortSignal on first read, for code that takes one (fetch, the MCP SDK), tied to this
- * cancellation.
+ * to it cost about 10 us, more than the rest of routing a `tools/call` (issue 15; decision 0035).
+ * Code that needs an AbortSignal (the MCP SDK's requests) makes its own and aborts it from
+ * `onCancel` (mcp/request-deadline.ts).
  */
 export class Cancellation {
   #cancelled = false;
   #reason: unknown = undefined;
   #listeners: (() => void)[] = [];
-  #controller: AbortController | undefined;
 
   get cancelled(): boolean {
     return this.#cancelled;
@@ -19,16 +18,6 @@ export class Cancellation {
   /** What `cancel` was given; undefined while not cancelled. */
   get reason(): unknown {
     return this.#reason;
-  }
-
-  /** An AbortSignal that aborts with this cancellation (made on first read). */
-  get signal(): AbortSignal {
-    if (this.#controller === undefined) {
-      const controller = new AbortController();
-      this.#controller = controller;
-      if (this.#cancelled) controller.abort(this.#reason);
-    }
-    return this.#controller.signal;
   }
 
   /**
@@ -56,7 +45,6 @@ export class Cancellation {
     const listeners = this.#listeners;
     this.#listeners = [];
     for (const listener of listeners) listener();
-    this.#controller?.abort(reason);
   }
 }
 
