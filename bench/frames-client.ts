@@ -10,7 +10,7 @@ import {
   type ResultOf,
 } from '../protocol/methods';
 import { describeExit, type ExitInfo } from '../protocol/servers';
-import { HOST_NODE_FLAGS } from '../native-host/shared/node-flags';
+import { HOST_ENV, HOST_NODE_FLAGS } from '../native-host/shared/node-flags';
 
 /**
  * A lean native-messaging client for the bench: spawns the bundled host the way the browser does
@@ -105,7 +105,8 @@ export class FramesClient {
 
   /** Spawns `node <bundle> host <origin>` with its own SWITCHYARD_HOME. */
   static spawn(options: SpawnHostOptions): FramesClient {
-    // The flags the launcher uses, so the bench measures the host as browsers run it.
+    // The flags and environment the launcher uses, so the bench measures the host as browsers
+    // run it.
     const args = [
       ...HOST_NODE_FLAGS,
       ...(options.nodeArgs ?? []),
@@ -113,8 +114,9 @@ export class FramesClient {
       'host',
       options.origin,
     ];
+    const launcherEnv = process.platform === 'win32' ? {} : HOST_ENV;
     const child = spawn(process.execPath, args, {
-      env: { ...process.env, ...options.env, SWITCHYARD_HOME: options.home },
+      env: { ...process.env, ...launcherEnv, ...options.env, SWITCHYARD_HOME: options.home },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     return new FramesClient(child);

@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HOST_NODE_FLAGS } from '../native-host/shared/node-flags';
+import { HOST_ENV, HOST_NODE_FLAGS } from '../native-host/shared/node-flags';
 import { cmdQuote, parseLauncher, posixLauncher, shQuote, windowsLauncher } from './launcher';
 
 // Dangerous direction: a path the shell or cmd.exe re-reads as code. A path with `$(...)`,
@@ -46,9 +46,11 @@ describe('posixLauncher runs node with the exact paths, flags and browser argume
   it.each(TRICKY.filter((t) => !t.startsWith('-')))('folder %j', (name) => {
     const dir = path.join(root, name.replace(/\//g, '_'));
     mkdirSync(dir, { recursive: true });
-    // A stand-in for node that prints what it was given, NUL-separated, and SWITCHYARD_HOME.
+    // A stand-in for node that prints what it was given, NUL-separated, after SWITCHYARD_HOME and
+    // the variables the launcher sets for the host (HOST_ENV).
     const fakeNode = path.join(dir, 'node');
-    writeFileSync(fakeNode, '#!/bin/sh\nprintf "%s\\0" "$SWITCHYARD_HOME" "$@"\n', { mode: 0o755 });
+    const printed = ['SWITCHYARD_HOME', ...Object.keys(HOST_ENV)].map((v) => `"$${v}"`).join(' ');
+    writeFileSync(fakeNode, `#!/bin/sh\nprintf "%s\\0" ${printed} "$@"\n`, { mode: 0o755 });
     const launcher = posixLauncher({
       node: fakeNode,
       bundle: path.join(dir, 'switchyard.cjs'),
@@ -67,6 +69,7 @@ describe('posixLauncher runs node with the exact paths, flags and browser argume
     });
     expect(out.split('\0').slice(0, -1)).toEqual([
       path.join(dir, 'home'),
+      ...Object.values(HOST_ENV),
       ...HOST_NODE_FLAGS,
       path.join(dir, 'switchyard.cjs'),
       'host',
@@ -84,6 +87,15 @@ describe('posixLauncher runs node with the exact paths, flags and browser argume
   it('refuses a NUL byte', () => {
     expect(posixLauncher({ node: '/a\0b', bundle: '/b', home: '/h', version: '1' }).ok).toBe(false);
   });
+
+  it.each<Record<string, string>>([{ 'NOT-A-NAME': '1' }, { '1X': '1' }, { X: 'a\0b' }])(
+    'refuses an environment it cannot write as sh: %j',
+    (env) => {
+      expect(posixLauncher({ node: '/n', bundle: '/b', home: '/h', version: '1', env }).ok).toBe(
+        false,
+      );
+    },
+  );
 });
 
 describe('cmdQuote: what a .cmd file can carry inside double quotes', () => {

@@ -1,4 +1,4 @@
-import { HOST_NODE_FLAGS } from '../native-host/shared/node-flags';
+import { HOST_ENV, HOST_NODE_FLAGS } from '../native-host/shared/node-flags';
 
 /**
  * The launcher the host manifest points at. A browser started from the desktop has no shell PATH
@@ -19,6 +19,8 @@ export interface LauncherInput {
   readonly home: string;
   readonly version: string;
   readonly nodeFlags?: readonly string[];
+  /** Variables set for the host (POSIX only); default HOST_ENV. Names are sh identifiers. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 export type LauncherResult =
@@ -40,6 +42,9 @@ export function posixLauncher(input: LauncherInput): LauncherResult {
   if (values.some((v) => v.includes('\0')))
     return { ok: false, message: 'a path contains a NUL byte' };
   const argv = [input.node, ...(input.nodeFlags ?? HOST_NODE_FLAGS), input.bundle, 'host'];
+  const env = Object.entries(input.env ?? HOST_ENV);
+  if (env.some(([name, value]) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || value.includes('\0')))
+    return { ok: false, message: 'an environment variable for the host is not a sh name=value' };
   const text = [
     '#!/bin/sh',
     SH_MARKER,
@@ -48,6 +53,7 @@ export function posixLauncher(input: LauncherInput): LauncherResult {
     "# 'switchyard install' to update it, 'switchyard doctor' to check it.",
     `SWITCHYARD_HOME=${shQuote(input.home)}`,
     'export SWITCHYARD_HOME',
+    ...env.flatMap(([name, value]) => [`${name}=${shQuote(value)}`, `export ${name}`]),
     `exec ${argv.map(shQuote).join(' ')} "$@"`,
     '',
   ].join('\n');
