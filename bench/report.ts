@@ -427,7 +427,7 @@ function renderMemory({ memory, verdicts }: BenchReport): string {
     host?.pssMiB == null || host.privateMiB == null
       ? []
       : [
-          `  of the host's ${fixed(host.rssMiB, 1)} MiB, ${fixed(host.rssMiB - host.privateMiB, 1)} are pages other processes map too (the node binary and its libraries: every node process, the servers among them, has them); its share of them (PSS) is ${fixed(host.pssMiB, 1)} MiB, its own ${fixed(host.privateMiB, 1)} (context, no target)`,
+          `  of the host's ${fixed(host.rssMiB, 1)} MiB, ${fixed(host.rssMiB - host.privateMiB, 1)} are pages other processes map too (the node binary and its libraries: every node process, the servers among them, has them); counting those split among the processes that map them (PSS) the host is ${fixed(host.pssMiB, 1)} MiB, its own pages ${fixed(host.privateMiB, 1)} (context, no target)`,
         ];
   const heap = memory.heapAfterGc;
   const heapRows: Row[] = heap.samples.map((h): Row => [
