@@ -17,9 +17,10 @@ export const SDK_TIMEOUT_DISABLED_MS = 2 ** 31 - 1;
  * One request's abort signal (what the SDK takes): fires when the caller cancels or when the host's
  * own timer runs out. `extend()` restarts the wait (progress from the server), never past
  * `maxTotalMs` from the start. `dispose()` must run when the request settles: it clears the timer
- * and detaches from the caller's cancellation. (Not `AbortSignal.any` over a caller's signal: the
- * SDK never removes its listener from the signal it is given, and on Node 20 a composite signal
- * with a listener is never collected: about 9.5 KiB leaked per call, measured by the benchmark.)
+ * and detaches from the caller's cancellation. One signal of its own per request, aborted from the
+ * caller's `Cancellation` (decision 0035), not `AbortSignal.any` over two: on Node 20 a composite
+ * signal that ever had a listener is never collected, about 9.5 KiB leaked per call when the
+ * benchmark measured it (with an SDK that did not remove its listener; v2 does, in `finally`).
  */
 export class RequestDeadline {
   private readonly controller = new AbortController();

@@ -72,6 +72,7 @@ function handlers(overrides: Partial<Handlers> = {}): Handlers {
 
 function setup(overrides: Partial<Handlers> = {}, send?: (m: unknown) => Promise<void>) {
   const sent: unknown[] = [];
+  const logs: string[] = [];
   const dispatcher = new Dispatcher({
     handlers: handlers(overrides),
     send:
@@ -80,7 +81,7 @@ function setup(overrides: Partial<Handlers> = {}, send?: (m: unknown) => Promise
         sent.push(message);
         return Promise.resolve();
       }),
-    log: () => undefined,
+    log: (level, message) => logs.push(`${level}: ${message}`),
   });
   const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
   const hello = async () => {
@@ -93,7 +94,7 @@ function setup(overrides: Partial<Handlers> = {}, send?: (m: unknown) => Promise
     await settle();
     sent.length = 0;
   };
-  return { dispatcher, sent, settle, hello };
+  return { dispatcher, sent, logs, settle, hello };
 }
 
 function errorOf(message: unknown): { code: number; data: { reason: string } } {
@@ -268,6 +269,33 @@ describe('Dispatcher', () => {
     await settle();
     expect(seen).toEqual(['shutdown', 'shutdown']);
     expect(dispatcher.pending).toBe(0);
+  });
+
+  it("still cancels the other requests when one request's cancel listener throws", async () => {
+    const seen: number[] = [];
+    const { dispatcher, logs, settle, hello } = setup({
+      'tools/call': (params, context) =>
+        new Promise((_resolve, reject) => {
+          context.cancellation.onCancel(() => {
+            if (params.name === 'broken') throw new Error('listener broke');
+          });
+          context.cancellation.onCancel(() => {
+            seen.push(Number(context.id));
+            reject(new HostError('cancelled', 'cancelled'));
+          });
+        }),
+    });
+    await hello();
+    dispatcher.handle({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'broken' } });
+    dispatcher.handle({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 't' } });
+    await settle();
+    expect(() => {
+      dispatcher.abortAll('shutdown');
+    }).not.toThrow();
+    await settle();
+    expect(seen).toEqual([1, 2]);
+    expect(dispatcher.pending).toBe(0);
+    expect(logs).toEqual(['error: Cancelling a request failed: listener broke']);
   });
 
   it('refuses a second request with an id that is still in flight', async () => {

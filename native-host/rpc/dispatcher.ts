@@ -120,7 +120,16 @@ export class Dispatcher {
 
   /** Aborts every in-flight request (host shutdown). */
   abortAll(reason: string): void {
-    for (const cancellation of this.inFlight.values()) cancellation.cancel(reason);
+    for (const cancellation of this.inFlight.values()) this.cancel(cancellation, reason);
+  }
+
+  /** One request's cancel; a listener that fails is logged and the others have run. */
+  private cancel(cancellation: Cancellation, reason: string): void {
+    try {
+      cancellation.cancel(reason);
+    } catch (error) {
+      this.options.log('error', `Cancelling a request failed: ${messageOf(error)}`);
+    }
   }
 
   private handleNotification(method: string, params: unknown): void {
@@ -134,7 +143,8 @@ export class Dispatcher {
       return;
     }
     // notifications/cancelled is the only client notification so far.
-    this.inFlight.get(parsed.data.requestId)?.cancel(CANCEL_REASON);
+    const cancellation = this.inFlight.get(parsed.data.requestId);
+    if (cancellation !== undefined) this.cancel(cancellation, CANCEL_REASON);
   }
 
   private async handleRequest(request: JsonRpcRequest): Promise<void> {

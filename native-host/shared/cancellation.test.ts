@@ -43,4 +43,61 @@ describe('Cancellation', () => {
     cancellation.cancel('x');
     expect(seen).toEqual(['b']);
   });
+
+  it('runs every listener when one throws, then throws what it threw', () => {
+    const cancellation = new Cancellation();
+    const seen: string[] = [];
+    cancellation.onCancel(() => {
+      throw new Error('first broke');
+    });
+    cancellation.onCancel(() => seen.push('b'));
+    expect(() => {
+      cancellation.cancel('x');
+    }).toThrow('first broke');
+    expect(seen).toEqual(['b']);
+    expect(cancellation.cancelled).toBe(true);
+  });
+
+  it('throws an AggregateError with every error when several listeners throw', () => {
+    const cancellation = new Cancellation();
+    cancellation.onCancel(() => {
+      throw new Error('a');
+    });
+    cancellation.onCancel(() => {
+      throw new Error('b');
+    });
+    let thrown: unknown;
+    try {
+      cancellation.cancel('x');
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(AggregateError);
+    expect((thrown as AggregateError).errors.map((e: Error) => e.message)).toEqual(['a', 'b']);
+  });
+
+  it('skips a listener another listener removed during the cancel, as an EventTarget does', () => {
+    const cancellation = new Cancellation();
+    const seen: string[] = [];
+    let removeB = (): void => undefined;
+    cancellation.onCancel(() => {
+      seen.push('a');
+      removeB();
+    });
+    removeB = cancellation.onCancel(() => seen.push('b'));
+    cancellation.onCancel(() => seen.push('c'));
+    cancellation.cancel('x');
+    expect(seen).toEqual(['a', 'c']);
+  });
+
+  it('counts the same function added twice as two listeners, each removed on its own', () => {
+    const cancellation = new Cancellation();
+    let ran = 0;
+    const listener = () => (ran += 1);
+    const removeFirst = cancellation.onCancel(listener);
+    cancellation.onCancel(listener);
+    removeFirst();
+    cancellation.cancel('x');
+    expect(ran).toBe(1);
+  });
 });

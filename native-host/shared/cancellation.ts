@@ -9,7 +9,9 @@
 export class Cancellation {
   #cancelled = false;
   #reason: unknown = undefined;
-  #listeners: (() => void)[] = [];
+  /** One entry per registration (so the same function added twice is two listeners); made on
+   * the first `onCancel`, since most requests are never listened to for long. */
+  #listeners: Set<{ readonly run: () => void }> | undefined;
 
   get cancelled(): boolean {
     return this.#cancelled;
@@ -22,29 +24,47 @@ export class Cancellation {
 
   /**
    * Runs `listener` once when the request is cancelled (at once if it already is). Returns the
-   * function that removes it, which the caller runs once the request has settled. A listener must
-   * not throw: it is the host's own code, which only passes the cancellation on.
+   * function that removes it, which the caller runs once the request has settled; removed while
+   * a cancel is running the listeners, it is skipped if it has not run yet, as with an
+   * EventTarget.
    */
   onCancel(listener: () => void): () => void {
     if (this.#cancelled) {
       listener();
       return noop;
     }
-    this.#listeners.push(listener);
+    const entry = { run: listener };
+    const listeners = (this.#listeners ??= new Set());
+    listeners.add(entry);
     return () => {
-      const at = this.#listeners.indexOf(listener);
-      if (at >= 0) this.#listeners.splice(at, 1);
+      listeners.delete(entry);
     };
   }
 
-  /** Cancels the request: the first call counts, later ones do nothing. */
+  /**
+   * Cancels the request: the first call counts, later ones do nothing. Every listener runs even
+   * if one throws (a listener passes the cancellation on, to a server or a timer, and one that
+   * failed must not keep the others from hearing it); what they threw is thrown afterwards, the
+   * error itself for one, an AggregateError for several.
+   */
   cancel(reason: unknown): void {
     if (this.#cancelled) return;
     this.#cancelled = true;
     this.#reason = reason;
     const listeners = this.#listeners;
-    this.#listeners = [];
-    for (const listener of listeners) listener();
+    if (listeners === undefined) return;
+    const errors: unknown[] = [];
+    // A Set visits what is still in it: a listener another one removed is skipped.
+    for (const entry of listeners) {
+      listeners.delete(entry);
+      try {
+        entry.run();
+      } catch (error) {
+        errors.push(error);
+      }
+    }
+    if (errors.length === 1) throw errors[0];
+    if (errors.length > 1) throw new AggregateError(errors, 'cancel listeners failed');
   }
 }
 

@@ -1,8 +1,9 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { basename, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EXPOSED_TOOL_NAME_PATTERN } from '../../protocol/tools';
+import { CANCEL_REASON } from '../../native-host/rpc/dispatcher';
 import {
   EVERYTHING_SERVER,
   FILESYSTEM_SERVER,
@@ -34,6 +35,7 @@ describe('host relay with the reference servers', () => {
   let host: HostHarness;
   let files: string;
   let memoryFile: string;
+  let scriptedRecord: string;
 
   beforeAll(async () => {
     files = mkdtempSync(join(tmpdir(), 'switchyard-fs-'));
@@ -41,6 +43,7 @@ describe('host relay with the reference servers', () => {
     // Anything in the browser's environment must stay out of servers' environments.
     process.env.SWITCHYARD_TEST_SECRET = 'sk-test-should-never-leak';
     memoryFile = join(mkdtempSync(join(tmpdir(), 'switchyard-mem-')), 'memory.jsonl');
+    scriptedRecord = join(files, '..', `${basename(files)}-scripted.log`);
     host = await HostHarness.start({
       everything: { command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'] },
       files: { command: process.execPath, args: [FILESYSTEM_SERVER, files] },
@@ -49,7 +52,11 @@ describe('host relay with the reference servers', () => {
         args: [MEMORY_SERVER],
         env: { MEMORY_FILE_PATH: memoryFile },
       },
-      scripted: { command: process.execPath, args: [FIXTURE_SERVER, '--paginate'], toolTimeout: 2 },
+      scripted: {
+        command: process.execPath,
+        args: [FIXTURE_SERVER, '--paginate', `--record=${scriptedRecord}`],
+        toolTimeout: 2,
+      },
     });
     await host.settled();
   });
@@ -284,16 +291,34 @@ describe('host relay with the reference servers', () => {
     expect(reply.error?.data?.reason).toBe('timeout');
   });
 
-  it('reports a user cancel as a cancel, not a timeout', async () => {
+  it('reports a user cancel as a cancel, and passes it on to the server', async () => {
+    // "<pid> <method> <id>" per message the scripted server received.
+    const received = () => readFileSync(scriptedRecord, 'utf8').trim().split('\n');
+    const before = received().length;
     const pending = host.request(
       'tools/call',
       { name: 'scripted__slow', arguments: { ms: 30_000 } },
       'to-cancel',
     );
-    await new Promise((r) => setTimeout(r, 100));
+    // The server has the call, under the id the host gave it, before the user stops it.
+    const call = await vi.waitFor(() => {
+      const line = received()
+        .slice(before)
+        .find((l) => l.split(' ')[1] === 'tools/call');
+      if (line === undefined) throw new Error('the server has not had the call yet');
+      return line.split(' ');
+    });
     host.notify('notifications/cancelled', { requestId: 'to-cancel', reason: 'user pressed stop' });
     const reply = await pending;
     expect(reply.error?.data?.reason).toBe('cancelled');
+    // Not only reported: the server is told to stop working on that very request, because the
+    // user cancelled it (a cancel that only reached the server through the host's 2 s deadline
+    // would name the timeout).
+    await vi.waitFor(() => {
+      expect(received().slice(before)).toContain(
+        `${call[0]} notifications/cancelled ${call[2]} ${CANCEL_REASON}`,
+      );
+    });
   });
 
   it('refreshes the listing when a server announces list_changed', async () => {
