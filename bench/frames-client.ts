@@ -10,7 +10,7 @@ import {
   type ResultOf,
 } from '../protocol/methods';
 import { describeExit, type ExitInfo } from '../protocol/servers';
-import { HOST_ENV, HOST_NODE_FLAGS } from '../native-host/shared/node-flags';
+import { HOST_NODE_FLAGS, hostEnvFor } from '../native-host/shared/node-flags';
 
 /**
  * A lean native-messaging client for the bench: spawns the bundled host the way the browser does
@@ -114,9 +114,13 @@ export class FramesClient {
       'host',
       options.origin,
     ];
-    const launcherEnv = process.platform === 'win32' ? {} : HOST_ENV;
     const child = spawn(process.execPath, args, {
-      env: { ...process.env, ...launcherEnv, ...options.env, SWITCHYARD_HOME: options.home },
+      env: {
+        ...process.env,
+        ...hostEnvFor(process.platform),
+        ...options.env,
+        SWITCHYARD_HOME: options.home,
+      },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     return new FramesClient(child);

@@ -21,6 +21,9 @@ export interface ProcessMemory {
   readonly pssMiB: number | null;
   /** Pages no other process maps (clean and dirty), in MiB (Linux only). */
   readonly privateMiB: number | null;
+  /** Resident pages other processes map too, in MiB (Linux only): RSS less the private pages,
+   * both from one read of smaps_rollup, so the two cannot drift apart. */
+  readonly sharedMiB: number | null;
 }
 
 const KIB_PER_MIB = 1_024;
@@ -48,11 +51,13 @@ function fromProcStatus(pid: number): ProcessMemory | undefined {
     peakMiB: peak === undefined ? null : peak / KIB_PER_MIB,
     pssMiB: shares?.pss ?? null,
     privateMiB: shares?.private ?? null,
+    sharedMiB: shares?.shared ?? null,
   };
 }
 
-/** PSS and the private pages, in MiB, from smaps_rollup (Linux 4.14+); undefined if unreadable. */
-function sharesOf(pid: number): { pss: number; private: number } | undefined {
+/** PSS, the private and the shared pages, in MiB, from smaps_rollup (Linux 4.14+); undefined if
+ * unreadable. */
+function sharesOf(pid: number): { pss: number; private: number; shared: number } | undefined {
   let rollup: string;
   try {
     rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
@@ -60,11 +65,17 @@ function sharesOf(pid: number): { pss: number; private: number } | undefined {
     return undefined;
   }
   const kib = (field: string) => kibField(rollup, field);
+  const rss = kib('Rss');
   const pss = kib('Pss');
   const clean = kib('Private_Clean');
   const dirty = kib('Private_Dirty');
-  if (pss === undefined || clean === undefined || dirty === undefined) return undefined;
-  return { pss: pss / KIB_PER_MIB, private: (clean + dirty) / KIB_PER_MIB };
+  if (rss === undefined || pss === undefined || clean === undefined || dirty === undefined)
+    return undefined;
+  return {
+    pss: pss / KIB_PER_MIB,
+    private: (clean + dirty) / KIB_PER_MIB,
+    shared: (rss - clean - dirty) / KIB_PER_MIB,
+  };
 }
 
 /** A `Field:   123 kB` line of a /proc file, in KiB. */
@@ -78,7 +89,14 @@ function fromPs(pid: number): ProcessMemory | undefined {
     const out = execFileSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' });
     const kib = Number(out.trim());
     return Number.isFinite(kib) && out.trim() !== ''
-      ? { pid, rssMiB: kib / KIB_PER_MIB, peakMiB: null, pssMiB: null, privateMiB: null }
+      ? {
+          pid,
+          rssMiB: kib / KIB_PER_MIB,
+          peakMiB: null,
+          pssMiB: null,
+          privateMiB: null,
+          sharedMiB: null,
+        }
       : undefined;
   } catch {
     return undefined;

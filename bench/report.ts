@@ -205,7 +205,7 @@ function serverShare(relay: RelayResult): string[] {
   const direct = relay.cpuPerCallUs.direct[`${ECHO_SERVER} direct`];
   if (via == null || direct == null) return [];
   return [
-    `  the server's own CPU per call: ${fixed(via, 1)} us relayed, ${fixed(direct, 1)} direct (${fixed(via - direct, 1)} us more: a relayed call carries _meta.progressToken, the direct one does not; context, no target)`,
+    `  the server's own CPU per call: ${fixed(via, 1)} us relayed, ${fixed(direct, 1)} direct (${fixed(Math.abs(via - direct), 1)} us ${via >= direct ? 'more' : 'less'} relayed; a relayed call carries _meta.progressToken and the direct one does not, the likely cause of a difference; context, no target)`,
   ];
 }
 
@@ -424,10 +424,10 @@ function renderMemory({ memory, verdicts }: BenchReport): string {
     }),
   ];
   const shared =
-    host?.pssMiB == null || host.privateMiB == null
+    host?.pssMiB == null || host.privateMiB == null || host.sharedMiB == null
       ? []
       : [
-          `  of the host's ${fixed(host.rssMiB, 1)} MiB, ${fixed(host.rssMiB - host.privateMiB, 1)} are pages other processes map too (the node binary and its libraries: every node process, the servers among them, has them); counting those split among the processes that map them (PSS) the host is ${fixed(host.pssMiB, 1)} MiB, its own pages ${fixed(host.privateMiB, 1)} (context, no target)`,
+          `  of the host's ${fixed(host.rssMiB, 1)} MiB, ${fixed(host.sharedMiB, 1)} are pages other processes map too (the node binary and its libraries: every node process, the servers among them, has them); counting those split among the processes that map them (PSS) the host is ${fixed(host.pssMiB, 1)} MiB, its own pages ${fixed(host.privateMiB, 1)} (context, no target)`,
         ];
   const heap = memory.heapAfterGc;
   const heapRows: Row[] = heap.samples.map((h): Row => [

@@ -49,13 +49,16 @@ describe('posixLauncher runs node with the exact paths, flags and browser argume
     // A stand-in for node that prints what it was given, NUL-separated, after SWITCHYARD_HOME and
     // the variables the launcher sets for the host (HOST_ENV).
     const fakeNode = path.join(dir, 'node');
-    const printed = ['SWITCHYARD_HOME', ...Object.keys(HOST_ENV)].map((v) => `"$${v}"`).join(' ');
+    // The folder's tricky name is also the value of one more variable, which must arrive as is.
+    const env = { ...HOST_ENV, SWITCHYARD_TEST_VALUE: name };
+    const printed = ['SWITCHYARD_HOME', ...Object.keys(env)].map((v) => `"$${v}"`).join(' ');
     writeFileSync(fakeNode, `#!/bin/sh\nprintf "%s\\0" ${printed} "$@"\n`, { mode: 0o755 });
     const launcher = posixLauncher({
       node: fakeNode,
       bundle: path.join(dir, 'switchyard.cjs'),
       home: path.join(dir, 'home'),
       version: '1.2.3',
+      env,
     });
     expect(launcher.ok).toBe(true);
     if (!launcher.ok) return;
@@ -69,7 +72,7 @@ describe('posixLauncher runs node with the exact paths, flags and browser argume
     });
     expect(out.split('\0').slice(0, -1)).toEqual([
       path.join(dir, 'home'),
-      ...Object.values(HOST_ENV),
+      ...Object.values(env),
       ...HOST_NODE_FLAGS,
       path.join(dir, 'switchyard.cjs'),
       'host',
@@ -84,18 +87,31 @@ describe('posixLauncher runs node with the exact paths, flags and browser argume
     });
   });
 
+  it('sets HOST_ENV for the host unless told otherwise', () => {
+    const launcher = posixLauncher({ node: '/n', bundle: '/b', home: '/h', version: '1' });
+    expect(launcher.ok).toBe(true);
+    if (!launcher.ok) return;
+    for (const [name, value] of Object.entries(HOST_ENV)) {
+      expect(launcher.text.split('\n')).toEqual(
+        expect.arrayContaining([`${name}=${shQuote(value)}`, `export ${name}`]),
+      );
+    }
+  });
+
   it('refuses a NUL byte', () => {
     expect(posixLauncher({ node: '/a\0b', bundle: '/b', home: '/h', version: '1' }).ok).toBe(false);
   });
 
-  it.each<Record<string, string>>([{ 'NOT-A-NAME': '1' }, { '1X': '1' }, { X: 'a\0b' }])(
-    'refuses an environment it cannot write as sh: %j',
-    (env) => {
-      expect(posixLauncher({ node: '/n', bundle: '/b', home: '/h', version: '1', env }).ok).toBe(
-        false,
-      );
-    },
-  );
+  it.each<Record<string, string>>([
+    { 'NOT-A-NAME': '1' },
+    { '1X': '1' },
+    { X: 'a\0b' },
+    { SWITCHYARD_HOME: '/elsewhere' },
+  ])('refuses an environment it cannot write as sh: %j', (env) => {
+    expect(posixLauncher({ node: '/n', bundle: '/b', home: '/h', version: '1', env }).ok).toBe(
+      false,
+    );
+  });
 });
 
 describe('cmdQuote: what a .cmd file can carry inside double quotes', () => {

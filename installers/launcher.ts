@@ -19,7 +19,8 @@ export interface LauncherInput {
   readonly home: string;
   readonly version: string;
   readonly nodeFlags?: readonly string[];
-  /** Variables set for the host (POSIX only); default HOST_ENV. Names are sh identifiers. */
+  /** Variables set for the host (POSIX only: the Windows launcher sets none, see
+   * `hostEnvFor`); default HOST_ENV. Names are sh identifiers, never SWITCHYARD_HOME. */
   readonly env?: Readonly<Record<string, string>>;
 }
 
@@ -45,6 +46,10 @@ export function posixLauncher(input: LauncherInput): LauncherResult {
   const env = Object.entries(input.env ?? HOST_ENV);
   if (env.some(([name, value]) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || value.includes('\0')))
     return { ok: false, message: 'an environment variable for the host is not a sh name=value' };
+  // The home is pinned above, and doctor and uninstall read it from that line: nothing may
+  // override it further down.
+  if (env.some(([name]) => name === 'SWITCHYARD_HOME'))
+    return { ok: false, message: 'SWITCHYARD_HOME is set by the launcher from the home folder' };
   const text = [
     '#!/bin/sh',
     SH_MARKER,

@@ -17,12 +17,19 @@ import { imageTokens, type ImageTokenRule } from './image-tokens';
  * and its images by the provider's formula (image-tokens.ts; 'none': images are not sent).
  */
 export function messageTokens(message: ChatMessage, images: ImageTokenRule = 'none'): number {
-  return estimateTokens(messageText(message)) + messageImageTokens(message, images);
+  const cost = messageCost(message, images);
+  return cost.text + cost.images;
 }
 
-/** The images' part of `messageTokens`. */
-function messageImageTokens(message: ChatMessage, images: ImageTokenRule): number {
-  return imagesOf(message).reduce((sum, image) => sum + imageTokens(images, image), 0);
+/** `messageTokens` in its two parts: the text and the images. */
+function messageCost(
+  message: ChatMessage,
+  images: ImageTokenRule,
+): { readonly text: number; readonly images: number } {
+  return {
+    text: estimateTokens(messageText(message)),
+    images: imagesOf(message).reduce((sum, image) => sum + imageTokens(images, image), 0),
+  };
 }
 
 function imagesOf(message: ChatMessage) {
@@ -79,9 +86,9 @@ export function contextMeter(input: {
   let conversation = 0;
   let images = 0;
   for (const message of input.messages.slice(input.notSent ?? 0)) {
-    const pictures = messageImageTokens(message, input.images ?? 'none');
-    images += pictures;
-    conversation += estimateTokens(messageText(message)) + pictures;
+    const cost = messageCost(message, input.images ?? 'none');
+    images += cost.images;
+    conversation += cost.text + cost.images;
   }
   let tools = 0;
   let mcpTools = 0;

@@ -8,7 +8,7 @@ import { installPaths } from '../../installers/locations';
 import type { RecordedPath } from '../../installers/login-path';
 import { planInstall, type PlannedManifest } from '../../installers/plan';
 import { readReceipt } from '../../installers/receipt';
-import { HOST_NODE_FLAGS } from '../shared/node-flags';
+import { HOST_NODE_FLAGS, hostEnvFor } from '../shared/node-flags';
 import { HOST_VERSION } from '../shared/version';
 import { parseInstallArgs } from './install-args';
 import {
@@ -161,7 +161,7 @@ export function makeInstallCommand(environment: InstallEnvironment = processInst
     );
     if (result.actions.length > 0) {
       io.out(
-        `${table(result.actions.map((a) => describeInstallAction(a, plan.manifests, bundleSource, environment.node)))}\n\n`,
+        `${table(result.actions.map((a) => describeInstallAction(a, plan.manifests, bundleSource, environment.node, platform)))}\n\n`,
       );
     }
     if (!result.ok) {
@@ -186,6 +186,7 @@ function describeInstallAction(
   manifests: readonly PlannedManifest[],
   bundleSource: string,
   node: string,
+  platform: NodeJS.Platform,
 ): string[] {
   const status = STATUS_TEXT[action.status] ?? action.status;
   switch (action.kind) {
@@ -203,7 +204,11 @@ function describeInstallAction(
       return [
         status,
         action.target,
-        `launcher: ${[node, ...HOST_NODE_FLAGS].join(' ')} <bundle> host`,
+        `launcher: ${[
+          ...Object.entries(hostEnvFor(platform)).map(([name, value]) => `${name}=${value}`),
+          node,
+          ...HOST_NODE_FLAGS,
+        ].join(' ')} <bundle> host`,
       ];
     case 'manifest': {
       const planned = manifests.find((m) => m.registration.manifest === action.target);

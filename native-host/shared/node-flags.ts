@@ -30,6 +30,11 @@ export const HOST_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2'];
  */
 export const HOST_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
 
+/** What the launcher for `platform` sets for the host: HOST_ENV, and nothing on Windows. */
+export function hostEnvFor(platform: NodeJS.Platform): Readonly<Record<string, string>> {
+  return platform === 'win32' ? {} : HOST_ENV;
+}
+
 /**
  * V8 lets the old generation grow to between 1.1x and 4x of what survived the last full GC,
  * depending on how fast it collects. A host's live heap is small (about 12-16 MiB) and flat, so

@@ -108,7 +108,11 @@ describe('the code cache', () => {
       "\nprocess.stdout.write('caf\u00e9 \u2713\\n');\n",
     );
     for (const run of ['compiled', 'cached']) {
-      const result = spawnSync(process.execPath, [entry, 'version'], { encoding: 'utf8' });
+      const result = spawnSync(process.execPath, [entry, 'version'], {
+        env: { ...process.env, SWITCHYARD_CODE_CACHE: undefined },
+        encoding: 'utf8',
+      });
+      expect(result.stderr, run).toBe('');
       expect(result.status, run).toBe(0);
       expect(result.stdout, run).toMatch(/\ncaf\u00e9 \u2713\n$/);
     }

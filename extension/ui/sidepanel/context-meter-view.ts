@@ -36,13 +36,16 @@ export const exactTokens = exactCount;
  */
 export function meterSegments(meter: ContextMeter): MeterSegment[] {
   const images = Math.min(Math.max(0, meter.images), Math.max(0, meter.conversation));
-  const parts: [MeterSegmentKey, string, number][] = [
+  type Part = readonly [key: MeterSegmentKey, label: string, tokens: number];
+  const parts: Part[] = [
     ['system', 'System prompt', meter.system],
     ['conversation', 'Conversation', meter.conversation - images],
-    ...(images > 0 ? [['images', 'Images', images] as [MeterSegmentKey, string, number]] : []),
+  ];
+  if (images > 0) parts.push(['images', 'Images', images]);
+  parts.push(
     ['builtin', 'Built-in tools', Math.max(0, meter.tools - meter.mcpTools)],
     ['mcp', 'MCP tools', meter.mcpTools],
-  ];
+  );
   const sum = parts.reduce((total, [, , tokens]) => total + Math.max(0, tokens), 0);
   // Against the model's window when it is known, so an empty chat does not look full.
   const scale = Math.max(sum, meter.total, meter.window?.tokens ?? 0);
