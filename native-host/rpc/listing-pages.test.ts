@@ -51,6 +51,15 @@ describe('listingPage', () => {
     expect(pages.at(-1)?.nextCursor).toBeUndefined();
   });
 
+  it('measures a rebuilt listing anew: the same names with longer descriptions page sooner', () => {
+    // Sizes are remembered per tool object; a changed listing is made of new objects.
+    const short = listing(20, 10);
+    const long = listing(20, 400);
+    expect(listingPage(short, undefined, 4_000).nextCursor).toBeUndefined();
+    expect(listingPage(long, undefined, 4_000).tools.length).toBeLessThan(20);
+    expect(listingPage(short, undefined, 4_000).nextCursor).toBeUndefined();
+  });
+
   it('pages a listing that would pass the 1 MiB frame cap into pages that fit', () => {
     const whole = listing(1_000, 2_000); // about 2.1 MB of JSON
     expect(JSON.stringify(whole).length).toBeGreaterThan(1024 * 1024);

@@ -7,11 +7,14 @@ import { HostError } from '../shared/host-error';
  * so a listing that would not fit is sent in pages, never dropped. A page holds as many tools as
  * fit in `PAGE_BYTES` of JSON (at least one); each page carries the whole listing's token totals
  * and budget, and every page but the last a `nextCursor`. A listing that fits is one page with no
- * cursor: exactly what it was before. Pure.
+ * cursor: exactly what it was before.
  *
  * The cursor names the offset and a digest of the listing's tool names: a page asked for after
  * the listing changed fails with `invalid-params`, and the client lists again from the start
  * (a change also sends `notifications/tools/changed`).
+ *
+ * Pure as far as a caller can tell: it remembers each tool's size by object, and a listed tool is
+ * never changed after it is built (a change builds new ones).
  */
 
 type Listing = ResultOf<'tools/list'>;
@@ -29,7 +32,7 @@ export function listingPage(
   let bytes = 0;
   let end = start;
   while (end < tools.length) {
-    const size = Buffer.byteLength(JSON.stringify(tools[end]));
+    const size = jsonBytes(tools[end]);
     if (end > start && bytes + size > pageBytes) break;
     bytes += size;
     end += 1;
@@ -37,6 +40,22 @@ export function listingPage(
   if (start === 0 && end === tools.length) return listing;
   const page: Listing = { ...listing, tools: tools.slice(start, end) };
   return end < tools.length ? { ...page, nextCursor: `${end}.${digestOf(tools)}` } : page;
+}
+
+/**
+ * The bytes of one tool's JSON, remembered per tool object: the catalog hands out the same objects
+ * until the listing or the profiles change, and measuring them again was half the host's CPU for
+ * each `tools/list` of a 1,000-tool fleet (the frame's own JSON was the other half).
+ */
+const sizes = new WeakMap<Listing['tools'][number], number>();
+
+function jsonBytes(tool: Listing['tools'][number]): number {
+  let size = sizes.get(tool);
+  if (size === undefined) {
+    size = Buffer.byteLength(JSON.stringify(tool));
+    sizes.set(tool, size);
+  }
+  return size;
 }
 
 function offsetOf(cursor: string, tools: Listing['tools']): number {
