@@ -31,8 +31,8 @@ export function listingPage(
   const start = cursor === undefined ? 0 : offsetOf(cursor, tools);
   let bytes = 0;
   let end = start;
-  while (end < tools.length) {
-    const size = jsonBytes(tools[end]);
+  for (const tool of tools.slice(start)) {
+    const size = jsonBytes(tool);
     if (end > start && bytes + size > pageBytes) break;
     bytes += size;
     end += 1;
