@@ -261,6 +261,9 @@ describe('connectRemote', () => {
       for (const request of sent) expect(request.headers.get('x-tenant')).toBe('acme');
     }
     expect(server.remote?.transport()).toBe(settledOn);
+    // What the SDK reads before each request to cancel the 2026-07-28 way (closing that request's
+    // stream): only Streamable HTTP has a stream per request.
+    expect(server.transport.hasPerRequestStream === true).toBe(settledOn === 'streamable-http');
     await server.transport.close();
   });
 });

@@ -276,6 +276,19 @@ class RemoteConnection implements Transport {
     return this.kind;
   }
 
+  /**
+   * Whether the transport in use opens one HTTP request per JSON-RPC request (Streamable HTTP
+   * does, HTTP+SSE does not): the SDK reads it before each request. On a 2026-07-28 connection it
+   * then cancels a request by closing that request's stream, as the spec says, rather than by
+   * POSTing `notifications/cancelled`; and each request's fetch gets a signal of its own.
+   * Without it the SDK saw a transport with no per-request streams: a cancel went out as a POST,
+   * and every fetch hung an abort listener on the transport's one long-lived signal, which undici
+   * counts on each new request until garbage collection drops them.
+   */
+  get hasPerRequestStream(): boolean | undefined {
+    return this.inner.hasPerRequestStream;
+  }
+
   get sessionId(): string | undefined {
     return this.inner.sessionId;
   }

@@ -435,6 +435,7 @@ describe('adding a remote server by URL', () => {
     expect(await popup.locator('body').innerText()).not.toContain(REMOTE_TOKEN);
     expect((await hostTools({ server: 'remote' })).tools.map((tool) => tool.name)).toEqual([
       'remote__echo',
+      'remote__slow',
     ]);
   });
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startListening, stopListening, type ListeningProcess } from '../support/listening-process';
 import { EVERYTHING_SERVER, HostHarness, ROOT, unwrap } from './host-harness';
 
@@ -108,6 +108,30 @@ describe('remote servers', () => {
       headerNames: ['Authorization', 'X-Team'],
     });
     expect(JSON.stringify(servers)).not.toContain('remote-test-token-value');
+  });
+
+  it('cancels a call to a 2026-07-28 server by closing its request, as that revision says', async () => {
+    // What the server received, in order (the fixture's record), from here on.
+    const events = async (): Promise<string[]> =>
+      (await (await fetch(`http://127.0.0.1:${modern.port}/events`)).json()) as string[];
+    const before = (await events()).length;
+    const pending = host.request(
+      'tools/call',
+      { name: 'modern__slow', arguments: {} },
+      'remote-cancel',
+    );
+    await vi.waitFor(async () => {
+      expect((await events()).slice(before)).toContain('tools/call');
+    });
+    host.notify('notifications/cancelled', { requestId: 'remote-cancel', reason: 'stop' });
+    const reply = await pending;
+    expect(reply.error?.data?.reason).toBe('cancelled');
+    // The server's handler saw the cancel, and it came as the closed request: no
+    // notifications/cancelled was POSTed, which is how a 2025-era client cancels.
+    await vi.waitFor(async () => {
+      expect((await events()).slice(before)).toContain('slow aborted');
+    });
+    expect((await events()).slice(before)).not.toContain('notifications/cancelled');
   });
 
   it('fails a server that answers with errors, saying what it answered, redacted; the others run on', async () => {
