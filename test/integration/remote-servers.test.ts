@@ -30,7 +30,7 @@ describe('remote servers', () => {
     [http, sse, modern, broken] = await Promise.all([
       everything('streamableHttp'),
       everything('sse'),
-      startListening([REMOTE_MODERN]),
+      startListening([REMOTE_MODERN, '--record']),
       startListening([REMOTE_MODERN, '--status=500']),
     ]);
     host = await HostHarness.start(
@@ -111,7 +111,7 @@ describe('remote servers', () => {
   });
 
   it('cancels a call to a 2026-07-28 server by closing its request, as that revision says', async () => {
-    // What the server received, in order (the fixture's record), from here on.
+    // What the server received and did, in order (the fixture's record), from here on.
     const events = async (): Promise<string[]> =>
       (await (await fetch(`http://127.0.0.1:${modern.port}/events`)).json()) as string[];
     const before = (await events()).length;
@@ -120,18 +120,36 @@ describe('remote servers', () => {
       { name: 'modern__slow', arguments: {} },
       'remote-cancel',
     );
-    await vi.waitFor(async () => {
-      expect((await events()).slice(before)).toContain('tools/call');
-    });
+    // The tool is running at the server before the user stops it.
+    await vi.waitFor(
+      async () => {
+        expect((await events()).slice(before)).toContain('slow started');
+      },
+      { timeout: 10_000 },
+    );
+    const cancelledAt = (await events()).length;
     host.notify('notifications/cancelled', { requestId: 'remote-cancel', reason: 'stop' });
     const reply = await pending;
     expect(reply.error?.data?.reason).toBe('cancelled');
     // The server's handler saw the cancel, and it came as the closed request: no
     // notifications/cancelled was POSTed, which is how a 2025-era client cancels.
-    await vi.waitFor(async () => {
-      expect((await events()).slice(before)).toContain('slow aborted');
+    await vi.waitFor(
+      async () => {
+        expect((await events()).slice(cancelledAt)).toContain('slow aborted');
+      },
+      { timeout: 10_000 },
+    );
+    // Only that request was closed: the connection is the same one, and it still serves.
+    const echo = await host.call<{ content: Array<{ text: string }> }>('tools/call', {
+      name: 'modern__echo',
+      arguments: { message: 'after the cancel' },
     });
-    expect((await events()).slice(before)).not.toContain('notifications/cancelled');
+    expect(unwrap(echo.content[0]?.text ?? '')).toContain('after the cancel');
+    const after = (await events()).slice(cancelledAt);
+    expect(after).not.toContain('notifications/cancelled');
+    expect(after).not.toContain('server/discover');
+    expect(after).not.toContain('initialize');
+    expect(await status('modern')).toMatchObject({ state: 'running' });
   });
 
   it('fails a server that answers with errors, saying what it answered, redacted; the others run on', async () => {
