@@ -10,7 +10,8 @@ export class Cancellation {
   #cancelled = false;
   #reason: unknown = undefined;
   /** One entry per registration (so the same function added twice is two listeners); made on
-   * the first `onCancel`, since most requests are never listened to for long. */
+   * the first `onCancel`: only requests relayed to a server register one (a tool call, a resource
+   * read, a prompt), the host's own requests never do. */
   #listeners: Set<{ readonly run: () => void }> | undefined;
 
   get cancelled(): boolean {
