@@ -15,7 +15,9 @@ Usage: switchyard <command>
   revoke <server> | --workspace <folder>
                                    withdraw an approval: the server asks before it runs again
   add <name> [--env K=V]... [--cwd DIR] [--replace] -- <command> [args...]
-                                   add a server to config.json, approved to run as written
+  add <name> --url URL [--type http|sse] [--header K=V]... [--replace]
+                                   add a server (a local command, or a remote one by its
+                                   URL) to config.json, approved to run as written
   remove <name>                    remove a server from config.json and forget its approval
   auth <name> [--no-open] | auth <name> --sign-out | auth --status [--json]
                                    sign in to a remote server (OAuth, in your browser), sign

@@ -302,6 +302,19 @@ function docSections(doc: string): Map<string, string> {
   return sections;
 }
 
+/** The first column of the doc's summary table (the one headed `| Method`), unquoted. */
+function summaryTableNames(doc: string): string[] {
+  const lines = doc.split('\n');
+  const start = lines.findIndex((line) => line.startsWith('| Method '));
+  const names: string[] = [];
+  for (const line of lines.slice(start + 2)) {
+    if (!line.startsWith('|')) break;
+    const name = /^\| `([^`]+)`/.exec(line)?.[1];
+    if (name !== undefined) names.push(name);
+  }
+  return names;
+}
+
 /** Every ```json block of a section, parsed. */
 function jsonBlocks(section: string): unknown[] {
   return [...section.matchAll(/^```json\n([\s\S]*?)^```/gm)].map((m): unknown =>
@@ -315,6 +328,18 @@ describe('docs/protocol.md', () => {
 
   test.each(allNames)('has a section for %s', (name) => {
     expect(sections.has(name), `### \`${name}\` in docs/protocol.md`).toBe(true);
+  });
+
+  it('names every method and notification in its summary table, and nothing else', () => {
+    const table = summaryTableNames(doc);
+    expect(
+      allNames.filter((name) => !table.includes(name)),
+      'missing from the table',
+    ).toEqual([]);
+    expect(
+      table.filter((name) => !allNames.includes(name)),
+      'in the table, not the protocol',
+    ).toEqual([]);
   });
 
   it('documents no method or notification that is not in the table', () => {
