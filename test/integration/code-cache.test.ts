@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CACHE_DIR_NAME, MAIN_BUNDLE_FILE } from '../../native-host/shared/code-cache';
-import { HOST_BUNDLE } from './host-harness';
+import { HOST_BUNDLE, HOST_NODE } from './host-harness';
 
 // The entry (dist/host/switchyard.cjs) loading the main bundle through V8's code cache, on a copy
 // of the built files (decision 0033). What a user sees must not depend on the cache: every run
@@ -43,7 +43,7 @@ afterEach(() => {
 const VERSION = /^\d+\.\d+\.\d+\S*\n$/;
 
 function version(env: NodeJS.ProcessEnv = {}) {
-  const result = spawnSync(process.execPath, [entry, 'version'], {
+  const result = spawnSync(HOST_NODE, [entry, 'version'], {
     env: { ...process.env, SWITCHYARD_CODE_CACHE: undefined, ...env },
     encoding: 'utf8',
   });
@@ -108,7 +108,7 @@ describe('the code cache', () => {
       "\nprocess.stdout.write('caf\u00e9 \u2713\\n');\n",
     );
     for (const run of ['compiled', 'cached']) {
-      const result = spawnSync(process.execPath, [entry, 'version'], {
+      const result = spawnSync(HOST_NODE, [entry, 'version'], {
         env: { ...process.env, SWITCHYARD_CODE_CACHE: undefined },
         encoding: 'utf8',
       });
@@ -142,7 +142,7 @@ describe('the code cache', () => {
   });
 
   it('is skipped when stack traces are to be mapped (--enable-source-maps): the usual loader runs', () => {
-    const result = spawnSync(process.execPath, ['--enable-source-maps', entry, 'version'], {
+    const result = spawnSync(HOST_NODE, ['--enable-source-maps', entry, 'version'], {
       encoding: 'utf8',
     });
     expect(result.stderr).toBe('');
@@ -168,7 +168,7 @@ describe('the code cache', () => {
 
   it('a missing main bundle is a clear error on stderr, with nothing on stdout', () => {
     rmSync(path.join(dir, MAIN_BUNDLE_FILE));
-    const result = spawnSync(process.execPath, [entry, 'version'], { encoding: 'utf8' });
+    const result = spawnSync(HOST_NODE, [entry, 'version'], { encoding: 'utf8' });
     expect(result.status).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(

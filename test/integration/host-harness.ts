@@ -1,5 +1,5 @@
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DEV_EXTENSION_ID, chromiumOrigin } from '../../protocol/identity';
@@ -16,6 +16,23 @@ import { GUARDIAN_NAME } from '../../native-host/supervisor/guardian';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const HOST_BUNDLE = join(ROOT, 'dist/host/switchyard.cjs');
+/**
+ * The Node that runs the host and its CLI here: the one running the tests, or the one
+ * SWITCHYARD_TEST_HOST_NODE names. The `integration-lts` project (vitest.config.ts) names the
+ * current LTS, so the same tests show the host works on the Node most users have as well as on
+ * the oldest it supports. Servers and fixtures run on the tests' own Node either way.
+ */
+export const HOST_NODE = hostNode(process.env['SWITCHYARD_TEST_HOST_NODE']);
+
+function hostNode(named: string | undefined): string {
+  if (named === undefined || named === '') return process.execPath;
+  if (!existsSync(named)) {
+    throw new Error(
+      `SWITCHYARD_TEST_HOST_NODE names ${named}, which does not exist: run npm install (the node-lts devDependency)`,
+    );
+  }
+  return named;
+}
 export const FIXTURE_SERVER = join(ROOT, 'test/fixtures/scripted-server.mjs');
 
 const pkg = (name: string, entry: string) =>
@@ -65,7 +82,7 @@ export function unwrap(text: string): string {
 
 /** Approves every server of `home` the way a user at a terminal would. */
 export function approveAll(home: string): string {
-  return execFileSync(process.execPath, [HOST_BUNDLE, 'trust', '--all', '--yes'], {
+  return execFileSync(HOST_NODE, [HOST_BUNDLE, 'trust', '--all', '--yes'], {
     env: { ...process.env, SWITCHYARD_HOME: home },
     encoding: 'utf8',
   });
@@ -76,7 +93,7 @@ export function runCli(
   env: NodeJS.ProcessEnv,
   ...args: string[]
 ): { code: number | null; out: string; err: string } {
-  const result = spawnSync(process.execPath, [HOST_BUNDLE, ...args], {
+  const result = spawnSync(HOST_NODE, [HOST_BUNDLE, ...args], {
     env,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -126,7 +143,7 @@ export class HostHarness {
     options: { args?: string[]; env?: NodeJS.ProcessEnv } = {},
   ) {
     this.child = spawn(
-      process.execPath,
+      HOST_NODE,
       [HOST_BUNDLE, 'host', ...(options.args ?? [chromiumOrigin(DEV_EXTENSION_ID)])],
       {
         env: { ...process.env, SWITCHYARD_HOME: home, ...options.env },

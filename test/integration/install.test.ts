@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_EXTENSION_ID, chromiumOrigin } from '../../protocol/identity';
 import { PROTOCOL_VERSION } from '../../protocol/methods';
 import { CACHE_DIR_NAME, MAIN_BUNDLE_FILE } from '../../native-host/shared/code-cache';
-import { FIXTURE_SERVER, HOST_BUNDLE } from './host-harness';
+import { FIXTURE_SERVER, HOST_BUNDLE, HOST_NODE } from './host-harness';
 
 // The real bundle installs itself the way a user would (`switchyard install --browser chromium
 // --user-data-dir DIR`), then the launcher it wrote is run the way Chromium runs it: a bare
@@ -66,7 +66,7 @@ function makeMachine(): Machine {
 }
 
 function cli(m: Machine, args: string[], env: NodeJS.ProcessEnv = {}) {
-  const result = spawnSync(process.execPath, [HOST_BUNDLE, ...args], {
+  const result = spawnSync(HOST_NODE, [HOST_BUNDLE, ...args], {
     env: { ...m.env, ...env },
     encoding: 'utf8',
   });
@@ -171,7 +171,7 @@ describe('switchyard install (real bundle)', () => {
       allowed_origins: [ORIGIN],
     });
     const launcher = readFileSync(launcherPath(m), 'utf8');
-    expect(launcher).toContain(`exec '${process.execPath}' '--max-semi-space-size=2'`);
+    expect(launcher).toContain(`exec '${HOST_NODE}' '--max-semi-space-size=2'`);
     // Buffer.equals: a deep toEqual over a megabyte takes seconds.
     for (const file of ['switchyard.cjs', MAIN_BUNDLE_FILE, `${MAIN_BUNDLE_FILE}.map`]) {
       const copied = readFileSync(path.join(m.sy, 'host', file));
@@ -212,7 +212,7 @@ describe('switchyard install (real bundle)', () => {
       JSON.stringify({ mcpServers: { login: { command: 'sy-login-only-server' } } }),
     );
     // Approved from a terminal whose PATH has the folder, as a user would.
-    execFileSync(process.execPath, [HOST_BUNDLE, 'trust', '--all', '--yes'], {
+    execFileSync(HOST_NODE, [HOST_BUNDLE, 'trust', '--all', '--yes'], {
       env: { ...m.env, PATH: `${m.bin}:${process.env['PATH'] ?? ''}` },
     });
     const { replies } = await runLauncher(m, [hello, { method: 'servers/list' }]);

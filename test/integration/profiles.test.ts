@@ -7,6 +7,7 @@ import {
   FILESYSTEM_SERVER,
   FIXTURE_SERVER,
   HOST_BUNDLE,
+  HOST_NODE,
   HostHarness,
   MEMORY_SERVER,
   childrenOf,
@@ -38,7 +39,7 @@ interface Listing {
 
 /** Approves the named servers the way a user at a terminal would (the others stay unapproved). */
 function approve(home: string, names: string[]): void {
-  execFileSync(process.execPath, [HOST_BUNDLE, 'trust', ...names, '--yes'], {
+  execFileSync(HOST_NODE, [HOST_BUNDLE, 'trust', ...names, '--yes'], {
     env: { ...process.env, SWITCHYARD_HOME: home },
     encoding: 'utf8',
   });

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import {
   EVERYTHING_SERVER,
   HOST_BUNDLE,
+  HOST_NODE,
   HostHarness,
   approveAll,
   makeHome,
@@ -19,7 +20,7 @@ import {
 const SECRET = 'ghp_storedValue0000000000000000000000000';
 
 function cli(home: string, args: string[], stdin = '', extraEnv: NodeJS.ProcessEnv = {}) {
-  const result = spawnSync(process.execPath, [HOST_BUNDLE, 'secret', ...args], {
+  const result = spawnSync(HOST_NODE, [HOST_BUNDLE, 'secret', ...args], {
     env: {
       PATH: process.env['PATH'],
       HOME: process.env['HOME'],
@@ -188,7 +189,7 @@ describe('switchyard doctor and secrets', () => {
       },
     });
     expect(cli(home, ['set', 'TOKEN'], SECRET)).toMatchObject({ code: 0 });
-    const run = spawnSync(process.execPath, [HOST_BUNDLE, 'doctor', '--json'], {
+    const run = spawnSync(HOST_NODE, [HOST_BUNDLE, 'doctor', '--json'], {
       env: {
         PATH: process.env['PATH'],
         HOME: process.env['HOME'],
@@ -209,7 +210,7 @@ describe('switchyard doctor and secrets', () => {
       "'gh' needs UNSET_ONE, which is not set: set it with `switchyard secret set UNSET_ONE`, or export it before starting the browser.",
     );
     expect(run.stdout).not.toContain(SECRET);
-    const text = spawnSync(process.execPath, [HOST_BUNDLE, 'doctor'], {
+    const text = spawnSync(HOST_NODE, [HOST_BUNDLE, 'doctor'], {
       env: {
         PATH: process.env['PATH'],
         HOME: process.env['HOME'],

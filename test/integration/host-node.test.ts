@@ -1,0 +1,36 @@
+import { execFileSync } from 'node:child_process';
+import { readlinkSync, realpathSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { HOST_NODE, HostHarness, makeHome } from './host-harness';
+
+/**
+ * The integration projects run the same tests with the host on two Nodes (vitest.config.ts): the
+ * tests' own (the oldest the product supports) and, in `integration-lts`, the current LTS. This
+ * checks the host really runs on the one its project names, so a second project cannot quietly
+ * test the first Node twice.
+ */
+
+const wanted = process.env['SWITCHYARD_TEST_HOST_NODE_MAJOR'];
+
+describe('the Node the host runs on', () => {
+  it('is the one this project names', async () => {
+    const version = execFileSync(HOST_NODE, ['-p', 'process.versions.node'], {
+      encoding: 'utf8',
+    }).trim();
+    if (wanted !== undefined) expect(version.split('.')[0], `node ${version}`).toBe(wanted);
+    else expect(version).toBe(process.versions.node);
+
+    const host = new HostHarness(makeHome({ mcpServers: {} }));
+    try {
+      await host.hello();
+      const pid = host.child.pid;
+      expect(pid).toBeDefined();
+      // /proc names the program a process runs; elsewhere the version check above stands alone.
+      if (process.platform === 'linux' && pid !== undefined) {
+        expect(realpathSync(readlinkSync(`/proc/${pid}/exe`))).toBe(realpathSync(HOST_NODE));
+      }
+    } finally {
+      await host.close();
+    }
+  });
+});
