@@ -107,7 +107,9 @@ const COLD_START_RUNS = 5;
 const COLD_START_WARMUPS = 1;
 const SCALE_RUNS = 3;
 
-const RESULTS_PATH = join(ROOT, 'dist/bench/latest.json');
+/** Where the figures go; `npm run bench:lts` writes its own file (scripts/bench-lts.ts). */
+const RESULTS_PATH =
+  process.env['SWITCHYARD_BENCH_RESULTS'] ?? join(ROOT, 'dist/bench/latest.json');
 /** The bundle under test; SWITCHYARD_BENCH_BUNDLE compares another build on the same machine. */
 const BUNDLE = process.env['SWITCHYARD_BENCH_BUNDLE'] ?? HOST_BUNDLE;
 const ORIGIN = chromiumOrigin(DEV_EXTENSION_ID);

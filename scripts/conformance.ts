@@ -17,10 +17,9 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { z } from 'zod';
+import { join, resolve } from 'node:path';
+import { MissingPackageError, packageBin } from './package-bin';
 import {
   BaselineSchema,
   ChecksFileSchema,
@@ -41,26 +40,6 @@ const CLIENT_TIMEOUT_MS = 30_000;
 const SUITE_RUN_LIMIT_MS = CLIENT_TIMEOUT_MS + 20_000;
 
 class SetupError extends Error {}
-
-const PackageBinSchema = z.object({
-  version: z.string(),
-  bin: z.union([z.string(), z.record(z.string(), z.string())]),
-});
-
-/** The absolute path of `name`'s bin `binName` in node_modules, from its package.json. */
-function packageBin(name: string, binName: string): { path: string; version: string } {
-  const require = createRequire(join(ROOT, 'package.json'));
-  let manifestPath: string;
-  try {
-    manifestPath = require.resolve(`${name}/package.json`);
-  } catch {
-    throw new SetupError(`${name} is not installed: run npm ci`);
-  }
-  const manifest = PackageBinSchema.parse(JSON.parse(readFileSync(manifestPath, 'utf8')));
-  const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin[binName];
-  if (bin === undefined) throw new SetupError(`${name} has no '${binName}' bin`);
-  return { path: join(dirname(manifestPath), bin), version: manifest.version };
-}
 
 /** Node 22 from the `node` package; its binary is fetched by that package's install script. */
 function suiteNode(): string {
@@ -227,7 +206,7 @@ async function main(): Promise<number> {
 try {
   process.exitCode = await main();
 } catch (error) {
-  if (!(error instanceof SetupError)) throw error;
+  if (!(error instanceof SetupError) && !(error instanceof MissingPackageError)) throw error;
   console.error(`conformance: ${error.message}`);
   process.exitCode = 2;
 }

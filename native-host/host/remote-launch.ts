@@ -281,9 +281,10 @@ class RemoteConnection implements Transport {
    * does, HTTP+SSE does not): the SDK reads it before each request. On a 2026-07-28 connection it
    * then cancels a request by closing that request's stream, as that revision says; without it
    * the SDK POSTed `notifications/cancelled`, which a v2 server ignores there, and the call ran on.
-   * The cost, on Node 20 and 22 alike: the SDK joins each request's signal to the transport's with
-   * `AbortSignal.any`, and Node keeps a WeakRef per joined signal on the transport's until the
-   * connection closes (55-80 bytes of heap per call, measured; the SDK's own client does the same).
+   * The cost, on Node 20 and 22: the SDK joins each request's signal to the transport's with
+   * `AbortSignal.any`, and those Nodes keep a WeakRef per joined signal on the transport's until
+   * the connection closes (66 and 167 bytes of heap per call, measured; the SDK's own client does
+   * the same). Node 26 lets go of them (13 bytes per call): docs/architecture.md, Remote servers.
    */
   get hasPerRequestStream(): boolean | undefined {
     return this.inner.hasPerRequestStream;
