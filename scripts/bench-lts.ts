@@ -23,4 +23,5 @@ const run = spawnSync(path, ['--import', 'tsx', join(ROOT, 'bench', 'run.ts')], 
   stdio: 'inherit',
   env: { ...process.env, SWITCHYARD_BENCH_RESULTS: join(ROOT, 'dist', 'bench', 'latest-lts.json') },
 });
+if (run.error !== undefined) process.stderr.write(`cannot run ${path}: ${run.error.message}\n`);
 process.exit(run.status ?? 1);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from './source-files';
 
 /**
- * Every relative link in the README and docs/ goes somewhere: the file exists and, when the link
+ * Every relative link and image in the README and docs/ goes somewhere: the file exists and, when the link
  * names an anchor, a heading of that file makes it (as GitHub spells anchors) or an
  * `<a id="…">` does. A renamed heading or a moved file otherwise leaves a link that looks fine
  * and lands on the top of a page.
@@ -50,11 +50,14 @@ function textOf(node: MdNode): string {
   return (node.children ?? []).map(textOf).join('');
 }
 
-/** GitHub's anchor for a heading: lower case, punctuation but `-` and `_` dropped, spaces `-`. */
+/**
+ * GitHub's anchor for a heading: lower case, everything but letters, digits, spaces, `-` and `_`
+ * dropped, each space a `-`. (A repeated heading is numbered by anchorsOf.)
+ */
 function slugOf(heading: string): string {
   return heading
     .toLowerCase()
-    .replace(/[^\p{L}\p{N}\p{M}\s_-]/gu, '')
+    .replace(/[^\p{L}\p{N}\p{M} _-]/gu, '')
     .replace(/ /g, '-');
 }
 
@@ -92,9 +95,16 @@ interface Link {
 function relativeLinks(file: string): Link[] {
   const links: Link[] = [];
   walk(parse(file), (node) => {
-    if ((node.type === 'link' || node.type === 'definition') && node.url !== undefined) {
-      if (/^[a-z][a-z0-9+.-]*:/i.test(node.url)) return; // https:, mailto:, chrome-extension:
-      links.push({ from: file, line: node.position?.start.line ?? 0, url: node.url });
+    const line = node.position?.start.line ?? 0;
+    const urls =
+      node.type === 'link' || node.type === 'definition' || node.type === 'image'
+        ? [node.url ?? '']
+        : node.type === 'html'
+          ? [...(node.value ?? '').matchAll(/\b(?:src|href)="([^"]+)"/g)].map((m) => m[1] ?? '')
+          : [];
+    for (const url of urls) {
+      if (url === '' || /^[a-z][a-z0-9+.-]*:/i.test(url)) continue; // https:, mailto:, data:
+      links.push({ from: file, line, url });
     }
   });
   return links;
