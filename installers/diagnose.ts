@@ -8,6 +8,7 @@ import type { InstallPaths } from './locations';
 import { StoredManifestSchema, manifestProblems } from './manifest';
 import { readReceipt, type Receipt, type Registration } from './receipt';
 import { errnoCode, isErrno } from '../native-host/shared/errno';
+import { endOfLifeNote, nodeSupport } from '../native-host/shared/node-support';
 import { queryDefault, type RegistryRunner } from './registry';
 import { directoryProblem, fileProblem } from './safety';
 
@@ -40,6 +41,10 @@ export type InstallDiagnosis =
       readonly receipt: Receipt;
       /** Problems with the launcher, node or bundle, shared by every browser. */
       readonly problems: readonly string[];
+      /** What the launcher's node says it is (`20.20.2`), or null when it cannot be asked. */
+      readonly nodeVersion: string | null;
+      /** Advice on that node that is not a problem: a Node past its end of life. */
+      readonly notes: readonly string[];
       readonly registrations: readonly RegistrationReport[];
     };
 
@@ -51,6 +56,10 @@ export interface DiagnoseOptions {
   readonly registry: RegistryRunner;
   /** Linux: the Firefox packages found (detectFirefoxPackages), for the Firefox notes. */
   readonly firefoxPackages?: readonly FirefoxPackage[];
+  /** What `<node> --version` prints, or null if it cannot run; without it no version is shown. */
+  readonly nodeVersion?: (node: string) => Promise<string | null>;
+  /** Today, for whether that node is past its end of life (default: now). */
+  readonly today?: Date;
 }
 
 /** The install command that redoes `registration`, for the fix lines. */
@@ -87,7 +96,18 @@ export async function diagnoseInstall(options: DiagnoseOptions): Promise<Install
           : [],
     });
   }
-  return { state: 'installed', receiptFile, receipt, problems, registrations };
+  const printed = (await options.nodeVersion?.(receipt.node)) ?? null;
+  const support = printed === null ? null : nodeSupport(printed, options.today ?? new Date());
+  const note = support === null ? null : endOfLifeNote(support);
+  return {
+    state: 'installed',
+    receiptFile,
+    receipt,
+    problems,
+    nodeVersion: support?.version ?? null,
+    notes: note === null ? [] : [note],
+    registrations,
+  };
 }
 
 async function launcherProblems(receipt: Receipt, options: DiagnoseOptions): Promise<string[]> {

@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import os from 'node:os';
 import { BROWSER_INFO, installPlatform } from '../../installers/browsers';
 import { detectFirefoxPackages } from '../../installers/detect';
@@ -28,6 +29,18 @@ export interface InstallSectionOptions {
   readonly registry?: RegistryRunner;
   /** Whether a path exists, for finding snap and Flatpak Firefox (tests pass their own). */
   readonly exists?: (p: string) => Promise<boolean>;
+  /** What `<node> --version` prints (tests pass their own; default: run it). */
+  readonly nodeVersion?: (node: string) => Promise<string | null>;
+  readonly today?: Date;
+}
+
+/** Asks the launcher's node its version; null if it does not answer within 10 s. */
+function askNodeVersion(node: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    execFile(node, ['--version'], { timeout: 10_000, windowsHide: true }, (error, stdout) => {
+      resolve(error === null ? stdout.trim() : null);
+    });
+  });
 }
 
 export async function installSection(
@@ -67,6 +80,8 @@ export async function installSection(
       { platform, homedir, env: io.env },
       options.exists ?? processInstallEnvironment.exists,
     ),
+    nodeVersion: options.nodeVersion ?? askNodeVersion,
+    ...(options.today === undefined ? {} : { today: options.today }),
   });
   return {
     text: sectionText(diagnosis),
@@ -101,7 +116,7 @@ function sectionText(diagnosis: InstallDiagnosis): string {
       const lines = [
         `Browser install (${diagnosis.receiptFile}):`,
         `  launcher   ${receipt.launcher}${diagnosis.problems.length === 0 ? '' : '  [PROBLEM]'}`,
-        `  node       ${receipt.node}`,
+        `  node       ${receipt.node}${diagnosis.nodeVersion === null ? '' : ` (${diagnosis.nodeVersion})`}`,
         `  PATH       ${
           receipt.loginPath === null
             ? 'as the browser gives it'
@@ -117,6 +132,7 @@ function sectionText(diagnosis: InstallDiagnosis): string {
         for (const note of report.notes) lines.push(`    note: ${note}`);
       }
       if (diagnosis.registrations.length === 0) lines.push('  no browser is registered');
+      for (const note of diagnosis.notes) lines.push(`  note: ${note}`);
       return `${lines.join('\n')}\n`;
     }
   }
@@ -134,6 +150,8 @@ function jsonOf(diagnosis: InstallDiagnosis): unknown {
         receipt: diagnosis.receiptFile,
         launcher: diagnosis.receipt.launcher,
         node: diagnosis.receipt.node,
+        nodeVersion: diagnosis.nodeVersion,
+        notes: diagnosis.notes,
         loginPath: diagnosis.receipt.loginPath,
         problems: diagnosis.problems,
         browsers: diagnosis.registrations.map((r) => ({

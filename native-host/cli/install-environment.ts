@@ -17,8 +17,11 @@ export interface InstallEnvironment {
   readonly homedir: () => string;
   /** The user's uid, or null where ownership is not checked (Windows). */
   readonly uid: () => number | null;
-  /** The node binary the launcher will run. */
+  /** The node binary the launcher will run, and its version (`process.versions.node`). */
   readonly node: string;
+  readonly nodeVersion: string;
+  /** Today, for whether that Node is past its end of life. */
+  readonly today: () => Date;
   /** The bundle to copy: the file this process runs. */
   readonly bundleSource: () => Promise<string | null>;
   readonly exists: (p: string) => Promise<boolean>;
@@ -31,6 +34,8 @@ export const processInstallEnvironment: InstallEnvironment = {
   homedir: () => os.homedir(),
   uid: () => (typeof process.getuid === 'function' ? process.getuid() : null),
   node: process.execPath,
+  nodeVersion: process.versions.node,
+  today: () => new Date(),
   bundleSource: async () => {
     const script = process.argv[1];
     if (script === undefined) return null;

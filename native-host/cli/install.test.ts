@@ -42,6 +42,8 @@ function environment(change: Partial<InstallEnvironment> = {}): InstallEnvironme
     homedir: () => fx.homedir,
     uid: () => fx.uid,
     node: fx.node,
+    nodeVersion: '26.10.0',
+    today: () => new Date('2026-12-07T12:00:00Z'),
     bundleSource: () => Promise.resolve(fx.bundleSource),
     exists: (p) => Promise.resolve(existsSync(p)),
     recordLoginPath: () =>
@@ -168,6 +170,69 @@ describe('switchyard install', () => {
       }
     },
   );
+
+  it('says when the node it records is past its end of life, and what to install instead', async () => {
+    const io = capture();
+    const code = await makeInstallCommand(environment({ nodeVersion: '20.20.2' }))(io, [
+      '--browser',
+      'chromium',
+    ]);
+    expect(code).toBe(0);
+    const out = io.stdout.join('');
+    // Not a sandboxed Firefox's note: the install itself is fine.
+    expect(out).toMatch(/Done\. The Switchyard extension can connect now\. /);
+    expect(out).toContain(
+      '\nNote: Node 20.20.2 reached its end of life on 2026-04-30 and gets no more security fixes',
+    );
+    expect(out).toContain("Install Node 22 or later and run 'switchyard install' again with it.");
+
+    const json = capture();
+    await makeInstallCommand(environment({ nodeVersion: '20.20.2' }))(json, [
+      '--browser',
+      'chromium',
+      '--json',
+    ]);
+    const report = JSON.parse(json.stdout.join('')) as { nodeVersion: string; notes: string[] };
+    expect(report.nodeVersion).toBe('20.20.2');
+    expect(report.notes).toEqual([expect.stringContaining('end of life on 2026-04-30')]);
+  });
+
+  it("doctor shows the launcher's node version, with a note (not a problem) once it is past its end of life", async () => {
+    await makeInstallCommand(environment())(capture(), ['--browser', 'chromium']);
+    const asked: string[] = [];
+    const section = (printed: string | null, day: string) =>
+      installSection(capture(), {
+        homedir: fx.homedir,
+        uid: fx.uid,
+        nodeVersion: (node) => {
+          asked.push(node);
+          return Promise.resolve(printed);
+        },
+        today: new Date(`${day}T12:00:00Z`),
+      });
+
+    const ended = await section('v20.20.2\n', '2026-12-07');
+    expect(asked).toEqual([fx.node]);
+    expect(ended.problems).toEqual([]);
+    expect(ended.text).toContain(`  node       ${fx.node} (20.20.2)\n`);
+    expect(ended.text).toContain(
+      '  note: Node 20.20.2 reached its end of life on 2026-04-30 and gets no more security fixes',
+    );
+    expect(ended.json).toMatchObject({
+      nodeVersion: '20.20.2',
+      notes: [expect.stringContaining('Install Node 22 or later')],
+    });
+
+    const maintained = await section('v20.20.2', '2026-04-30');
+    expect(maintained.text).toContain(`(20.20.2)`);
+    expect(maintained.text).not.toContain('note:');
+
+    // A node that does not answer: no version, no note, and no problem from this check.
+    const silent = await section(null, '2026-12-07');
+    expect(silent.text).toContain(`  node       ${fx.node}\n`);
+    expect(silent.json).toMatchObject({ nodeVersion: null, notes: [] });
+    expect(silent.problems).toEqual([]);
+  });
 
   it('names the node a Flatpak sandbox would not have', async () => {
     mkdirSync(path.join(fx.homedir, '.var/app/org.mozilla.firefox/.mozilla/firefox'), {

@@ -10,6 +10,7 @@ import { planInstall, type PlannedManifest } from '../../installers/plan';
 import { readReceipt } from '../../installers/receipt';
 import { HOST_NODE_FLAGS, hostEnvFor } from '../shared/node-flags';
 import { HOST_VERSION } from '../shared/version';
+import { endOfLifeNote, nodeSupport } from '../shared/node-support';
 import { parseInstallArgs } from './install-args';
 import {
   STATUS_TEXT,
@@ -116,12 +117,15 @@ export function makeInstallCommand(environment: InstallEnvironment = processInst
 
     // A snap or Flatpak Firefox reaches this same manifest only through a service outside its
     // sandbox; say how, rather than promise a connection that cannot happen.
-    const notes = browsers.includes('firefox')
+    const firefoxNotes = browsers.includes('firefox')
       ? firefoxPackageNotes(
           await detectFirefoxPackages({ platform, homedir, env: io.env }, environment.exists),
           environment.node,
         )
       : [];
+    const support = nodeSupport(environment.nodeVersion, environment.today());
+    const nodeNote = support === null ? null : endOfLifeNote(support);
+    const notes = nodeNote === null ? firefoxNotes : [...firefoxNotes, nodeNote];
 
     if (options.json) {
       io.out(
@@ -133,6 +137,7 @@ export function makeInstallCommand(environment: InstallEnvironment = processInst
             version: HOST_VERSION,
             home,
             node: environment.node,
+            nodeVersion: environment.nodeVersion,
             bundleSource,
             launcher: plan.paths.launcher,
             bundle: plan.paths.bundle,
@@ -173,7 +178,7 @@ export function makeInstallCommand(environment: InstallEnvironment = processInst
       io.out('Dry run: nothing was written.\n');
     } else {
       io.out(
-        `Done. The Switchyard extension can connect now${notes.length === 0 ? '' : ' (a sandboxed Firefox: see below)'}. 'switchyard doctor' checks the install; 'switchyard uninstall' removes it.\n`,
+        `Done. The Switchyard extension can connect now${firefoxNotes.length === 0 ? '' : ' (a sandboxed Firefox: see below)'}. 'switchyard doctor' checks the install; 'switchyard uninstall' removes it.\n`,
       );
     }
     for (const note of notes) io.out(`\nNote: ${note}\n`);

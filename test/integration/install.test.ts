@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_EXTENSION_ID, chromiumOrigin } from '../../protocol/identity';
 import { PROTOCOL_VERSION } from '../../protocol/methods';
 import { CACHE_DIR_NAME, MAIN_BUNDLE_FILE } from '../../native-host/shared/code-cache';
+import { endOfLifeNote, nodeSupport } from '../../native-host/shared/node-support';
 import { FIXTURE_SERVER, HOST_BUNDLE, HOST_NODE } from './host-harness';
 
 // The real bundle installs itself the way a user would (`switchyard install --browser chromium
@@ -225,16 +226,30 @@ describe('switchyard install (real bundle)', () => {
     rmSync(path.join(m.sy, 'config.json'));
   });
 
-  it('doctor reports the install healthy', () => {
+  it("doctor reports the install healthy, with its node's version", () => {
     const result = cli(m, ['doctor', '--json']);
     const report = JSON.parse(result.stdout) as {
-      install: { state: string; browsers: Array<{ browser: string; problems: string[] }> };
+      install: {
+        state: string;
+        browsers: Array<{ browser: string; problems: string[] }>;
+        nodeVersion: string | null;
+        notes: string[];
+      };
       problems: string[];
     };
     expect(report.install.state).toBe('installed');
     expect(report.install.browsers).toEqual([
       expect.objectContaining({ browser: 'chromium', problems: [] }),
     ]);
+    // The launcher runs the node that ran the install: the version it prints, and a note only if
+    // that line's end of life has passed (Node 20 in the integration project, not 26).
+    const version = execFileSync(HOST_NODE, ['-p', 'process.versions.node'], {
+      encoding: 'utf8',
+    }).trim();
+    expect(report.install.nodeVersion).toBe(version);
+    const support = nodeSupport(version, new Date());
+    const note = support === null ? null : endOfLifeNote(support);
+    expect(report.install.notes).toEqual(note === null ? [] : [note]);
   });
 
   it('re-installs idempotently: nothing changes', () => {
