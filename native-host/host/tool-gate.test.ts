@@ -6,6 +6,7 @@ import { parseToolDefinition, type ToolDefinition } from '../shared/tool-definit
 import { ApprovalLedger, approvalArgumentsHash } from '../policy/approvals';
 import { TrustStore, nodeTrustFileSystem, type TrustStoreOptions } from '../trust/trust-store';
 import { ToolGate } from './tool-gate';
+import type { ListedTool } from './tool-listing';
 
 // Dangerous direction: a changed definition that keeps its allow-list grant (a rug pull that
 // runs without a prompt). An extra prompt only costs the user a click.
@@ -141,6 +142,65 @@ describe('ToolGate pins under concurrent calls', () => {
     expect((await gate()).gate.policyState('user', 'files', rewritten, 'files__read')).toBe(
       'suspended',
     );
+  });
+});
+
+/** `definition` of `server` as the listing shows it under `name`. */
+function listedAs(name: string, server: string, definition: ToolDefinition): ListedTool {
+  return {
+    server,
+    definition,
+    exposed: {
+      name,
+      server,
+      tool: definition.name,
+      description: definition.description ?? '',
+      inputSchema: { type: 'object' },
+      tokens: 10,
+      policy: 'ask',
+    },
+  };
+}
+
+describe('ToolGate approvals', () => {
+  // The card was for one tool; by the click, the name may point elsewhere (the listing was
+  // rebuilt: the server restarted, a reload let another server take the name) or the server may
+  // have changed the definition the card showed. Either way the click must not run the call.
+  it.each<[string, (original: ToolDefinition) => ListedTool]>([
+    ['the name now points at another server', (d) => listedAs('files__read', 'workspace-fs', d)],
+    [
+      'the server changed the definition since the card',
+      () => listedAs('files__read', 'files', tool('Reads a file. Also uploads it.')),
+    ],
+  ])('refuses the click when %s, and the card still holds for its own tool', async (_, now) => {
+    const trust = await TrustStore.open(home);
+    const g = new ToolGate({ trust, rules: [], ledger: new ApprovalLedger() });
+    g.loadPins([{ scope: 'user', server: 'files' }], await trust.snapshot());
+    const original = tool('Reads a file.');
+    const asked = g.check(
+      'user',
+      listedAs('files__read', 'files', original),
+      { path: 'a' },
+      undefined,
+    );
+    expect(asked.kind).toBe('ask');
+    const details = asked.kind === 'ask' ? asked.error.details : undefined;
+    const card = (details as { approval: { requestId: string; nonce: string } }).approval;
+    const token = { requestId: card.requestId, nonce: card.nonce };
+
+    const moved = g.check('user', now(original), { path: 'a' }, token);
+    expect(moved.kind).toBe('refused');
+    expect(moved.kind === 'refused' ? moved.error.details : undefined).toEqual({
+      why: 'tool-mismatch',
+    });
+
+    const clicked = g.check(
+      'user',
+      listedAs('files__read', 'files', original),
+      { path: 'a' },
+      token,
+    );
+    expect(clicked).toMatchObject({ kind: 'run', policy: 'approved' });
   });
 });
 

@@ -210,6 +210,7 @@ export class ToolGate {
         server,
         tool: definition.name,
         exposedName: exposed.name,
+        definitionHash: pinnedForm(definition).hash,
         arguments: args,
         warnings: decision.warnings.map((w) => WARNING_TEXT[w]),
       });
@@ -237,7 +238,16 @@ export class ToolGate {
         rule: decision.rule,
       };
     }
-    const redeemed = this.ledger.redeem(approval, { exposedName: exposed.name, arguments: args });
+    // Bound to the tool the name resolves to now: if the listing was rebuilt while the card was
+    // open (the server restarted, a reload) and the name points at another server's tool, or the
+    // server changed this tool's definition, the click is not for this call.
+    const redeemed = this.ledger.redeem(approval, {
+      server,
+      tool: definition.name,
+      exposedName: exposed.name,
+      definitionHash: pinnedForm(definition).hash,
+      arguments: args,
+    });
     if (!redeemed.ok) {
       return {
         kind: 'refused',

@@ -8,6 +8,7 @@ import {
   approvalArgumentsHash,
   type ApprovalCall,
   type ApprovalRequest,
+  type ApprovalTarget,
   type RedeemFailure,
 } from './approvals';
 import { seededRandom as prng } from '../../test/support/seeded-random';
@@ -29,6 +30,7 @@ const CREATE: ApprovalCall = {
   server: 'github',
   tool: 'create_issue',
   exposedName: 'github__create_issue',
+  definitionHash: 'create-issue-v1',
   arguments: { repo: 'octo/hello', title: 'Bug', labels: ['bug', 'p1'], count: 1, meta: { a: 1 } },
   warnings: ['destructive'],
 };
@@ -37,12 +39,19 @@ const DELETE: ApprovalCall = {
   server: 'github',
   tool: 'delete_repo',
   exposedName: 'github__delete_repo',
+  definitionHash: 'delete-repo-v1',
   arguments: { repo: 'octo/hello' },
   warnings: [],
 };
 
+/** The tool an approval call names, without its arguments. */
+function targetOf(call: ApprovalTarget): ApprovalTarget {
+  const { server, tool, exposedName, definitionHash } = call;
+  return { server, tool, exposedName, definitionHash };
+}
+
 function callOf(request: ApprovalRequest) {
-  return { exposedName: request.exposedName, arguments: { ...request.arguments } };
+  return { ...targetOf(request), arguments: { ...request.arguments } };
 }
 
 describe('issue', () => {
@@ -71,13 +80,13 @@ describe('issue', () => {
     args['path'] = '/etc/passwd';
     args['nested'] = { depth: 2 };
     expect(request.arguments).toEqual({ path: '/tmp/a', nested: { depth: 1 } });
-    expect(ledger.redeem(request, { exposedName: CREATE.exposedName, arguments: args })).toEqual({
+    expect(ledger.redeem(request, { ...targetOf(CREATE), arguments: args })).toEqual({
       ok: false,
       reason: 'arguments-mismatch',
     });
     expect(
       ledger.redeem(request, {
-        exposedName: CREATE.exposedName,
+        ...targetOf(CREATE),
         arguments: { nested: { depth: 1 }, path: '/tmp/a' },
       }).ok,
     ).toBe(true);
@@ -88,11 +97,9 @@ describe('issue', () => {
     const none = ledger.issue({ ...DELETE, arguments: undefined });
     expect(none.arguments).toEqual({});
     expect(none.argumentsHash).toBe(canonicalHash({}));
-    expect(ledger.redeem(none, { exposedName: DELETE.exposedName, arguments: {} }).ok).toBe(true);
+    expect(ledger.redeem(none, { ...targetOf(DELETE), arguments: {} }).ok).toBe(true);
     const empty = ledger.issue({ ...DELETE, arguments: {} });
-    expect(ledger.redeem(empty, { exposedName: DELETE.exposedName, arguments: undefined }).ok).toBe(
-      true,
-    );
+    expect(ledger.redeem(empty, { ...targetOf(DELETE), arguments: undefined }).ok).toBe(true);
   });
 
   test('refuses options that would make approvals never or always expire', () => {
@@ -118,7 +125,10 @@ describe('redeem', () => {
     const result = ledger.redeem(
       { requestId: request.requestId, nonce: request.nonce },
       {
+        server: 'github',
+        tool: 'create_issue',
         exposedName: 'github__create_issue',
+        definitionHash: 'create-issue-v1',
         arguments: {
           meta: { a: 1 },
           count: 1,
@@ -184,7 +194,7 @@ describe('redeem', () => {
   ])('arguments mismatch: %s (and the request survives it)', (_label, args) => {
     const ledger = new ApprovalLedger();
     const request = ledger.issue(CREATE);
-    expect(ledger.redeem(request, { exposedName: CREATE.exposedName, arguments: args })).toEqual({
+    expect(ledger.redeem(request, { ...targetOf(CREATE), arguments: args })).toEqual({
       ok: false,
       reason: 'arguments-mismatch',
     });
@@ -196,7 +206,7 @@ describe('redeem', () => {
     const request = ledger.issue(CREATE);
     expect(
       ledger.redeem(request, {
-        exposedName: CREATE.exposedName,
+        ...targetOf(CREATE),
         arguments: { ...CREATE.arguments, ignored: undefined },
       }).ok,
     ).toBe(true);
@@ -205,9 +215,25 @@ describe('redeem', () => {
   test('tool mismatch', () => {
     const ledger = new ApprovalLedger();
     const request = ledger.issue(CREATE);
+    expect(ledger.redeem(request, { ...targetOf(DELETE), arguments: CREATE.arguments })).toEqual({
+      ok: false,
+      reason: 'tool-mismatch',
+    });
+  });
+
+  // The exposed name alone is not the tool: a listing rebuilt while the card was open can point
+  // it at another server's tool, and a server can change the definition the card showed.
+  test.each<[string, Partial<ApprovalTarget>]>([
+    ['the name now points at another server', { server: 'workspace-fs' }],
+    ['the name now points at another raw tool', { tool: 'create_issues' }],
+    ['the definition changed since the card', { definitionHash: 'create-issue-v2' }],
+  ])('tool mismatch when %s, and the approval still holds for its own tool', (_, change) => {
+    const ledger = new ApprovalLedger();
+    const request = ledger.issue(CREATE);
     expect(
-      ledger.redeem(request, { exposedName: 'github__delete_repo', arguments: CREATE.arguments }),
+      ledger.redeem(request, { ...targetOf(CREATE), ...change, arguments: CREATE.arguments }),
     ).toEqual({ ok: false, reason: 'tool-mismatch' });
+    expect(ledger.redeem(request, callOf(request)).ok).toBe(true);
   });
 
   test('forgets the oldest pending request past maxPending', () => {
@@ -301,12 +327,12 @@ describe('1,000 forged or replayed approvals', () => {
       }
       return args;
     };
-    const legitCall = () => ({ exposedName: legit.exposedName, arguments: legitArgs() });
+    const legitCall = () => ({ ...targetOf(legit), arguments: legitArgs() });
 
     type Attempt = readonly [
       string,
       { requestId: string; nonce: string },
-      { exposedName: string; arguments: Record<string, unknown> | undefined },
+      ApprovalTarget & { arguments: Record<string, unknown> | undefined },
       RedeemFailure,
     ];
     const forgeries: (() => Attempt)[] = [
@@ -350,13 +376,31 @@ describe('1,000 forged or replayed approvals', () => {
       () => [
         'swapped arguments',
         legit,
-        { exposedName: legit.exposedName, arguments: swapped() },
+        { ...targetOf(legit), arguments: swapped() },
         'arguments-mismatch',
       ],
       () => [
         'approval moved to another tool',
         legit,
-        { exposedName: other.exposedName, arguments: legitArgs() },
+        { ...targetOf(other), arguments: legitArgs() },
+        'tool-mismatch',
+      ],
+      () => [
+        'the same name, now on another server',
+        legit,
+        { ...targetOf(legit), server: 'workspace-fs', arguments: legitArgs() },
+        'tool-mismatch',
+      ],
+      () => [
+        'the same name, now another raw tool',
+        legit,
+        { ...targetOf(legit), tool: 'write_file', arguments: legitArgs() },
+        'tool-mismatch',
+      ],
+      () => [
+        'the definition changed under the card',
+        legit,
+        { ...targetOf(legit), definitionHash: hex(64), arguments: legitArgs() },
         'tool-mismatch',
       ],
       () => ["another tool's approval", other, legitCall(), 'tool-mismatch'],

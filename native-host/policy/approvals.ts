@@ -5,9 +5,12 @@ import { canonicalHash } from '../shared/canonical-json';
  * Approvals bound to one call (design D8). When policy says `ask`, the host issues a request with
  * a random id, a random nonce and a hash of the exact arguments the card shows; the extension
  * re-sends the call with `{ requestId, nonce }` once the user clicks Allow. The host runs it only
- * if that request is pending, unexpired, for the same exposed tool and the same arguments, and
- * only once. So an approval cannot be replayed, moved to another tool, or stretched to arguments
- * the user did not see (a model that edits its call after the click gets a new card).
+ * if that request is pending, unexpired, for the same tool and the same arguments, and only once.
+ * The same tool means the same exposed name, on the same server, under the same raw name, with
+ * the same definition (the hash its pin would have): a name that was rebuilt to point elsewhere
+ * while the card was open, or a definition the server changed under it, is not what the user saw.
+ * So an approval cannot be replayed, moved to another tool, or stretched to arguments the user
+ * did not see (a model that edits its call after the click gets a new card).
  *
  * Fail closed: anything not positively matched is refused, and redeem never throws.
  */
@@ -30,6 +33,8 @@ export interface ApprovalRequest {
   /** The tool's raw name on its server. */
   readonly tool: string;
   readonly exposedName: string;
+  /** The hash of the definition the card showed (the tool pin's: `pinnedForm`). */
+  readonly definitionHash: string;
   /** A private copy of the arguments as issued (`{}` when the call had none). */
   readonly arguments: Readonly<Record<string, unknown>>;
   /** approvalArgumentsHash of `arguments`. */
@@ -40,10 +45,17 @@ export interface ApprovalRequest {
   readonly expiresAt: number;
 }
 
-export interface ApprovalCall {
+/** The tool a call is for, as the approval binds it. */
+export interface ApprovalTarget {
   readonly server: string;
+  /** The tool's raw name on its server. */
   readonly tool: string;
   readonly exposedName: string;
+  /** The hash of the tool's definition now (the tool pin's). */
+  readonly definitionHash: string;
+}
+
+export interface ApprovalCall extends ApprovalTarget {
   readonly arguments: Readonly<Record<string, unknown>> | undefined;
   readonly warnings: readonly string[];
 }
@@ -128,6 +140,7 @@ export class ApprovalLedger {
       server: call.server,
       tool: call.tool,
       exposedName: call.exposedName,
+      definitionHash: call.definitionHash,
       arguments: args,
       argumentsHash,
       warnings: [...call.warnings],
@@ -145,18 +158,18 @@ export class ApprovalLedger {
   /**
    * Accepts `token` for `call` at most once. Checks, in order: the id is known (`unknown`), the
    * nonce is right (`nonce-mismatch`; constant-time), it was not used (`replayed`), it has not
-   * expired (`expired`: now >= expiresAt), the exposed tool is the same (`tool-mismatch`), the
-   * arguments hash the same (`arguments-mismatch`). The nonce comes before everything that
+   * expired (`expired`: now >= expiresAt), the tool is the same (`tool-mismatch`: exposed name,
+   * server, raw name and definition hash), the arguments hash the same (`arguments-mismatch`). The nonce comes before everything that
    * describes the request, so without it a caller learns only "unknown" or "wrong nonce".
    *
    * Only success consumes the request. A failure leaves it redeemable: the binding already makes
    * it useless for any other call, and consuming on failure would let anyone who can send a
-   * guess cancel the user's click. The caller should run `request.server` / `request.tool` (or
-   * check its name table still maps `exposedName` there), not re-resolve the name.
+   * guess cancel the user's click. `call` is the tool the name resolves to now: a redeem succeeds
+   * only while that is the tool the card showed.
    */
   redeem(
     token: ApprovalToken,
-    call: { readonly exposedName: string; readonly arguments: Record<string, unknown> | undefined },
+    call: ApprovalTarget & { readonly arguments: Record<string, unknown> | undefined },
   ): RedeemResult {
     const request = this.pending.get(token.requestId);
     if (request === undefined) {
@@ -168,7 +181,7 @@ export class ApprovalLedger {
     }
     if (!sameSecret(token.nonce, request.nonce)) return { ok: false, reason: 'nonce-mismatch' };
     if (this.now() >= request.expiresAt) return { ok: false, reason: 'expired' };
-    if (call.exposedName !== request.exposedName) return { ok: false, reason: 'tool-mismatch' };
+    if (!sameTarget(call, request)) return { ok: false, reason: 'tool-mismatch' };
     if (hashOrUndefined(call.arguments) !== request.argumentsHash) {
       return { ok: false, reason: 'arguments-mismatch' };
     }
@@ -223,6 +236,16 @@ export class ApprovalLedger {
     }
     return bytes.toString('hex');
   }
+}
+
+/** Whether `a` names the very tool `b` does: same name, server, raw name and definition. */
+function sameTarget(a: ApprovalTarget, b: ApprovalTarget): boolean {
+  return (
+    a.exposedName === b.exposedName &&
+    a.server === b.server &&
+    a.tool === b.tool &&
+    a.definitionHash === b.definitionHash
+  );
 }
 
 /**
