@@ -46,6 +46,6 @@ function localLines(c: ConsentRequest): string[] {
     `  program:     ${c.executable}${c.command === c.executable ? '' : `   (written as '${c.command}')`}`,
     `  args:        ${c.args.length === 0 ? '(none)' : c.args.map((a) => JSON.stringify(a)).join(' ')}`,
     `  env:         ${c.env.length === 0 ? '(none)' : c.env.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ')}`,
-    `  cwd:         ${c.cwd ?? '(default)'}`,
+    `  cwd:         ${c.cwd ?? '(not set: your home folder)'}`,
   ];
 }

@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { buildChildEnv, referencedVariables, getEnvVar } from '../config/env';
 import { missingVariablesMessage, resolveVariables } from '../config/variables';
@@ -80,7 +81,10 @@ export async function spawnStdio(
     command: launch.executable,
     args: launch.args,
     env,
-    ...(launch.cwd === undefined ? {} : { cwd: launch.cwd }),
+    // A server without a `cwd` runs in the user's home folder, never where the host or the CLI
+    // was started: a repository the user runs `switchyard tools` in could otherwise supply the
+    // package `npx` runs, the module `python -m` imports or a relative script, with no card.
+    cwd: launch.cwd ?? homedir(),
     stderr,
     ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
     onProtocolNoise: (description) => options.onNoise?.(launch.name, description),

@@ -253,7 +253,7 @@ function LocalFields({ consent }: { readonly consent: ConsentRequest }) {
       <dt>Working folder</dt>
       <dd>
         {consent.cwd === null ? (
-          <span className="sy-muted">(not set)</span>
+          <span className="sy-muted">(not set: your home folder)</span>
         ) : (
           <code>
             <VisibleText text={consent.cwd} edgeSpaces />
