@@ -154,7 +154,7 @@ function listedAs(name: string, server: string, definition: ToolDefinition): Lis
       name,
       server,
       tool: definition.name,
-      description: definition.description ?? '',
+      description: definition.description,
       inputSchema: { type: 'object' },
       tokens: 10,
       policy: 'ask',
