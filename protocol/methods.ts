@@ -81,8 +81,9 @@ export const requestMethods = {
         args: ArgsSchema.optional(),
         env: z.record(EnvKeySchema, EnvValueSchema).optional(),
         cwd: CwdSchema.optional(),
-        /** Replace the launch fields of a config.json entry of that name instead of refusing. */
-        replace: z.boolean().optional(),
+        // No `replace`: the add approves what it writes with no card, so over the wire it may
+        // only add. Changing an existing entry is `servers/update`, whose change waits for the
+        // user's approval; `switchyard add --replace` is the terminal's own.
       }),
       z.strictObject({
         name: z.string().min(1).max(256),
@@ -90,7 +91,6 @@ export const requestMethods = {
         /** Omitted: Streamable HTTP, falling back to the legacy SSE transport. */
         transport: z.enum(['http', 'sse']).optional(),
         headers: z.record(z.string().min(1).max(256), z.string().max(8192)).optional(),
-        replace: z.boolean().optional(),
       }),
     ]),
     result: ServerResultSchema,

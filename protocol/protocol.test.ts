@@ -162,6 +162,19 @@ const CODES_OF_REASON: Readonly<Record<ErrorReason, readonly number[]>> = {
   'sign-in-failed': [JsonRpcErrorCode.HostError],
 };
 
+describe('servers/add over the wire', () => {
+  // It approves what it writes with no card: it may only add. An existing entry changes through
+  // servers/update, whose change waits for the user (the CLI's --replace is the terminal's).
+  it.each([
+    { name: 'files', command: 'npx', args: ['-y', 'other-server'], replace: true },
+    { name: 'remote', url: 'https://mcp.example.com/mcp', replace: true },
+  ])('refuses replace: %j', (params) => {
+    expect(requestMethods['servers/add'].params.safeParse(params).success).toBe(false);
+    const add = Object.fromEntries(Object.entries(params).filter(([key]) => key !== 'replace'));
+    expect(requestMethods['servers/add'].params.safeParse(add).success).toBe(true);
+  });
+});
+
 describe('error fixtures', () => {
   test.each(reasons)('%s has an error response fixture', (reason) => {
     const path = join(ERROR_FIXTURES, `${reason}.json`);
