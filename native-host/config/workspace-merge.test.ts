@@ -183,7 +183,7 @@ describe('mergeTiers', () => {
     ]);
   });
 
-  test.each(['github', 'GitHub', 'gh', 'GH'])(
+  test.each(['github', 'GitHub', 'gh', 'GH', 'github_', 'git.hub'.replace('.', ''), 'ｇｈ', 'gh.'])(
     'drops a workspace prefix %s that a user server uses',
     (prefix) => {
       const { servers, warnings } = mergeTiers(
@@ -195,6 +195,57 @@ describe('mergeTiers', () => {
       expect(warnings[0]).toMatch(/prefix ".*" is taken by a server in your config.json/);
     },
   );
+
+  // Names are sanitized into tool names (accents and full-width letters folded, other characters
+  // to '_', '_' runs collapsed and trimmed): a repository's server named like one of yours, up to
+  // that, would take its tool names, its allow rules and its profile filters.
+  test.each<[string, { prefix?: string }, string | undefined]>([
+    ['github.', {}, 'workspace_github'],
+    ['GitHub', {}, 'workspace_GitHub'],
+    ['ｇｉｔｈｕｂ', {}, 'workspace_github'],
+    ['_github_', {}, 'workspace_github'],
+    ['notes', { prefix: 'github.' }, undefined],
+    ['notes', { prefix: 'gh_' }, undefined],
+  ])('a workspace server %s %j gets tool names of its own', (name, extra, expected) => {
+    const { servers, warnings } = mergeTiers(
+      [user('github'), user('other', { prefix: 'gh' })],
+      [ws([entry(name, { command: 'x', ...extra })])],
+    );
+    const merged = servers[2];
+    expect(merged).toMatchObject({ name, provenance: 'workspace' });
+    // A taken prefix is dropped, and the server's own name is free here.
+    if (expected === undefined) {
+      expect(merged).not.toHaveProperty('prefix');
+      expect(warnings).toEqual([
+        expect.stringMatching(/prefix ".*" is taken by a server in your config\.json/),
+      ]);
+      return;
+    }
+    expect(merged).toHaveProperty('prefix', expected);
+    expect(warnings).toEqual([
+      `${MCP}: server "${name}" would name its tools like a server in your config.json; they are named "${expected}__…" instead`,
+    ]);
+  });
+
+  it('picks the next free head when workspace_<name> is taken too', () => {
+    const { servers } = mergeTiers(
+      [user('github'), user('workspace_github'), user('other', { prefix: 'workspace_github_2' })],
+      [ws([entry('github.', { command: 'x' })])],
+    );
+    expect(servers[3]).toHaveProperty('prefix', 'workspace_github_3');
+  });
+
+  it('leaves a workspace server whose names are its own as it is', () => {
+    const { servers, warnings } = mergeTiers(
+      [user('github')],
+      [ws([entry('notes', { command: 'x' }), entry('git', { command: 'x', prefix: 'gitlab' })])],
+    );
+    expect(servers.slice(1).map((s) => [s.name, s.prefix])).toEqual([
+      ['notes', undefined],
+      ['git', 'gitlab'],
+    ]);
+    expect(warnings).toEqual([]);
+  });
 
   it('the first workspace wins a name; order is user tier, then workspace-only servers', () => {
     const second = '/home/u/second';

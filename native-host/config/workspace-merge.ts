@@ -1,5 +1,6 @@
 import { DEFAULT_HANDSHAKE_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS } from './schema';
 import type { ServerConfig } from './schema';
+import { exposedHead } from '../names/namespace';
 import { copyEndpoint } from '../shared/remote-endpoint';
 import { LAUNCH_FIELDS } from './workspace-types';
 import type { LaunchField, WorkspaceConfig, WorkspaceServer } from './workspace-types';
@@ -63,8 +64,13 @@ export function mergeTiers(
       }
     }
   }
-  const userPrefixes = new Set([...users.values()].map((s) => (s.prefix ?? s.name).toLowerCase()));
-  for (const s of users.values()) userPrefixes.add(s.name.toLowerCase());
+  // The heads of the user tier's tool names, as the name table writes them (sanitized, so
+  // `github.`, `github_` and a full-width `ｇｉｔｈｕｂ` are all `github`), compared up to case.
+  const userHeads = new Set<string>();
+  for (const s of users.values()) {
+    userHeads.add(exposedHead(s.name, s.prefix).toLowerCase());
+    userHeads.add(exposedHead(s.name).toLowerCase());
+  }
 
   const servers: MergedServer[] = [];
   for (const base of users.values()) {
@@ -75,7 +81,7 @@ export function mergeTiers(
   }
   for (const [name, { server, root }] of chosen) {
     if (users.has(name)) continue;
-    const merged = workspaceOnly(server, root, userPrefixes, warnings);
+    const merged = workspaceOnly(server, root, userHeads, warnings);
     if (merged !== undefined) servers.push(merged);
   }
   return { servers, warnings };
@@ -151,7 +157,7 @@ function overlay(
 function workspaceOnly(
   server: WorkspaceServer,
   root: string,
-  userPrefixes: ReadonlySet<string>,
+  userHeads: ReadonlySet<string>,
   warnings: string[],
 ): MergedServer | undefined {
   if (server.command === undefined && server.remote === undefined) {
@@ -160,12 +166,20 @@ function workspaceOnly(
     );
     return undefined;
   }
+  // A repository's server must not take the names of your own servers' tools: it would inherit
+  // their allow rules and profile filters, and their names whenever your server is down.
   let prefix = server.prefix;
-  if (prefix !== undefined && userPrefixes.has(prefix.toLowerCase())) {
+  if (prefix !== undefined && userHeads.has(exposedHead(server.name, prefix).toLowerCase())) {
     warnings.push(
       `${server.file}: server "${server.name}": prefix "${prefix}" is taken by a server in your config.json; the server name is used instead`,
     );
     prefix = undefined;
+  }
+  if (prefix === undefined && userHeads.has(exposedHead(server.name).toLowerCase())) {
+    prefix = freeHead(`workspace_${exposedHead(server.name)}`, userHeads);
+    warnings.push(
+      `${server.file}: server "${server.name}" would name its tools like a server in your config.json; they are named "${prefix}__…" instead`,
+    );
   }
   const file = server.file;
   const remote = server.remote;
@@ -213,3 +227,12 @@ const FILE_KEY: Record<'prefix' | 'handshakeTimeoutMs' | 'toolTimeoutMs' | 'disa
   toolTimeoutMs: '"toolTimeout"',
   disabled: '"disabled"',
 };
+
+/** `base`, or `base_2`, `base_3`, … : the first whose head no user-tier server has. */
+function freeHead(base: string, taken: ReadonlySet<string>): string {
+  let candidate = base;
+  for (let n = 2; taken.has(exposedHead('', candidate).toLowerCase()); n += 1) {
+    candidate = `${base}_${n}`;
+  }
+  return candidate;
+}

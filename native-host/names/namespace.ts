@@ -181,7 +181,16 @@ interface SanitizedPart {
   readonly verbatim: boolean;
 }
 
-function headPart(listing: ServerToolListing): SanitizedPart {
+/**
+ * What every plain exposed name of a server starts with (`head__tool`): its prefix, else its
+ * name, sanitized as the name table does. Two servers with the same head, up to case, would
+ * compete for the same names and match the same policy rules.
+ */
+export function exposedHead(server: string, prefix?: string): string {
+  return headPart({ server, prefix }).text;
+}
+
+function headPart(listing: Pick<ServerToolListing, 'server' | 'prefix'>): SanitizedPart {
   const prefix = listing.prefix === undefined ? '' : sanitizePart(listing.prefix);
   // An empty prefix falls back to the server name: `__tool` would be odd, and a bare tool name
   // would shadow built-ins and hide which server runs the call.
