@@ -100,22 +100,43 @@ describe('servers/add and servers/remove', () => {
       expect(after.servers).toEqual([]);
     }));
 
-  it('refuses an existing name unless told to replace it, and replaces exactly', () =>
+  it('refuses an existing name, and any replace over the wire: only the CLI replaces, exactly', () =>
     withHost(async (host, home) => {
       await host.call('servers/add', { name: 'memory', ...MEMORY });
       const again = await host.request('servers/add', { name: 'memory', ...MEMORY });
       expect(again.error?.data?.reason).toBe('already-exists');
-      const replaced = await host.call<{ server: ServerView }>('servers/add', {
+      // An add approves what it writes with no card: a page that could replace an entry could
+      // swap the program under a trusted server. Changing one is servers/update (it asks).
+      const swapped = await host.request('servers/add', {
         name: 'memory',
         ...MEMORY,
         env: { MEMORY_FILE_PATH: join(home, 'memory.jsonl') },
         replace: true,
       });
-      expect(replaced.server.status.state).toBe('running');
+      expect(swapped.error?.data?.reason).toBe('invalid-params');
+      expect(configOf(home).mcpServers['memory']).toEqual(MEMORY);
+
+      const before = statesOf(host, 'memory').length;
+      const replaced = cli(
+        home,
+        'add',
+        'memory',
+        '--replace',
+        '--env',
+        `MEMORY_FILE_PATH=${join(home, 'memory.jsonl')}`,
+        '--',
+        ...[MEMORY.command, ...MEMORY.args],
+      );
+      expect(replaced.code, replaced.err).toBe(0);
       expect(configOf(home).mcpServers['memory']).toEqual({
         ...MEMORY,
         env: { MEMORY_FILE_PATH: join(home, 'memory.jsonl') },
       });
+      // The running host reloads and restarts it as approved by the CLI: no card.
+      await host.until(() => {
+        const states = statesOf(host, 'memory');
+        return states.length > before && states.at(-1) === 'running';
+      }, 'the replaced memory server running again');
       expect(statesOf(host, 'memory')).not.toContain('needs-approval');
     }));
 
