@@ -24,27 +24,6 @@ export const MAX_REMEMBERED_REDEEMED = 1_024;
 /** 128 bits each for the request id and the nonce: unguessable, and independent of each other. */
 export const APPROVAL_TOKEN_BYTES = 16;
 
-export interface ApprovalRequest {
-  /** Names the request; not secret (it may be logged and shown). */
-  readonly requestId: string;
-  /** The secret half: only the party that received the request can redeem it. */
-  readonly nonce: string;
-  readonly server: string;
-  /** The tool's raw name on its server. */
-  readonly tool: string;
-  readonly exposedName: string;
-  /** The hash of the definition the card showed (the tool pin's: `pinnedForm`). */
-  readonly definitionHash: string;
-  /** A private copy of the arguments as issued (`{}` when the call had none). */
-  readonly arguments: Readonly<Record<string, unknown>>;
-  /** approvalArgumentsHash of `arguments`. */
-  readonly argumentsHash: string;
-  /** What the card should say besides the call (policy warnings, e.g. `destructive`). */
-  readonly warnings: readonly string[];
-  /** Epoch ms; the request is expired from this instant on. */
-  readonly expiresAt: number;
-}
-
 /** The tool a call is for, as the approval binds it. */
 export interface ApprovalTarget {
   readonly server: string;
@@ -53,6 +32,22 @@ export interface ApprovalTarget {
   readonly exposedName: string;
   /** The hash of the tool's definition now (the tool pin's). */
   readonly definitionHash: string;
+}
+
+/** One pending approval: the tool the card showed (`ApprovalTarget`) and the call's terms. */
+export interface ApprovalRequest extends ApprovalTarget {
+  /** Names the request; not secret (it may be logged and shown). */
+  readonly requestId: string;
+  /** The secret half: only the party that received the request can redeem it. */
+  readonly nonce: string;
+  /** A private copy of the arguments as issued (`{}` when the call had none). */
+  readonly arguments: Readonly<Record<string, unknown>>;
+  /** approvalArgumentsHash of `arguments`. */
+  readonly argumentsHash: string;
+  /** What the card should say besides the call (policy warnings, e.g. `destructive`). */
+  readonly warnings: readonly string[];
+  /** Epoch ms; the request is expired from this instant on. */
+  readonly expiresAt: number;
 }
 
 export interface ApprovalCall extends ApprovalTarget {
@@ -159,8 +154,9 @@ export class ApprovalLedger {
    * Accepts `token` for `call` at most once. Checks, in order: the id is known (`unknown`), the
    * nonce is right (`nonce-mismatch`; constant-time), it was not used (`replayed`), it has not
    * expired (`expired`: now >= expiresAt), the tool is the same (`tool-mismatch`: exposed name,
-   * server, raw name and definition hash), the arguments hash the same (`arguments-mismatch`). The nonce comes before everything that
-   * describes the request, so without it a caller learns only "unknown" or "wrong nonce".
+   * server, raw name and definition hash), the arguments hash the same (`arguments-mismatch`).
+   * The nonce comes before everything that describes the request, so without it a caller learns
+   * only "unknown" or "wrong nonce".
    *
    * Only success consumes the request. A failure leaves it redeemable: the binding already makes
    * it useless for any other call, and consuming on failure would let anyone who can send a

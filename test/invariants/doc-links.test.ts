@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from './source-files';
 
 /**
- * Every relative link and image in the README and docs/ goes somewhere: the file exists and, when the link
- * names an anchor, a heading of that file makes it (as GitHub spells anchors) or an
+ * Every relative link and image in the README and docs/ goes somewhere: the file exists and, when
+ * the link names an anchor, a heading of that file makes it (as GitHub spells anchors) or an
  * `<a id="…">` does. A renamed heading or a moved file otherwise leaves a link that looks fine
  * and lands on the top of a page.
  */
