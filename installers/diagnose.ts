@@ -98,7 +98,7 @@ export async function diagnoseInstall(options: DiagnoseOptions): Promise<Install
   }
   const printed = (await options.nodeVersion?.(receipt.node)) ?? null;
   const support = printed === null ? null : nodeSupport(printed, options.today ?? new Date());
-  const note = support === null ? null : endOfLifeNote(support);
+  const note = endOfLifeNote(support);
   return {
     state: 'installed',
     receiptFile,

@@ -123,8 +123,7 @@ export function makeInstallCommand(environment: InstallEnvironment = processInst
           environment.node,
         )
       : [];
-    const support = nodeSupport(environment.nodeVersion, environment.today());
-    const nodeNote = support === null ? null : endOfLifeNote(support);
+    const nodeNote = endOfLifeNote(nodeSupport(environment.nodeVersion, environment.today()));
     const notes = nodeNote === null ? firefoxNotes : [...firefoxNotes, nodeNote];
 
     if (options.json) {

@@ -50,9 +50,12 @@ export function nodeSupport(version: string, today: Date): NodeSupport | null {
   };
 }
 
-/** What to tell the user about a Node past its end of life; null for a maintained one. */
-export function endOfLifeNote(support: NodeSupport): string | null {
-  if (!support.ended || support.endOfLife === null) return null;
+/**
+ * What to tell the user about a Node past its end of life; null for a maintained one, or for no
+ * version at all (`nodeSupport` could not read it).
+ */
+export function endOfLifeNote(support: NodeSupport | null): string | null {
+  if (support === null || !support.ended || support.endOfLife === null) return null;
   const move =
     support.suggested === null
       ? 'Install a maintained Node'

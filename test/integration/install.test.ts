@@ -247,8 +247,7 @@ describe('switchyard install (real bundle)', () => {
       encoding: 'utf8',
     }).trim();
     expect(report.install.nodeVersion).toBe(version);
-    const support = nodeSupport(version, new Date());
-    const note = support === null ? null : endOfLifeNote(support);
+    const note = endOfLifeNote(nodeSupport(version, new Date()));
     expect(report.install.notes).toEqual(note === null ? [] : [note]);
   });
 
