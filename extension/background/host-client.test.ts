@@ -67,6 +67,7 @@ describe('handshake', () => {
         hostVersion: '0.1.0',
         home: '/home/ada/.config/switchyard',
         configWarnings: ['config.json:1:1: bad entry'],
+        runtime: null,
       },
     ]);
   });
@@ -76,7 +77,11 @@ describe('handshake', () => {
     client.connect();
     native.port.respond(native.port.lastRequest('host/hello').id, hostHello.result);
     await flush();
-    expect(client.state).toMatchObject({ state: 'connected', home: hostHello.result.home });
+    expect(client.state).toMatchObject({
+      state: 'connected',
+      home: hostHello.result.home,
+      runtime: { node: '22.23.3', ended: false },
+    });
   });
 
   it('delivers notifications that arrive before the hello answer', async () => {

@@ -155,6 +155,7 @@ export class HostConnection {
             hostVersion: result.host.version,
             home: result.home,
             configWarnings: result.configWarnings,
+            runtime: result.runtime ?? null,
           });
           this.hooks.connected();
         },

@@ -10,6 +10,7 @@ const CONNECTED: ConnectionState = {
   hostVersion: '0.1.0',
   home: '/h',
   configWarnings: [],
+  runtime: null,
 };
 
 const RUNNING: ServerState = {

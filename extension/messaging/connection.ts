@@ -1,4 +1,5 @@
 import { assertNever } from '../../protocol/guards';
+import type { HostRuntime } from '../../protocol/hello';
 
 /**
  * The native connection's state as pages see it: one discriminated union switched on exhaustively
@@ -22,6 +23,8 @@ export type ConnectionState =
       readonly home: string;
       /** Configuration problems the host found, one line each (show them; they say what to fix). */
       readonly configWarnings: readonly string[];
+      /** The Node that runs the host; null from a host too old to say. */
+      readonly runtime: HostRuntime | null;
     }
   | { readonly state: 'not-installed'; readonly message: string }
   | {

@@ -6,7 +6,12 @@ import type { ChannelCloseReason } from '../transport/native-messaging-channel';
 import { FirstFrames } from './first-frames';
 
 const MIB = 1_048_576;
-const FACTS = { version: '9.9.9', home: '/home/me/.config/switchyard', configWarnings: ['w1'] };
+const FACTS = {
+  version: '9.9.9',
+  home: '/home/me/.config/switchyard',
+  configWarnings: ['w1'],
+  runtime: { node: '20.20.2', endOfLife: '2026-04-30', ended: true, suggested: 24 },
+};
 const client = { name: 'test', version: '1' };
 const hello = (id: number, protocolVersion = PROTOCOL_VERSION) => ({
   jsonrpc: '2.0',
@@ -61,6 +66,7 @@ describe('FirstFrames', () => {
           host: { name: 'switchyard', version: '9.9.9' },
           home: FACTS.home,
           configWarnings: ['w1'],
+          runtime: FACTS.runtime,
         },
       },
     ]);

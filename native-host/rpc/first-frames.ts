@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { HelloParamsSchema } from '../../protocol/hello';
+import { HelloParamsSchema, type HostRuntime } from '../../protocol/hello';
 import { JsonRpcRequestSchema } from '../../protocol/jsonrpc';
 import {
   MAX_BROWSER_TO_HOST_FRAME_BYTES,
@@ -67,6 +67,11 @@ export class FirstFrames {
     };
     channel.start();
     return frames;
+  }
+
+  /** The Node that runs the host, as the first hello told it; the dispatcher's hellos tell the same. */
+  get runtime(): HostRuntime | null {
+    return this.#facts.runtime;
   }
 
   /** Whether the first stage answered a `host/hello` (the dispatcher then accepts requests). */

@@ -62,7 +62,7 @@ beforeEach(async () => {
       ]),
     audit,
   });
-  handlers = createHandlers({ core, home, version: '0', configWarnings: () => [] });
+  handlers = createHandlers({ core, home, version: '0', configWarnings: () => [], runtime: null });
   await core.startAll();
 });
 

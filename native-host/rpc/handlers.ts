@@ -6,6 +6,7 @@ import type { LiveConfig } from '../host/live-config';
 import type { HostImportContext } from './import-handlers';
 import { helloAnswer } from './hello';
 import { listingPage } from './listing-pages';
+import type { HostRuntime } from '../../protocol/hello';
 import { MAX_URI_CHARS } from '../../protocol/resources';
 import { expandTemplate } from '../mcp/uri-template';
 
@@ -20,6 +21,8 @@ export interface HandlerContext {
   readonly version: string;
   /** Problems found while loading configuration, reported by `host/hello`. */
   readonly configWarnings: () => readonly string[];
+  /** The Node that runs the host, reported by `host/hello`. */
+  readonly runtime: HostRuntime | null;
   /** Writes and reloads config.json; absent when the host has no configuration file. */
   readonly liveConfig?: LiveConfig;
 }
@@ -29,6 +32,7 @@ export function createHandlers({
   home,
   version,
   configWarnings,
+  runtime,
   liveConfig,
 }: HandlerContext): Handlers {
   const live = (): LiveConfig => {
@@ -42,7 +46,12 @@ export function createHandlers({
     liveConfig ? liveConfig.exclusive(write) : write();
   return {
     'host/hello': (params) => {
-      const answer = helloAnswer(params, { version, home, configWarnings: configWarnings() });
+      const answer = helloAnswer(params, {
+        version,
+        home,
+        configWarnings: configWarnings(),
+        runtime,
+      });
       return answer.ok ? Promise.resolve(answer.result) : Promise.reject(answer.error);
     },
     'servers/list': () => Promise.resolve({ servers: core.listServers() }),

@@ -1,4 +1,4 @@
-import { PROTOCOL_VERSION } from '../../protocol/hello';
+import { PROTOCOL_VERSION, type HostRuntime } from '../../protocol/hello';
 import type { ParamsOf, ResultOf } from '../../protocol/methods';
 import { HostError } from '../shared/host-error';
 
@@ -11,6 +11,8 @@ export interface HelloFacts {
   readonly version: string;
   readonly home: string;
   readonly configWarnings: readonly string[];
+  /** The Node that runs the host; null when its version could not be read. */
+  readonly runtime: HostRuntime | null;
 }
 
 export function helloAnswer(
@@ -36,6 +38,7 @@ export function helloAnswer(
       host: { name: 'switchyard', version: facts.version },
       home: facts.home,
       configWarnings: [...facts.configWarnings],
+      ...(facts.runtime === null ? {} : { runtime: facts.runtime }),
     },
   };
 }

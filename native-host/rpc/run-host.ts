@@ -137,6 +137,7 @@ async function serve(options: RunHostOptions): Promise<number> {
       home: options.home,
       version: options.version,
       configWarnings: () => live?.warnings() ?? options.configWarnings,
+      runtime: frames.runtime,
       ...(live === undefined ? {} : { liveConfig: live }),
     }),
     send,

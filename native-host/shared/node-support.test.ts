@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { NODE_END_OF_LIFE, endOfLifeNote, nodeSupport } from './node-support';
+import { HostRuntimeSchema } from '../../protocol/hello';
+import { NODE_END_OF_LIFE, endOfLifeNote, hostRuntime, nodeSupport } from './node-support';
 
 const on = (day: string): Date => new Date(`${day}T12:00:00Z`);
 
@@ -61,5 +62,20 @@ describe('endOfLifeNote', () => {
   it('asks for a maintained Node when the table knows none', () => {
     const support = nodeSupport('26.10.0', on('2030-01-01'));
     expect(support && endOfLifeNote(support)).toContain('Install a maintained Node and run');
+  });
+});
+
+describe('hostRuntime', () => {
+  it("is what host/hello tells the extension, and passes the protocol's schema", () => {
+    for (const [version, expected] of [
+      ['20.20.2', { node: '20.20.2', endOfLife: '2026-04-30', ended: true, suggested: 22 }],
+      ['v26.10.0', { node: '26.10.0', endOfLife: '2029-04-30', ended: false, suggested: 22 }],
+      ['30.1.0', { node: '30.1.0', endOfLife: null, ended: false, suggested: 22 }],
+    ] as const) {
+      const support = nodeSupport(version, on('2026-12-07'));
+      expect(support, version).not.toBeNull();
+      if (support === null) continue;
+      expect(HostRuntimeSchema.parse(hostRuntime(support))).toEqual(expected);
+    }
   });
 });

@@ -1,3 +1,5 @@
+import type { HostRuntime } from '../../protocol/hello';
+
 /**
  * Whether the Node that runs the host still gets fixes. The host parses what servers and the
  * browser send and holds the user's tokens, so a Node past its end of life, with no more
@@ -47,6 +49,16 @@ export function nodeSupport(version: string, today: Date): NodeSupport | null {
     endOfLife,
     ended: endOfLife !== null && day > endOfLife,
     suggested: maintained.length === 0 ? null : Math.min(...maintained),
+  };
+}
+
+/** What `host/hello` says about the Node that runs the host (protocol/hello.ts). */
+export function hostRuntime(support: NodeSupport): HostRuntime {
+  return {
+    node: support.version,
+    endOfLife: support.endOfLife,
+    ended: support.ended,
+    suggested: support.suggested,
   };
 }
 

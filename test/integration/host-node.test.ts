@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { readlinkSync, realpathSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { HelloResultSchema } from '../../protocol/hello';
+import { hostRuntime, nodeSupport } from '../../native-host/shared/node-support';
 import { HOST_NODE, HostHarness, makeHome } from './host-harness';
 
 /**
@@ -13,7 +15,7 @@ import { HOST_NODE, HostHarness, makeHome } from './host-harness';
 const wanted = process.env['SWITCHYARD_TEST_HOST_NODE_MAJOR'];
 
 describe('the Node the host runs on', () => {
-  it('is the one this project names', async ({ task }) => {
+  it('is the one this project names, and the hello says which', async ({ task }) => {
     // Should the project's environment ever stop reaching this worker, both the Node and the
     // version wanted would fall back to the tests' own, and the check below would pass on it.
     if (task.file.projectName === 'integration-lts') {
@@ -28,7 +30,13 @@ describe('the Node the host runs on', () => {
 
     const host = new HostHarness(makeHome({ mcpServers: {} }));
     try {
-      await host.hello();
+      const hello = await host.hello();
+      // The hello tells the extension which Node runs the host and whether it still gets fixes.
+      const support = nodeSupport(version, new Date());
+      expect(support).not.toBeNull();
+      if (support !== null) {
+        expect(HelloResultSchema.parse(hello.result).runtime).toEqual(hostRuntime(support));
+      }
       const pid = host.child.pid;
       expect(pid).toBeDefined();
       // /proc names the program a process runs; elsewhere the version check above stands alone.

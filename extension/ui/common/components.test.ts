@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest';
 import type { ConsentRequest } from '../../../protocol/servers';
 import { ConnectionBanner } from './ConnectionBanner';
 import { ConsentCard } from './ConsentCard';
+import { RUNTIME_NOTICE_HIDDEN_KEY, RuntimeNotice, type NoticeMemory } from './RuntimeNotice';
 import { ExternalLink } from './ExternalLink';
 import { JsonView } from './JsonView';
 import { UntrustedText } from './UntrustedText';
@@ -75,10 +76,69 @@ describe('ConnectionBanner', () => {
   test('renders nothing when connected cleanly', () => {
     const html = renderToStaticMarkup(
       createElement(ConnectionBanner, {
-        state: { state: 'connected', hostVersion: '1', home: '/h', configWarnings: [] },
+        state: {
+          state: 'connected',
+          hostVersion: '1',
+          home: '/h',
+          configWarnings: [],
+          runtime: null,
+        },
       }),
     );
     expect(html).toBe('');
+  });
+});
+
+describe('RuntimeNotice', () => {
+  const state = (node: string, ended: boolean) =>
+    ({
+      state: 'connected',
+      hostVersion: '1',
+      home: '/h',
+      configWarnings: [],
+      runtime: { node, endOfLife: '2026-04-30', ended, suggested: 24 },
+    }) as const;
+  const memory = (stored: string | null): NoticeMemory => ({
+    getItem: (key) => (key === RUNTIME_NOTICE_HIDDEN_KEY ? stored : null),
+    setItem: () => undefined,
+  });
+  const render = (props: Parameters<typeof RuntimeNotice>[0]): string =>
+    renderToStaticMarkup(createElement(RuntimeNotice, props));
+
+  test('warns, with the command, and offers Hide where asked', () => {
+    const html = render({ state: state('20.20.2', true), hideable: true, memory: memory(null) });
+    expect(html).toContain('sy-notice--warning');
+    expect(html).toContain('Node 20.20.2 stopped getting security fixes on 30 April 2026');
+    expect(html).toContain('<code class="sy-selectable">switchyard install</code>');
+    expect(html).toMatch(/<button[^>]*>Hide for Node 20.20.2<\/button>/);
+    expect(render({ state: state('20.20.2', true), memory: memory(null) })).not.toContain(
+      '<button',
+    );
+  });
+
+  test('hidden for the version the user hid it for, shown again for another', () => {
+    const hidden = memory('20.20.2');
+    expect(render({ state: state('20.20.2', true), hideable: true, memory: hidden })).toBe('');
+    expect(render({ state: state('20.21.0', true), hideable: true, memory: hidden })).toContain(
+      'Node 20.21.0',
+    );
+    // The settings page does not offer Hide and ignores it.
+    expect(render({ state: state('20.20.2', true), memory: hidden })).toContain('Node 20.20.2');
+  });
+
+  test('nothing for a maintained Node, or storage that throws', () => {
+    expect(render({ state: state('26.10.0', false), hideable: true, memory: memory(null) })).toBe(
+      '',
+    );
+    const throwing: NoticeMemory = {
+      getItem: () => {
+        throw new Error('SecurityError');
+      },
+      setItem: () => undefined,
+    };
+    expect(render({ state: state('20.20.2', true), hideable: true, memory: throwing })).toContain(
+      'Node 20.20.2',
+    );
   });
 });
 

@@ -1,6 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import type { ConnectionState } from '../../messaging/connection';
-import { connectionBannerView, splitCodeSpans, type ConnectionBannerView } from './connection-view';
+import type { HostRuntime } from '../../../protocol/hello';
+import {
+  connectionBannerView,
+  runtimeNoticeView,
+  splitCodeSpans,
+  type ConnectionBannerView,
+} from './connection-view';
 
 describe('connectionBannerView', () => {
   test('shows nothing when connected without configuration problems', () => {
@@ -10,6 +16,7 @@ describe('connectionBannerView', () => {
         hostVersion: '0.1.0',
         home: '/h',
         configWarnings: [],
+        runtime: null,
       }),
     ).toBeNull();
   });
@@ -49,9 +56,57 @@ describe('connectionBannerView', () => {
       hostVersion: '0.1.0',
       home: '/home/u/.switchyard',
       configWarnings: ['config.json: "github": command is missing'],
+      runtime: null,
     });
     expect(view).toMatchObject({ tone: 'warning', canRetry: false });
     expect(view?.details).toEqual(['config.json: "github": command is missing']);
+  });
+});
+
+describe('runtimeNoticeView', () => {
+  const connected = (runtime: HostRuntime | null): ConnectionState => ({
+    state: 'connected',
+    hostVersion: '0.1.0',
+    home: '/h',
+    configWarnings: [],
+    runtime,
+  });
+  const ended: HostRuntime = {
+    node: '20.20.2',
+    endOfLife: '2026-04-30',
+    ended: true,
+    suggested: 24,
+  };
+
+  test.each<[string, ConnectionState, boolean]>([
+    ['a Node past its end of life', connected(ended), true],
+    [
+      'a maintained Node',
+      connected({ node: '26.10.0', endOfLife: '2029-04-30', ended: false, suggested: 22 }),
+      false,
+    ],
+    [
+      'a line newer than the host knows',
+      connected({ node: '28.0.0', endOfLife: null, ended: false, suggested: 22 }),
+      false,
+    ],
+    ['a host too old to say', connected(null), false],
+    ['not connected', { state: 'disconnected' }, false],
+    ['crashed', { state: 'crashed', message: 'exit 1', retryInMs: 4000 }, false],
+  ])('%s', (_name, state, shown) => {
+    expect(runtimeNoticeView(state) !== null).toBe(shown);
+  });
+
+  test('says which Node, since when, what to install and what to run', () => {
+    const view = runtimeNoticeView(connected(ended));
+    expect(view).toMatchObject({ command: 'switchyard install', node: '20.20.2' });
+    expect(view?.message).toContain('Node 20.20.2 stopped getting security fixes on 30 April 2026');
+    expect(view?.message).toContain('Install Node 24 or later, then run this again with it:');
+  });
+
+  test('without a line to suggest, asks for a maintained Node', () => {
+    const view = runtimeNoticeView(connected({ ...ended, suggested: null }));
+    expect(view?.message).toContain('Install a maintained Node, then run');
   });
 });
 

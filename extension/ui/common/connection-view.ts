@@ -1,4 +1,5 @@
 import { describeConnection, type ConnectionState } from '../../messaging/connection';
+import { longDate } from './format';
 
 /**
  * What the connection banner shows for each state of the native connection: how bad it is, one
@@ -79,6 +80,33 @@ export function connectionBannerView(state: ConnectionState): ConnectionBannerVi
         details: [],
       };
   }
+}
+
+export interface RuntimeNoticeView {
+  readonly title: string;
+  readonly message: string;
+  /** What to run in a terminal once a maintained Node is installed (the message ends on it). */
+  readonly command: string;
+  /** The Node version the notice is about: hiding it hides it for this version only. */
+  readonly node: string;
+}
+
+/**
+ * The notice for a host that runs on a Node past its end of life (no more security fixes), from
+ * what `host/hello` said (native-host/shared/node-support.ts). Null otherwise, and for a host too
+ * old to say. `switchyard install` and `doctor` say the same in the terminal.
+ */
+export function runtimeNoticeView(state: ConnectionState): RuntimeNoticeView | null {
+  if (state.state !== 'connected' || state.runtime === null || !state.runtime.ended) return null;
+  const { node, endOfLife, suggested } = state.runtime;
+  const move =
+    suggested === null ? 'Install a maintained Node' : `Install Node ${suggested} or later`;
+  return {
+    title: 'The host runs on a Node without security fixes',
+    message: `Node ${node} ${endOfLife === null ? 'no longer gets security fixes' : `stopped getting security fixes on ${longDate(endOfLife)}`}. It runs the Switchyard host, which reads what your servers send and holds your sign-ins. ${move}, then run this again with it:`,
+    command: 'switchyard install',
+    node,
+  };
 }
 
 /** Splits a message on backticks: odd pieces are code (`switchyard install`). */

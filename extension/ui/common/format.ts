@@ -2,3 +2,29 @@
 export function exactCount(n: number): string {
   return String(Math.max(0, Math.round(n))).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
+
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+] as const;
+
+/**
+ * "2026-04-30" -> "30 April 2026": a day the user reads, which does not break at a hyphen. Any
+ * other text comes back as it was.
+ */
+export function longDate(day: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  const month = match === null ? undefined : MONTHS[Number(match[2]) - 1];
+  if (match === null || month === undefined) return day;
+  return `${Number(match[3])} ${month} ${match[1]}`;
+}

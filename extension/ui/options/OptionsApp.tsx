@@ -1,4 +1,5 @@
 import { ConnectionBanner } from '../common/ConnectionBanner';
+import { RuntimeNotice } from '../common/RuntimeNotice';
 import { useSession } from '../popup/use-host-data';
 import { ActivitySection } from './ActivitySection';
 import { HistorySection } from './HistorySection';
@@ -17,6 +18,7 @@ export function OptionsApp() {
     <main className="op-page">
       <h1>Switchyard settings</h1>
       {connection !== null && <ConnectionBanner state={connection} />}
+      {connection !== null && <RuntimeNotice state={connection} />}
       <ProviderSection />
       <HistorySection />
       <ProfilesSection />

@@ -2,6 +2,7 @@ import { useCallback, useMemo, useRef, useState } from 'react';
 import { browser } from 'wxt/browser';
 import { Button } from '../common/Button';
 import { ConnectionBanner } from '../common/ConnectionBanner';
+import { RuntimeNotice } from '../common/RuntimeNotice';
 import { AddServerForm } from './AddServerForm';
 import { BudgetPanel } from './BudgetPanel';
 import { OpenChatButton } from './OpenChatButton';
@@ -38,6 +39,7 @@ export function PopupApp() {
           <OpenChatButton />
         </header>
         {connection !== null && <ConnectionBanner state={connection} />}
+        {connection !== null && <RuntimeNotice state={connection} hideable />}
         {activeProfile !== null && <BudgetPanel profile={activeProfile} />}
         <section className="pp-servers">
           <h2 id="servers-heading">

@@ -88,7 +88,7 @@ export function connectionLine(state: ConnectionState['state']): string {
       case 'connecting':
         return { state, attempt: 1 };
       case 'connected':
-        return { state, hostVersion: detail, home: '', configWarnings: [] };
+        return { state, hostVersion: detail, home: '', configWarnings: [], runtime: null };
       case 'not-installed':
         return { state, message: detail };
       case 'crashed':
