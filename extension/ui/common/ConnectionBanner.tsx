@@ -1,6 +1,7 @@
 import type { ConnectionState } from '../../messaging/connection';
 import { Button } from './Button';
-import { connectionBannerView, splitCodeSpans } from './connection-view';
+import { CodeSpans } from './CodeSpans';
+import { connectionBannerView } from './connection-view';
 import { pageClient } from './page-client';
 import { useAsyncAction } from './use-async-action';
 import './common.css';
@@ -34,9 +35,7 @@ export function ConnectionBanner({ state, onRetry = retryDefault }: ConnectionBa
     >
       <p className="sy-notice__title">{view.title}</p>
       <p className="sy-notice__body">
-        {splitCodeSpans(view.message).map((piece, index) =>
-          piece.code ? <code key={index}>{piece.text}</code> : piece.text,
-        )}
+        <CodeSpans text={view.message} />
       </p>
       {view.command === null ? null : (
         <p className="sy-connection__command">

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import type { ConnectionState } from '../../messaging/connection';
 import { Button } from './Button';
-import { runtimeNoticeView, splitCodeSpans } from './connection-view';
+import { CodeSpans } from './CodeSpans';
+import { runtimeNoticeView } from './connection-view';
 import { Notice } from './Notice';
 
 /** The pages' localStorage key for the Node version whose notice the user hid. */
@@ -68,9 +69,7 @@ export function RuntimeNotice({
       }
     >
       <p>
-        {splitCodeSpans(view.message).map((piece, index) =>
-          piece.code ? <code key={index}>{piece.text}</code> : piece.text,
-        )}
+        <CodeSpans text={view.message} />
       </p>
       <p className="sy-connection__command">
         <code className="sy-selectable">{view.command}</code>
