@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ToolUiSchema } from './apps';
+import { EXPOSED_TOOL_NAME_PATTERN } from './tool-name';
 
 /**
  * Tools and call results as the host hands them to the extension. Every string in here that came
@@ -15,8 +16,7 @@ export const ToolAnnotationsSchema = z.object({
 });
 export type ToolAnnotations = z.infer<typeof ToolAnnotationsSchema>;
 
-/** Exposed tool names are legal for every model provider (design D4). */
-export const EXPOSED_TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+export { EXPOSED_TOOL_NAME_PATTERN };
 
 /**
  * The host's policy for a tool (design D8): `allow` runs without asking, `ask` needs an approval

@@ -53,6 +53,17 @@ const STAND_INS = [
   },
 ];
 
+/**
+ * What the host evaluates before it answers the browser's first hello (decisions 0022, 0030):
+ * main.ts and `switchyard host`'s first stage, with everything they import statically. These
+ * must stay out of it, or every start pays for them before the hello: the MCP SDK and the
+ * host's client code, the core, and the protocol's tool and app schemas (a name rule the first
+ * stage needs lives in protocol/tool-name.ts for that reason).
+ */
+const FIRST_STAGE_ROOTS = ['native-host/main.ts', 'native-host/cli/host-command.ts'];
+const NOT_IN_FIRST_STAGE =
+  /^(node_modules\/@modelcontextprotocol\/|native-host\/(mcp|rpc\/dispatcher|host\/core)|protocol\/(tools|apps|methods)\.ts$)/;
+
 const result = await build({
   entryPoints: ['native-host/main.ts'],
   outfile,
@@ -109,6 +120,13 @@ if (unexpected.length > 0) {
     `the host bundle must not import() these (use process.getBuiltinModule or a static import):\n  ${unexpected.join('\n  ')}`,
   );
 }
+const firstStage = staticClosure(result.metafile.inputs, FIRST_STAGE_ROOTS);
+const tooEarly = [...firstStage].filter((input) => NOT_IN_FIRST_STAGE.test(input));
+if (tooEarly.length > 0) {
+  throw new Error(
+    `the host's first stage must not load these before the hello (import them dynamically, or move what it needs into a leaf):\n  ${tooEarly.join('\n  ')}`,
+  );
+}
 await stampBuildId(outfile);
 
 await build({
@@ -127,6 +145,22 @@ await build({
 await chmod(entryFile, 0o755);
 // Until decision 0033 the whole bundle was switchyard.cjs, with its map beside it.
 await rm(`${entryFile}.map`, { force: true });
+
+/** Every input `roots` reach through static imports and requires (not `import()`). */
+function staticClosure(inputs, roots) {
+  for (const root of roots) if (!(root in inputs)) throw new Error(`${root} is not in the bundle`);
+  const seen = new Set();
+  const pending = [...roots];
+  while (pending.length > 0) {
+    const file = pending.pop();
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const item of inputs[file]?.imports ?? []) {
+      if (item.kind !== 'dynamic-import' && item.external !== true) pending.push(item.path);
+    }
+  }
+  return seen;
+}
 
 async function stampBuildId(file) {
   const text = await readFile(file, 'utf8');

@@ -1,4 +1,4 @@
-import { EXPOSED_TOOL_NAME_PATTERN } from '../../protocol/tools';
+import { EXPOSED_TOOL_NAME_PATTERN } from '../../protocol/tool-name';
 
 /**
  * The exposed-name table (design D4): the only map between the tool names the model sees and the
