@@ -19,6 +19,8 @@ interface WhatwgUrl {
   readonly username: string;
   readonly password: string;
   readonly hostname: string;
+  /** `hostname:port`, or the hostname alone for the scheme's default port. */
+  readonly host: string;
   readonly port: string;
   readonly pathname: string;
 }
@@ -164,6 +166,13 @@ interface TabUrl {
 
 const DEFAULT_PORTS: Readonly<Record<string, number>> = { 'http:': 80, 'https:': 443 };
 
+/**
+ * Schemes whose URL wraps the URL of the page that made the document: `blob:https://site/<id>`
+ * and `filesystem:https://site/temporary/<file>` are that site's, and written by it, so they
+ * are matched as the site (a page cannot leave its profile by opening its own blob).
+ */
+const WRAPPING_SCHEMES: ReadonlySet<string> = new Set(['blob:', 'filesystem:']);
+
 /** A tab's URL as patterns see it, or undefined when it is not a URL. */
 function parseTabUrl(url: string): TabUrl | undefined {
   let parsed: WhatwgUrl;
@@ -172,6 +181,7 @@ function parseTabUrl(url: string): TabUrl | undefined {
   } catch {
     return undefined;
   }
+  if (WRAPPING_SCHEMES.has(parsed.protocol)) return parseTabUrl(parsed.pathname);
   const explicit = parsed.port === '' ? undefined : Number(parsed.port);
   return {
     scheme: parsed.protocol,
@@ -201,6 +211,31 @@ function matchesParsed(pattern: MatchPattern, url: TabUrl): boolean {
     }
   }
   return globMatches(pattern.path, url.path);
+}
+
+/** The schemes a pattern can name (parseMatchPattern). */
+const PATTERN_SCHEMES: ReadonlySet<string> = new Set(['http:', 'https:', 'file:']);
+
+/**
+ * What of a tab's URL a profile lookup needs: the URL without its user name, password, query
+ * and fragment, none of which a pattern reads, and only the scheme of a URL no pattern can
+ * match (`data:`, `about:`, `chrome:`). Keeps what the extension sends to `profiles/resolve`
+ * short (a page can make its own query as long as it likes) and private; a lookup of the result
+ * finds what a lookup of `url` finds. A text that is not a URL becomes "" (it matches nothing).
+ */
+export function profileLookupUrl(url: string): string {
+  let parsed: WhatwgUrl;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return '';
+  }
+  if (WRAPPING_SCHEMES.has(parsed.protocol)) {
+    const inner = profileLookupUrl(parsed.pathname);
+    return inner === '' ? parsed.protocol : `${parsed.protocol}${inner}`;
+  }
+  if (!PATTERN_SCHEMES.has(parsed.protocol)) return parsed.protocol;
+  return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
 }
 
 /** Whether `url` is matched by `pattern`; false for a malformed pattern or URL. */

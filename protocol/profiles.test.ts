@@ -6,7 +6,12 @@ import {
   resolveProfile,
   type Profile,
 } from './profiles';
-import { matchPatternProblem, matchUrl, parseMatchPattern } from './match-pattern';
+import {
+  matchPatternProblem,
+  matchUrl,
+  parseMatchPattern,
+  profileLookupUrl,
+} from './match-pattern';
 import { globMatchSteps } from './glob-match';
 
 // Banner: a pattern that matches a URL it should not is the dangerous direction: it hands a page
@@ -49,6 +54,9 @@ const MATCHES: ReadonlyArray<readonly [pattern: string, url: string]> = [
   ['file:///home/alex/*', 'file:///home/alex/notes.html'],
   ['https://example.com/a*b*c', 'https://example.com/aXbYc'],
   ['https://example.com/*', 'https://example.com'],
+  // A document the site made itself is the site's: a page cannot leave its profile that way.
+  ['https://github.com/*', 'blob:https://github.com/5b1c9c0e-7a4f-4d3e-9f1a-2b3c4d5e6f70'],
+  ['https://github.com/org/*', 'filesystem:https://github.com/org/temporary/page.html'],
 ];
 
 const MISSES: ReadonlyArray<readonly [pattern: string, url: string, why: string]> = [
@@ -96,6 +104,8 @@ const MISSES: ReadonlyArray<readonly [pattern: string, url: string, why: string]
   ['https://bücher.example/*', 'https://bucher.example/', 'no accent folding'],
   ['not a pattern', 'https://example.com/', 'a malformed pattern matches nothing'],
   ['https://*.127.0.0.1/*', 'https://127.0.0.1/', 'rejected pattern'],
+  ['https://github.com/*', 'blob:https://evil.com/x?https://github.com/', 'a blob is its maker'],
+  ['https://github.com/*', 'blob:null/5b1c9c0e', 'an opaque blob has no site'],
 ];
 
 describe('matchUrl', () => {
@@ -168,6 +178,43 @@ const INVALID_PATTERNS: ReadonlyArray<readonly [pattern: string, problem: RegExp
   [`https://example.com/${'x'.repeat(2_100)}`, /at most/],
 ];
 
+describe('profileLookupUrl', () => {
+  test.each([
+    ['https://user:pw@github.com/org/repo?tab=readme#top', 'https://github.com/org/repo'],
+    [`https://evil.example/a?${'q'.repeat(9_000)}`, 'https://evil.example/a'],
+    ['blob:https://evil.example/5b1c?x#y', 'blob:https://evil.example/5b1c'],
+    [
+      'filesystem:https://evil.example/temporary/a.html',
+      'filesystem:https://evil.example/temporary/a.html',
+    ],
+    ['blob:null/5b1c', 'blob:'],
+    ['file:///home/alex/notes.html?x', 'file:///home/alex/notes.html'],
+    ['http://localhost:5173/app?x=1', 'http://localhost:5173/app'],
+    [`data:text/html,${'<p>'.repeat(5_000)}`, 'data:'],
+    ['about:blank', 'about:'],
+    ['chrome://settings/', 'chrome:'],
+    ['not a url', ''],
+  ])('%s -> %s', (url, lookup) => {
+    expect(profileLookupUrl(url)).toBe(lookup);
+  });
+
+  // What the extension sends must select what the whole URL would: every pattern in this file
+  // against every URL in it, whole and as looked up.
+  it('matches exactly what the whole URL matches', () => {
+    const urls = [...MATCHES, ...MISSES].map(([, url]) => url);
+    const patterns = [...MATCHES, ...MISSES].map(([pattern]) => pattern);
+    const differ: string[] = [];
+    for (const pattern of patterns) {
+      for (const url of urls) {
+        if (matchUrl(pattern, url) !== matchUrl(pattern, profileLookupUrl(url))) {
+          differ.push(`${pattern} ${url}`);
+        }
+      }
+    }
+    expect(differ).toEqual([]);
+  });
+});
+
 describe('parseMatchPattern', () => {
   test.each(INVALID_PATTERNS)('refuses %s', (pattern, problem) => {
     const parsed = parseMatchPattern(pattern);
@@ -233,6 +280,8 @@ describe('resolveProfile', () => {
     ['https://two.test/a/b', 'two-patterns', 'https://two.test/a/*'],
     ['chrome://newtab/', DEFAULT_PROFILE_ID, null],
     ['file:///tmp/x.html', DEFAULT_PROFILE_ID, null],
+    ['blob:https://example.com/docs/1f2e', 'example-docs', 'https://example.com/docs/*'],
+    ['blob:null/1f2e', DEFAULT_PROFILE_ID, null],
     ['garbage', DEFAULT_PROFILE_ID, null],
   ];
 

@@ -1,9 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import type { ParamsOf, ResultOf } from '../../protocol/methods';
+import { requestMethods, type ParamsOf, type ResultOf } from '../../protocol/methods';
 import { builtinDefaultProfile, type Profile } from '../../protocol/profiles';
 import type { ActiveProfileView } from '../messaging/ui-protocol';
 import type { ConnectionState } from '../messaging/connection';
 import { ProfileTracker } from './profile-tracker';
+import { flush } from '../testing/flush';
 
 const github: Profile = {
   ...builtinDefaultProfile(),
@@ -49,7 +50,13 @@ function fakeHost() {
     if (method === 'profiles/list') {
       return later({ profiles: host.profiles, defaultProfile: builtinDefaultProfile() });
     }
-    const url = params !== undefined && 'url' in params ? params.url : '';
+    if (host.failing > 0) {
+      host.failing -= 1;
+      return Promise.reject(new Error('the host did not answer'));
+    }
+    // What the real host refuses (invalid-params), it refuses here.
+    const { url } = requestMethods['profiles/resolve'].params.parse(params);
+    host.asked.push(url);
     return later(
       url.startsWith('https://github.com/')
         ? { profile: github, matchedPattern: 'https://github.com/*' }
@@ -59,6 +66,10 @@ function fakeHost() {
   const host = {
     state: CONNECTED,
     manual: false,
+    /** How many of the next resolves fail. */
+    failing: 0,
+    /** The URLs resolves were asked for. */
+    asked: [] as string[],
     profiles: [github] as Profile[],
     request,
   };
@@ -74,7 +85,7 @@ describe('ProfileTracker', () => {
     await tracker.setUrl('https://github.com/a/b');
     await tracker.setUrl('https://example.com/');
     expect(seen.map((v) => v?.id)).toEqual(['github', 'default']);
-    expect(tracker.profileId()).toBe('default');
+    expect(tracker.current()?.id).toBe('default');
     expect(seen[0]?.matchedPattern).toBe('https://github.com/*');
   });
 
@@ -87,16 +98,65 @@ describe('ProfileTracker', () => {
     waiting[1]?.();
     waiting[0]?.();
     await Promise.all([first, second]);
-    expect(tracker.profileId()).toBe('default');
+    expect(tracker.current()?.id).toBe('default');
   });
 
-  test('without a host the profile is unknown, and calls carry none', async () => {
+  test('without a host the profile is unknown', async () => {
     const { host } = fakeHost();
     host.state = { state: 'not-installed', message: 'missing' };
     const tracker = new ProfileTracker(host, () => undefined);
     await tracker.setUrl('https://github.com/x');
     expect(tracker.current()).toBeNull();
-    expect(tracker.profileId()).toBeUndefined();
+    expect(tracker.current()?.id).toBeUndefined();
+  });
+
+  describe('what a run gets (fail closed)', () => {
+    test('asks with the address patterns read: no query, fragment or credentials', async () => {
+      const { host } = fakeHost();
+      const tracker = new ProfileTracker(host, () => undefined);
+      await tracker.setUrl(`https://u:pw@github.com/a/b?q=${'x'.repeat(9_000)}#top`);
+      expect(host.asked).toEqual(['https://github.com/a/b']);
+      expect((await tracker.forRun())?.id).toBe('github');
+    });
+
+    test('an address the host cannot resolve leaves the run without a profile, never the default', async () => {
+      const { host } = fakeHost();
+      const tracker = new ProfileTracker(host, () => undefined);
+      await tracker.setUrl('https://github.com/a');
+      await tracker.setUrl(`https://github.com/${'a'.repeat(9_000)}`);
+      expect(tracker.current()).toBeNull();
+      expect(await tracker.forRun()).toBeNull();
+    });
+
+    test('a failed answer is asked again when a run starts', async () => {
+      const { host } = fakeHost();
+      host.failing = 1;
+      const tracker = new ProfileTracker(host, () => undefined);
+      await tracker.setUrl('https://github.com/a');
+      expect(tracker.current()).toBeNull();
+      expect((await tracker.forRun())?.id).toBe('github');
+    });
+
+    test('a run waits for the answer to the newest question', async () => {
+      const { host, waiting } = fakeHost();
+      host.manual = true;
+      const tracker = new ProfileTracker(host, () => undefined);
+      void tracker.setUrl('https://github.com/a');
+      const run = tracker.forRun();
+      void tracker.setUrl('https://example.com/');
+      waiting[0]?.();
+      await flush();
+      waiting[1]?.();
+      expect((await run)?.id).toBe('default');
+    });
+
+    test('without a host a run has no profile', async () => {
+      const { host } = fakeHost();
+      host.state = { state: 'not-installed', message: 'missing' };
+      const tracker = new ProfileTracker(host, () => undefined);
+      await tracker.setUrl('https://github.com/x');
+      expect(await tracker.forRun()).toBeNull();
+    });
   });
 
   describe('a conversation opened from the history (issue 14)', () => {
@@ -110,7 +170,7 @@ describe('ProfileTracker', () => {
       expect(tracker.current()).toMatchObject({ id: 'github', name: 'GitHub', pinned: true });
       expect(tracker.pinnedConversation()).toBe('c1');
       await tracker.setUrl('https://example.org/');
-      expect(tracker.profileId()).toBe('github');
+      expect(tracker.current()?.id).toBe('github');
       await tracker.unpin();
       expect(tracker.current()).toMatchObject({ id: 'default', url: 'https://example.org/' });
       expect(tracker.current()?.pinned).toBeUndefined();
@@ -129,7 +189,7 @@ describe('ProfileTracker', () => {
       await tracker.setUrl('https://example.com/');
       expect(await tracker.pin('c1', { id: 'github', name: 'GitHub' })).toBe('gone');
       expect(gone).toEqual(['GitHub -> Default']);
-      expect(tracker.profileId()).toBe('default');
+      expect(tracker.current()?.id).toBe('default');
       expect(tracker.pinnedConversation()).toBeUndefined();
     });
 
@@ -138,10 +198,10 @@ describe('ProfileTracker', () => {
       host.state = { state: 'not-installed', message: 'missing' };
       const tracker = new ProfileTracker(host, () => undefined);
       expect(await tracker.pin('c1', { id: 'github', name: 'GitHub' })).toBe('unknown');
-      expect(tracker.profileId()).toBeUndefined();
+      expect(tracker.current()?.id).toBeUndefined();
       host.state = CONNECTED;
       await tracker.refresh();
-      expect(tracker.profileId()).toBe('github');
+      expect(tracker.current()?.id).toBe('github');
     });
   });
 });

@@ -1,13 +1,16 @@
 import type { ActiveProfileView } from '../messaging/ui-protocol';
 import type { ParamsOf, ResultOf } from '../../protocol/methods';
 import type { ConnectionState } from '../messaging/connection';
+import { profileLookupUrl } from '../../protocol/match-pattern';
+import { MAX_RESOLVE_URL_CHARS } from '../../protocol/profiles';
 
 /**
  * Which profile the active tab selects (design D10). The host resolves the URL (it stores the
  * profiles and enforces them); this class follows the active tab, asks again when the URL, the
  * tab or the host's profiles change, ignores answers that arrive after a newer question, and
- * reports each change. While the host is unreachable the profile is unknown (null), and calls
- * go out without one: the host then applies its default profile.
+ * reports each change. While the host is unreachable, or cannot resolve the URL, the profile is
+ * unknown (null), and a run then gets no MCP tools (`forRun`): an unknown profile never falls to
+ * the default, which may show more than the site's (docs/security.md).
  */
 /** The part of HostClient the tracker uses. */
 export interface ProfileHost {
@@ -35,6 +38,8 @@ export class ProfileTracker {
   private url: string | null = null;
   private view: ActiveProfileView | null = null;
   private asked = 0;
+  /** The newest question's answer, settled (never rejects). */
+  private answered: Promise<void> = Promise.resolve();
   /**
    * While a conversation opened from the history is on screen, its profile is the active one
    * (issue 14), whatever the tab selects; the tab selects again from the next conversation on.
@@ -51,11 +56,6 @@ export class ProfileTracker {
 
   current(): ActiveProfileView | null {
     return this.view;
-  }
-
-  /** The id to send with tools/list and tools/call. */
-  profileId(): string | undefined {
-    return this.view?.id;
   }
 
   /** The active tab now shows `url` (null: no tab, or one without a URL). */
@@ -89,8 +89,34 @@ export class ProfileTracker {
     return this.pinned?.conversationId;
   }
 
+  /**
+   * The profile a run lists and calls with, fixed for the whole run: the tab's (or the pinned
+   * conversation's) once every question asked so far is answered. When the last answer was a
+   * failure it asks once more; null when the profile still cannot be known.
+   */
+  async forRun(): Promise<ActiveProfileView | null> {
+    await this.settled();
+    if (this.view === null && this.host.state.state === 'connected') await this.refresh();
+    return this.view;
+  }
+
+  /** Until the newest question (and any asked meanwhile) has its answer. */
+  private async settled(): Promise<void> {
+    let question: number;
+    do {
+      question = this.asked;
+      await this.answered;
+    } while (question !== this.asked);
+  }
+
   /** Resolves the current URL again (the host reconnected, or its profiles changed). */
-  async refresh(): Promise<void> {
+  refresh(): Promise<void> {
+    const answer = this.ask();
+    this.answered = answer;
+    return answer;
+  }
+
+  private async ask(): Promise<void> {
     const question = ++this.asked;
     const url = this.url;
     const pin = this.pinned;
@@ -105,8 +131,15 @@ export class ProfileTracker {
           else next = { id: found.id, name: found.name, matchedPattern: null, url, pinned: true };
         }
         if (next === null) {
+          // Only what patterns read: a page can make its query (or path) as long as it likes.
+          const lookup = profileLookupUrl(url ?? '');
+          if (lookup.length > MAX_RESOLVE_URL_CHARS) {
+            throw new Error(
+              `the tab's address is ${String(lookup.length)} characters long without its query; profiles resolve ${String(MAX_RESOLVE_URL_CHARS)} at most`,
+            );
+          }
           const { profile, matchedPattern } = await this.host.request('profiles/resolve', {
-            url: url ?? '',
+            url: lookup,
           });
           next = { id: profile.id, name: profile.name, matchedPattern, url };
         }

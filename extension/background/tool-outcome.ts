@@ -59,4 +59,6 @@ export const OUTCOME_TEXT = {
   cancelledDuringRun:
     'The user cancelled this call before it finished; it may or may not have had an effect. Do not retry it unless the user asks.',
   modelFailed: 'Not run: the model response that requested this call failed before it finished.',
+  profileUnknown:
+    "Not run: the profile of the user's current tab could not be resolved, so this conversation has no MCP tools for now. Tell the user; they can retry once the host answers.",
 } as const;

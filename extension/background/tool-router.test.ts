@@ -292,3 +292,100 @@ describe('built-in calls', () => {
     expect(prompts).toEqual([]);
   });
 });
+
+describe('the profile of a run (design D10)', () => {
+  const ListParams = z.object({ profile: z.string().optional() });
+  const CallProfile = z.object({ name: z.string(), profile: z.string().optional() });
+
+  /**
+   * A host with two profiles: `restricted` offers one shop-db tool, in search mode; `full` adds
+   * `shell__exec`. Records the profile every listing and call went with.
+   */
+  async function profiled(initial: string | null) {
+    const { native, host } = await connectedHostClient();
+    const seen: string[] = [];
+    native.port.onRequest = (request) => {
+      if (request.method === 'tools/list') {
+        const profile = ListParams.parse(request.params ?? {}).profile;
+        seen.push(`list ${String(profile)}`);
+        const base = toolsList.result.tools.filter((t) => t.name === 'shop-db__query_orders');
+        const shell = { ...base[0], name: 'shell__exec', server: 'shell', tool: 'exec' };
+        native.port.respond(request.id, {
+          tools: profile === 'restricted' ? base : [...base, shell],
+          tokens: { total: 100, byServer: {} },
+          ...(profile === 'restricted'
+            ? { search: { reason: 'setting', pinned: [], tokens: 40 } }
+            : {}),
+        });
+        return;
+      }
+      if (request.method === 'tools/call') {
+        const { name, profile } = CallProfile.parse(request.params);
+        seen.push(`call ${name} ${String(profile)}`);
+        native.port.respond(request.id, { content: [{ type: 'text', text: 'done' }] });
+        return;
+      }
+      native.port.fail(request.id, { message: 'no', data: { reason: 'unknown-method' } });
+    };
+    let current = initial;
+    const router = createToolRouter({
+      builtins: createBuiltinTools(tabs, { random: fixedRandom }),
+      host,
+      random: fixedRandom,
+      profile: () => Promise.resolve(current),
+    });
+    const call = (name: string, args: Record<string, unknown> = {}): Promise<ToolOutcome> =>
+      router.call(name, args, new AbortController().signal, () => Promise.resolve('allow-once'));
+    return {
+      router,
+      seen,
+      call,
+      switchTo: (profile: string | null) => {
+        current = profile;
+      },
+    };
+  }
+
+  it('an unknown profile gives the run no MCP tools, and its calls never reach the host', async () => {
+    const { router, seen, call } = await profiled(null);
+    const specs = await router.list();
+    expect(specs.every((s) => s.source.kind === 'builtin')).toBe(true);
+    // A name the model makes up (or a page tells it) is not sent without a profile.
+    expect(await call('shell__exec')).toEqual({
+      status: 'error',
+      content: OUTCOME_TEXT.profileUnknown,
+    });
+    expect(seen).toEqual([]);
+  });
+
+  it("keeps the run's profile and search catalog while the tab changes the meter's", async () => {
+    const { router, seen, call, switchTo } = await profiled('restricted');
+    const offered = await router.list();
+    expect(offered.map((s) => s.name)).toContain('search_tools');
+    // The user (or the page) moves to a site whose profile shows more, mid-run.
+    switchTo('full');
+    const preview = await router.preview();
+    expect(preview.map((s) => s.name)).toContain('shell__exec');
+    expect(router.toolSearch()).toBeNull();
+
+    const found = await call('search_tools', { query: 'exec shell' });
+    expect(found.content).not.toContain('shell__exec');
+    expect(router.discovered().map((s) => s.name)).not.toContain('shell__exec');
+    await call('shop-db__query_orders');
+    expect(seen).toEqual(['list restricted', 'list full', 'call shop-db__query_orders restricted']);
+
+    // The next run lists for the profile of its own start.
+    await router.list();
+    await call('shell__exec');
+    expect(seen.slice(3)).toEqual(['list full', 'call shell__exec full']);
+  });
+
+  it('a run whose profile became unknown mid-way keeps the one it began with', async () => {
+    const { router, seen, call, switchTo } = await profiled('restricted');
+    await router.list();
+    switchTo(null);
+    await router.preview();
+    await call('shop-db__query_orders');
+    expect(seen).toEqual(['list restricted', 'call shop-db__query_orders restricted']);
+  });
+});

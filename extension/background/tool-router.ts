@@ -147,15 +147,39 @@ export interface ToolRouterOptions {
   readonly approvals?: BuiltinApprovals;
   readonly log?: Log;
   readonly random?: RandomBytes;
-  /** The active profile's id (design D10), read at every listing and call. */
-  readonly profile?: () => string | undefined;
+  /**
+   * The profile (design D10) a listing is made for, asked at each listing: a run's calls all go
+   * with the one its listing had, whatever the tab shows meanwhile. Null when it cannot be
+   * known: that listing then has no MCP tools, and its run calls none (fail closed, never the
+   * host's default). Absent: listings and calls go without one (the host's default profile).
+   */
+  readonly profile?: () => Promise<string | null>;
+}
+
+/** What one listing saw, which the calls of the run it was made for go by. */
+interface Listing {
+  /** The `profile` param of its calls; null when the profile could not be known. */
+  readonly profile: { readonly profile?: string } | null;
+  /** Exposed name -> (server, tool): labels for wrapping results. */
+  readonly sources: ReadonlyMap<string, UntrustedSource>;
+  /** Exposed name -> the tool's MCP App page, for tools that have one (issue 12). */
+  readonly apps: ReadonlyMap<string, { server: string; tool: string; uri: string }>;
+  /** The search catalog while tool search mode is on. */
+  readonly search: ToolSearchCatalog | null;
+  readonly budget: TokenBudget | null;
+  readonly specs: readonly ToolSpec[];
 }
 
 /** The production router also reports the token budget of its last MCP listing. */
 export interface HostToolRouter extends ToolRouter {
-  /** The active profile's budget as of the last listing; null when it sets none. */
+  /**
+   * The tools a run would be offered now, for the context meter: a listing like `list()`'s that
+   * leaves the running run's tools, profile and search catalog as they are.
+   */
+  preview(): Promise<readonly ToolSpec[]>;
+  /** The active profile's budget as of the last listing or preview; null when it sets none. */
   budget(): TokenBudget | null;
-  /** Tool search mode as of the last listing (docs/decisions/0027); null when off. */
+  /** Tool search mode as of the last listing or preview (docs/decisions/0027); null when off. */
   toolSearch(): ToolSearchView | null;
   discovered(): readonly ToolSpec[];
 }
@@ -164,21 +188,22 @@ export function createToolRouter(options: ToolRouterOptions): HostToolRouter {
   const { builtins, host } = options;
   const approvals = options.approvals ?? memoryBuiltinApprovals();
   const log = options.log ?? (() => undefined);
-  /** Exposed name -> (server, tool), from the last listing: labels for wrapping results. */
-  let sources = new Map<string, UntrustedSource>();
-  /** Exposed name -> the tool's MCP App page, for tools that have one (issue 12). */
-  let apps = new Map<string, { server: string; tool: string; uri: string }>();
-  let lastBudget: TokenBudget | null = null;
-  /** The last listing's search catalog while tool search mode is on. */
-  let search: ToolSearchCatalog | null = null;
-  const profileParam = (): { profile?: string } => {
-    const profile = options.profile?.();
-    return profile === undefined ? {} : { profile };
-  };
+  const empty = (profile: Listing['profile']): Listing => ({
+    profile,
+    sources: new Map(),
+    apps: new Map(),
+    search: null,
+    budget: null,
+    specs: builtins.specs,
+  });
+  /** The listing the current (or last) run was given: its calls go by it. */
+  let run: Listing = empty({});
+  /** The last listing or preview: what the meter shows. */
+  let shown: Listing = run;
 
   // The host's error messages are already through its untrusted-text gate: wrap only.
   const wrapServerText = (text: string, name: string): string =>
-    wrapUntrusted(text, sources.get(name) ?? { server: 'mcp', tool: name }, options.random);
+    wrapUntrusted(text, run.sources.get(name) ?? { server: 'mcp', tool: name }, options.random);
 
   const callBuiltin = async (
     name: BuiltinToolName,
@@ -207,6 +232,8 @@ export function createToolRouter(options: ToolRouterOptions): HostToolRouter {
     prompt: ApprovalPrompter,
     onProgress?: (progress: CallProgress) => void,
   ): Promise<ToolOutcome> => {
+    const { profile, sources, apps } = run;
+    if (profile === null) return { status: 'error', content: OUTCOME_TEXT.profileUnknown };
     let outcome: McpCallOutcome;
     try {
       outcome = await callMcpTool(
@@ -227,7 +254,7 @@ export function createToolRouter(options: ToolRouterOptions): HostToolRouter {
                   });
                 },
               }),
-          ...profileParam(),
+          ...profile,
         },
       );
     } catch (error) {
@@ -256,62 +283,85 @@ export function createToolRouter(options: ToolRouterOptions): HostToolRouter {
     }
   };
 
+  /** Lists the host's tools for the profile asked now; never throws (built-ins only then). */
+  const listing = async (): Promise<Listing> => {
+    const state = host.state.state;
+    if (state !== 'connected' && state !== 'connecting') return empty({});
+    let profile: Listing['profile'] = {};
+    if (options.profile !== undefined) {
+      const id = await options.profile();
+      if (id === null) {
+        log(
+          'warn',
+          "the active tab's profile could not be resolved; this run has the built-in tools only",
+        );
+        return empty(null);
+      }
+      profile = { profile: id };
+    }
+    let result: ResultOf<'tools/list'>;
+    try {
+      result = await host.request('tools/list', profile);
+    } catch (error) {
+      log('warn', `tools/list failed; this run has the built-in tools only (${String(error)})`);
+      return empty(profile);
+    }
+    const mcp: ToolSpec[] = [];
+    const sources = new Map<string, UntrustedSource>();
+    const apps = new Map<string, { server: string; tool: string; uri: string }>();
+    for (const tool of result.tools) {
+      // The host leaves denied tools out and reserves built-in names; fail closed regardless.
+      if (tool.policy === 'deny' || builtins.has(tool.name)) continue;
+      // The host leaves out tools only an app may call; fail closed regardless.
+      if (tool.ui !== undefined && !tool.ui.visibility.includes('model')) continue;
+      sources.set(tool.name, { server: tool.server, tool: tool.tool });
+      if (tool.ui?.resourceUri !== undefined) {
+        apps.set(tool.name, { server: tool.server, tool: tool.tool, uri: tool.ui.resourceUri });
+      }
+      mcp.push({
+        name: tool.name,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        source: {
+          kind: 'mcp',
+          server: tool.server,
+          tool: tool.tool,
+          tokens: tool.tokens,
+          policy: tool.policy,
+        },
+      });
+    }
+    // In search mode the model is offered search_tools and the pinned tools; every tool stays
+    // callable by name once found, through the host as ever.
+    const search = result.search === undefined ? null : new ToolSearchCatalog(mcp, result.search);
+    return {
+      profile,
+      sources,
+      apps,
+      search,
+      budget: result.budget ?? null,
+      specs: [...builtins.specs, ...(search === null ? mcp : search.offered())],
+    };
+  };
+
   return {
     async list(): Promise<readonly ToolSpec[]> {
-      const specs: ToolSpec[] = [...builtins.specs];
-      search = null;
-      const state = host.state.state;
-      if (state !== 'connected' && state !== 'connecting') return specs;
-      let listing: ResultOf<'tools/list'>;
-      try {
-        listing = await host.request('tools/list', profileParam());
-      } catch (error) {
-        log('warn', `tools/list failed; this run has the built-in tools only (${String(error)})`);
-        return specs;
-      }
-      const mcp: ToolSpec[] = [];
-      const next = new Map<string, UntrustedSource>();
-      const nextApps = new Map<string, { server: string; tool: string; uri: string }>();
-      for (const tool of listing.tools) {
-        // The host leaves denied tools out and reserves built-in names; fail closed regardless.
-        if (tool.policy === 'deny' || builtins.has(tool.name)) continue;
-        // The host leaves out tools only an app may call; fail closed regardless.
-        if (tool.ui !== undefined && !tool.ui.visibility.includes('model')) continue;
-        next.set(tool.name, { server: tool.server, tool: tool.tool });
-        if (tool.ui?.resourceUri !== undefined) {
-          nextApps.set(tool.name, {
-            server: tool.server,
-            tool: tool.tool,
-            uri: tool.ui.resourceUri,
-          });
-        }
-        mcp.push({
-          name: tool.name,
-          description: tool.description,
-          inputSchema: tool.inputSchema,
-          source: {
-            kind: 'mcp',
-            server: tool.server,
-            tool: tool.tool,
-            tokens: tool.tokens,
-            policy: tool.policy,
-          },
-        });
-      }
-      sources = next;
-      apps = nextApps;
-      lastBudget = listing.budget ?? null;
-      // In search mode the model is offered search_tools and the pinned tools; every tool stays
-      // callable by name once found, through the host as ever.
-      search = listing.search === undefined ? null : new ToolSearchCatalog(mcp, listing.search);
-      return [...specs, ...(search === null ? mcp : search.offered())];
+      run = await listing();
+      shown = run;
+      return run.specs;
     },
 
-    budget: () => lastBudget,
-    toolSearch: () => search?.view() ?? null,
-    discovered: () => search?.found() ?? [],
+    async preview(): Promise<readonly ToolSpec[]> {
+      shown = await listing();
+      return shown.specs;
+    },
+
+    budget: () => shown.budget,
+    toolSearch: () => shown.search?.view() ?? null,
+    discovered: () => run.search?.found() ?? [],
 
     call(name, args, signal, prompt, onProgress) {
+      const { search } = run;
       if (name === SEARCH_TOOLS_NAME && search !== null) {
         return Promise.resolve(search.search(args, options.random));
       }

@@ -95,7 +95,8 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     builtins: deps.builtins,
     host,
     approvals: settings,
-    profile: () => tracker.profileId(),
+    // Fixed per run: a tab switch mid-run changes the next run's tools, not this one's.
+    profile: async () => (await tracker.forRun())?.id ?? null,
   });
   // The meter is computed from the tools the last run (or snapshot) listed.
   let lastTools: readonly ToolSpec[] = deps.builtins.specs;
@@ -159,7 +160,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
       images: imageTokenRule(inUse()),
     });
   const refreshTools = async (): Promise<ContextMeter> => {
-    await listTools();
+    lastTools = await router.preview();
     return meterNow();
   };
   const pushMeter = (meter: ContextMeter): void => {
