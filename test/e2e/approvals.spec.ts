@@ -263,6 +263,20 @@ async function tabToFirstAnswer(page: Page): Promise<string> {
   throw new Error('Tab never reached an answer of the card');
 }
 
+/**
+ * Presses `key` on the focused answer once the card offers it: a card holds its answers for a
+ * moment after it (or its second step) appears, so a key or click already on its way does not
+ * answer it (ApprovalCard's ANSWER_DELAY_MS).
+ */
+async function pressOnAnswer(page: Page, key: string): Promise<void> {
+  await vi.waitFor(async () => {
+    expect(
+      await page.evaluate(() => document.activeElement?.getAttribute('aria-disabled') ?? null),
+    ).toBeNull();
+  });
+  await page.keyboard.press(key);
+}
+
 /** Types into the message box from the keyboard and sends with Enter. */
 async function typeAndSend(page: Page, text: string): Promise<void> {
   await page.getByRole('textbox', { name: 'Message' }).focus();
@@ -302,7 +316,7 @@ describe('the approval gate by keyboard alone', () => {
     expect(await card.getByText('Esc denies').count()).toBe(1);
 
     expect(await tabToFirstAnswer(panel)).toBe('Allow once');
-    await panel.keyboard.press('Enter');
+    await pressOnAnswer(panel, 'Enter');
     await conversationLog(panel).getByText(listed).waitFor();
 
     expect(await card.count()).toBe(0);
@@ -387,7 +401,7 @@ describe('the approval gate by keyboard alone', () => {
     await panel.keyboard.press('Tab');
     await panel.keyboard.press('Tab');
     expect((await focused(panel)).name).toBe('Always allow this tool');
-    await panel.keyboard.press('Enter');
+    await pressOnAnswer(panel, 'Enter');
     const question = card.getByText(`Add ${WRITE} to your allow-list?`);
     await question.waitFor();
     expect(await question.evaluate((node) => node === document.activeElement)).toBe(true);
@@ -401,16 +415,16 @@ describe('the approval gate by keyboard alone', () => {
 
     // "No, go back" is first and returns to the three answers, focus on "Always allow".
     expect(await tabToFirstAnswer(panel)).toBe('No, go back');
-    await panel.keyboard.press('Enter');
+    await pressOnAnswer(panel, 'Enter');
     await vi.waitFor(async () => {
       expect((await focused(panel)).name).toBe('Always allow this tool');
     });
-    await panel.keyboard.press('Enter');
+    await pressOnAnswer(panel, 'Enter');
     await question.waitFor();
     await panel.keyboard.press('Tab');
     await panel.keyboard.press('Tab');
     expect((await focused(panel)).name).toBe('Yes, always allow');
-    await panel.keyboard.press('Enter');
+    await pressOnAnswer(panel, 'Enter');
     await conversationLog(panel).getByText('Saved your list to todo.txt.').waitFor();
 
     expect(readFileSync(target, 'utf8')).toBe(content);
@@ -428,5 +442,55 @@ describe('the approval gate by keyboard alone', () => {
     await conversationLog(panel).getByText('Left it as it was.').waitFor();
     expect(readFileSync(target, 'utf8')).toBe(content);
     await expectFocusInComposer(panel);
+  });
+});
+
+describe('a click meant for one card', () => {
+  it('does not answer the next card that appears under it', async () => {
+    await newChat(panel);
+    const first = model.requests.length;
+    const done = 'Listed it twice.';
+    model.script(
+      { kind: 'tool-call', name: LIST, arguments: { path: session.profile.workspace } },
+      { kind: 'tool-call', name: LIST, arguments: { path: session.profile.workspace } },
+      { kind: 'text', text: done },
+    );
+    await sendMessage(panel, 'List the workspace, then list it again.');
+    const card = approvalCard(panel, LIST);
+    await card.waitFor();
+    // The second click of a double-click (or an impatient one) lands on whatever answer is under
+    // the pointer when it arrives: here, the next card's first answer, the moment it is shown.
+    await panel.evaluate(() => {
+      const seen = new Set(
+        [...document.querySelectorAll('[data-card-id]')].map((c) => c.getAttribute('data-card-id')),
+      );
+      const observer = new MutationObserver(() => {
+        for (const next of document.querySelectorAll('[data-card-id]')) {
+          if (seen.has(next.getAttribute('data-card-id'))) continue;
+          const answer = next.querySelector('[data-decision="allow-once"]');
+          if (!(answer instanceof HTMLElement)) continue;
+          observer.disconnect();
+          answer.click();
+          next.setAttribute('data-clicked-at-once', '');
+        }
+      });
+      observer.observe(document.body, { childList: true, subtree: true });
+    });
+    await card.getByRole('button', { name: 'Allow once' }).click();
+
+    const next = panel.locator('[data-clicked-at-once]');
+    await next.waitFor();
+    const answer = next.getByRole('button', { name: 'Allow once' });
+    // The card holds its answers for a moment, then offers them: the early click did nothing.
+    await vi.waitFor(async () => {
+      expect(await answer.getAttribute('aria-disabled')).toBeNull();
+    });
+    expect(model.requests).toHaveLength(first + 2);
+    expect(await card.count()).toBe(1);
+    expect(await toolRow(panel, LIST).last().textContent()).toContain('waiting for your approval');
+
+    await answer.click();
+    await conversationLog(panel).getByText(done).waitFor();
+    expect(await card.count()).toBe(0);
   });
 });

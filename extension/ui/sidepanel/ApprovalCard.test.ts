@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { expect, test } from 'vitest';
-import { ApprovalCard } from './ApprovalCard';
+import { ANSWER_DELAY_MS, ApprovalCard } from './ApprovalCard';
 import { mcpApproval } from './test-fixtures';
 
 /** The e2e journeys click these buttons by role and exact name. */
@@ -67,4 +67,23 @@ test('a built-in approval card names the tool and has the same answers', () => {
   expect(html).toContain('Allow once');
   expect(html).toContain('Always allow this tool');
   expect(html).toContain('Deny');
+});
+
+test('a new card holds its answers for a moment: a click meant for the card before misses', () => {
+  const html = renderToStaticMarkup(
+    createElement(ApprovalCard, {
+      pending: mcpApproval({ annotations: { readOnlyHint: true } }),
+      messages: [],
+      onResolve: resolve,
+      now: 0,
+    }),
+  );
+  // Held, not disabled: they stay in the Tab order, and Escape still denies at once.
+  const buttons = [...html.matchAll(/<button[^>]*>/g)].map((m) => m[0]);
+  expect(buttons).toHaveLength(3);
+  for (const button of buttons) {
+    expect(button).toContain('aria-disabled="true"');
+    expect(button).not.toMatch(/\sdisabled=""/);
+  }
+  expect(ANSWER_DELAY_MS).toBeGreaterThanOrEqual(300);
 });

@@ -25,6 +25,28 @@ export interface ApprovalCardProps {
   readonly now?: number;
 }
 
+/**
+ * How long a card's answers are on screen before they take effect: the second click of a
+ * double-click on the card before (or a click already on its way) lands where this card's first
+ * answer now is, and must not answer it. Chrome's and Firefox's permission prompts hold their
+ * buttons the same way. Escape (which denies) works at once.
+ */
+export const ANSWER_DELAY_MS = 500;
+
+/** False until `delayMs` after the first render and after each change of `step`. */
+function useArmedAfter(delayMs: number, step: unknown): boolean {
+  const [armedStep, setArmedStep] = useState<{ step: unknown } | null>(null);
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      setArmedStep({ step });
+    }, delayMs);
+    return () => {
+      clearTimeout(timer);
+    };
+  }, [delayMs, step]);
+  return armedStep !== null && armedStep.step === step;
+}
+
 const CHANGE_FIELD_LABELS: Readonly<Record<ToolChange['field'], string>> = {
   title: 'Title',
   description: 'Description',
@@ -55,6 +77,9 @@ export function ApprovalCard({
   const backToAlways = useRef(false);
   const view = approvalView(pending, messages);
   const choices = approvalChoices(view);
+  // The answers (and the second step's) are held for a moment after they appear.
+  const armed = useArmedAfter(ANSWER_DELAY_MS, confirming);
+  const held = armed ? undefined : true;
   const decide = (decision: ApprovalDecision): void => {
     setConfirming(false);
     run(() => onResolve(decision));
@@ -202,7 +227,9 @@ export function ApprovalCard({
               <Button
                 variant="primary"
                 disabled={busy}
+                aria-disabled={held}
                 onClick={() => {
+                  if (!armed) return;
                   backToAlways.current = true;
                   setConfirming(false);
                 }}
@@ -212,7 +239,9 @@ export function ApprovalCard({
               <Button
                 variant="danger"
                 disabled={busy}
+                aria-disabled={held}
                 onClick={() => {
+                  if (!armed) return;
                   decide('always');
                 }}
               >
@@ -227,9 +256,11 @@ export function ApprovalCard({
                 key={button.decision}
                 variant={button.variant}
                 disabled={busy}
+                aria-disabled={held}
                 data-decision={button.decision}
                 aria-keyshortcuts={button.decision === 'deny' ? 'Escape' : undefined}
                 onClick={() => {
+                  if (!armed) return;
                   if (button.decision === 'always' && choices.confirmAlways !== null) {
                     setConfirming(true);
                   } else {

@@ -101,7 +101,11 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   if (!/^[a-z0-9-]+$/.test(name)) throw new Error(`screenshot name '${name}': use kebab-case`);
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const path = join(SCREENSHOT_DIR, `${name}.png`);
-  // Animations and the caret would make two runs differ; docs screenshots should be stable.
+  // Animations and the caret would make two runs differ; docs screenshots should be stable. So
+  // would an approval card caught in the moment it holds its answers (ANSWER_DELAY_MS).
+  await page.waitForFunction(
+    () => document.querySelector('.sy-approval [aria-disabled="true"]') === null,
+  );
   await page.screenshot({ path, animations: 'disabled', caret: 'hide' });
   return path;
 }
