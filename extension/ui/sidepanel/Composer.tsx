@@ -4,7 +4,7 @@ import type { Resource } from '../../../protocol/resources';
 import type { AttachmentRef } from '../../messaging/conversation';
 import { Button } from '../common/Button';
 import { VisibleText } from '../common/VisibleText';
-import { composerKeyAction, sendCheck } from './composer';
+import { composerKeyAction, sendCheck, takesProposal } from './composer';
 import { ContextPicker } from './ContextPicker';
 import { AttachIcon, ContextIcon } from './ComposerIcons';
 import { ModelPicker } from './ModelPicker';
@@ -100,11 +100,20 @@ export function Composer({
   const box = boxRef ?? ownBox;
   /** The MCP App whose message is in the box, until the user edits or sends it. */
   const [fromApp, setFromApp] = useState<string | null>(null);
+  /** The MCP App whose message was left out because the box held a draft. */
+  const [leftOut, setLeftOut] = useState<string | null>(null);
+  const current = useRef(text);
+  current.current = text;
   useEffect(
     () =>
       onProposedMessage(({ server, text: proposed }) => {
+        if (!takesProposal(current.current)) {
+          setLeftOut(server);
+          return;
+        }
         setText(proposed);
         setFromApp(server);
+        setLeftOut(null);
         box.current?.focus();
       }),
     [],
@@ -124,6 +133,7 @@ export function Composer({
         setAttachments([]);
         setFiles([]);
         setFromApp(null);
+        setLeftOut(null);
       }
     });
   };
@@ -219,6 +229,12 @@ export function Composer({
         {fromApp === null ? null : (
           <p className="sy-composer__from" role="status">
             From the <VisibleText text={fromApp} /> app: read it before you send it.
+          </p>
+        )}
+        {leftOut === null ? null : (
+          <p className="sy-composer__from" role="status">
+            The <VisibleText text={leftOut} /> app proposed a message; your draft was kept. Empty
+            the box to take the app&apos;s next one.
           </p>
         )}
         {attachments.length === 0 ? null : (

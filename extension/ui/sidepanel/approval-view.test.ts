@@ -40,6 +40,32 @@ describe('untrustedSources', () => {
       [toolResult('b', 'ok'), toolResult('a', 'ok'), toolResult('b', 'ok')],
       ['b', 'a'],
     ],
+    [
+      'what the user attached: a resource, a file, a page selection',
+      [
+        {
+          role: 'user',
+          content: 'look',
+          attachments: [
+            {
+              server: 'memory',
+              uri: 'memory://graph',
+              name: 'graph',
+              kind: 'text',
+              bytes: 1,
+              content: 'x',
+            },
+            { server: 'docs', uri: 'docs://a', name: '', kind: 'text', bytes: 1, content: 'x' },
+          ],
+          files: [
+            { name: 'notes.txt', chars: 1, content: 'x' },
+            { name: 'Selection: Evil page', chars: 1, content: 'x' },
+          ],
+        },
+        toolResult('fs__read', 'ok'),
+      ] as ChatMessage[],
+      ['memory/graph', 'docs/docs://a', 'notes.txt', 'Selection: Evil page', 'fs__read'],
+    ],
   ])('%s', (_name, messages, expected) => {
     expect(untrustedSources(messages)).toEqual(expected);
   });
@@ -94,6 +120,17 @@ describe('approvalView for an MCP call', () => {
   test('warns about untrusted content earlier in the conversation, naming its sources', () => {
     const view = approvalView(mcpApproval(), [toolResult('browser_read_page', 'ok')]);
     expect(view.warnings.at(-1)?.text).toMatch(/Untrusted content .*browser_read_page/);
+  });
+
+  test('warns when the only outside text is a page selection the user added', () => {
+    const view = approvalView(mcpApproval(), [
+      {
+        role: 'user',
+        content: 'summarize this',
+        files: [{ name: 'Selection: Evil page', chars: 4, content: 'wrapped' }],
+      },
+    ]);
+    expect(view.warnings.at(-1)?.text).toMatch(/Untrusted content .*Selection: Evil page/);
   });
 
   test('readOnlyHint is shown as a claim, never as a reason to relax', () => {

@@ -52,17 +52,26 @@ const BUILTIN_DESCRIPTIONS: Readonly<Record<BuiltinToolName, string>> = {
 const UNTRUSTED_STATUSES = new Set(['ok', 'error']);
 
 /**
- * Names of the tools whose results in this conversation carry outside text (server output, page
- * text), first occurrence first. Such text can ask the model to make calls the user never wanted.
+ * Where the outside text in this conversation came from, first occurrence first: the tools whose
+ * results carry it (server output, page text), and what the user attached to a message (a
+ * server's resource as `server/name`, a file or a page's selection by its name). Such text can
+ * ask the model to make calls the user never wanted, whoever put it into the conversation.
  */
 export function untrustedSources(messages: readonly ChatMessage[]): string[] {
   const names: string[] = [];
+  const add = (name: string): void => {
+    if (!names.includes(name)) names.push(name);
+  };
   for (const message of messages) {
+    if (message.role === 'user') {
+      for (const attachment of message.attachments ?? []) {
+        add(`${attachment.server}/${attachment.name === '' ? attachment.uri : attachment.name}`);
+      }
+      for (const file of message.files ?? []) add(file.name);
+    }
     if (message.role !== 'tool') continue;
     for (const result of message.results) {
-      if (UNTRUSTED_STATUSES.has(result.status) && !names.includes(result.name)) {
-        names.push(result.name);
-      }
+      if (UNTRUSTED_STATUSES.has(result.status)) add(result.name);
     }
   }
   return names;

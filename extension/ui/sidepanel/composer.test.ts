@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { MAX_CHAT_MESSAGE_CHARS } from '../../messaging/ui-protocol';
-import { composerKeyAction, sendCheck } from './composer';
+import { composerKeyAction, sendCheck, takesProposal } from './composer';
 
 test.each([
   [{ key: 'Enter', shiftKey: false, isComposing: false }, 'send'],
@@ -48,4 +48,13 @@ describe('sendCheck', () => {
     expect(result).toMatchObject({ ok: false });
     if (!result.ok) expect(result.reason).toMatch(/^Too long: 5 characters over/);
   });
+});
+
+test.each([
+  ['', true],
+  ['  \n', true],
+  ['my own words', false],
+  ['an earlier proposal the user is reading', false],
+])('takesProposal(%j) = %s', (current, takes) => {
+  expect(takesProposal(current)).toBe(takes);
 });

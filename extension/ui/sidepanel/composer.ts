@@ -42,3 +42,12 @@ export function sendCheck(input: {
   }
   return { ok: true, text };
 }
+
+/**
+ * Whether an MCP App's proposed message (ui/message) may fill the box that holds `current`: only
+ * an empty one. Over a draft (the user's, or an earlier proposal they may be reading) it is left
+ * out, so an app cannot swap its words in just before the user presses Enter.
+ */
+export function takesProposal(current: string): boolean {
+  return current.trim() === '';
+}
