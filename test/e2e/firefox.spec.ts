@@ -142,7 +142,11 @@ describe.skipIf(skip)('Switchyard in Firefox', () => {
     // Nothing has run while the card waits: the model has had only the first request.
     expect(model.requests).toHaveLength(1);
 
-    await (await card?.waitForSelector(byRole('button', 'Allow once')))?.click();
+    // A new card holds its answers for a moment (ANSWER_DELAY_MS); puppeteer does not wait for
+    // aria-disabled to go as Playwright does, so this waits for the answer the card offers.
+    await (
+      await card?.waitForSelector('[data-decision="allow-once"]:not([aria-disabled="true"])')
+    )?.click();
     await panel.waitForSelector(`::-p-text(${answer})`);
     expect(model.requests).toHaveLength(2);
     expect(model.requests[1]?.toolResults[0]?.content).toContain(NOTES);
