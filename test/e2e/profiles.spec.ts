@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import { UNKNOWN_PROFILE_CHIP } from '../../extension/ui/sidepanel/profile-chip';
 import { PROTOCOL_VERSION, requestMethods, type ParamsOf } from '../../protocol/methods';
 import { startLoopbackServer, urlTitlePage, type LoopbackServer } from '../support/loopback-server';
 import { FILESYSTEM_SERVER, MEMORY_SERVER } from '../integration/host-harness';
@@ -13,6 +14,7 @@ import {
   openOptions,
   openSidePanel,
   screenshot,
+  screenshotSidePanelModes,
   uiRequest,
 } from './support/ui';
 
@@ -69,6 +71,11 @@ const session = useSwitchyard({
 const ConfigFileSchema = z.looseObject({ profiles: z.array(z.unknown()).optional() });
 const SnapshotSchema = z.looseObject({
   profile: z.object({ id: z.string(), name: z.string(), matchedPattern: z.string().nullable() }),
+  context: z.object({ mcpByServer: z.array(z.object({ server: z.string() })) }),
+});
+
+const UnknownSnapshotSchema = z.looseObject({
+  profile: z.null(),
   context: z.object({ mcpByServer: z.array(z.object({ server: z.string() })) }),
 });
 
@@ -248,6 +255,38 @@ describe('per-site profiles', () => {
     await panel.setViewportSize(SIDE_PANEL_VIEWPORT);
     await github.close();
     await other.close();
+  });
+
+  it("a page that makes its own address unresolvable gets no MCP tools, never the default's", async () => {
+    const page = await session.browser.context.newPage();
+    await page.goto(siteUrl('/github/z'));
+    await page.bringToFront();
+    await waitForChip('GitHub', githubPattern);
+    const chipTitle = (): Promise<string | null> =>
+      panel.locator('.sy-profile-chip').getAttribute('title');
+
+    // A query as long as the page likes is not sent for the lookup: the profile stays.
+    await page.evaluate(() => {
+      history.replaceState(null, '', `?q=${'x'.repeat(9_000)}`);
+    });
+    await vi.waitFor(async () => {
+      expect(await chipTitle()).toContain('?q=xxxx');
+    });
+    await waitForChip('GitHub', githubPattern);
+
+    // A path over the host's limit cannot be resolved: no profile, so no MCP tools, where the
+    // default profile (every server) was what a failed lookup used to give.
+    await page.evaluate(() => {
+      history.replaceState(null, '', `/github/${'a'.repeat(9_000)}`);
+    });
+    await panel.getByLabel(UNKNOWN_PROFILE_CHIP.label, { exact: true }).waitFor();
+    await vi.waitFor(async () => {
+      const snapshot = UnknownSnapshotSchema.parse(await uiRequest(panel, 'session/snapshot', {}));
+      expect(snapshot).toMatchObject({ profile: null, context: { mcpByServer: [] } });
+    });
+    await screenshotSidePanelModes(panel, 'sidepanel-profile-unknown');
+
+    await page.close();
   });
 
   it('refuses a hidden tool called anyway; its server never sees the call', async () => {

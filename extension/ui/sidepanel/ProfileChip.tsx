@@ -1,21 +1,34 @@
 import type { ActiveProfileView } from '../../messaging/ui-protocol';
-import { profileChipText } from './profile-chip';
+import { UNKNOWN_PROFILE_CHIP, profileChipText } from './profile-chip';
 
 /**
  * The active profile (design D10) and what chose it: the URL pattern the tab matched, or the
- * conversation opened from the history (issue 14).
+ * conversation opened from the history (issue 14). Connected without one, it says so: the model
+ * then has the built-in tools only.
  */
-export function ProfileChip({ profile }: { readonly profile: ActiveProfileView | null }) {
-  if (profile === null) return null;
-  const text = profileChipText(profile);
+export function ProfileChip({
+  profile,
+  connected,
+}: {
+  readonly profile: ActiveProfileView | null;
+  readonly connected: boolean;
+}) {
+  if (profile === null && !connected) return null;
+  const text = profile === null ? UNKNOWN_PROFILE_CHIP : profileChipText(profile);
   return (
     <span
-      className="sy-chip sy-profile-chip"
-      title={profile.url === null ? undefined : `Active tab: ${profile.url}`}
+      className={`sy-chip sy-profile-chip${profile === null ? ' sy-profile-chip--unknown' : ''}`}
+      title={
+        profile === null
+          ? text.label
+          : profile.url === null
+            ? undefined
+            : `Active tab: ${profile.url}`
+      }
       aria-label={text.label}
     >
       <span className="sy-chip__name">{text.name}</span>
-      <span className="sy-chip__pattern">{text.source}</span>
+      {text.source === '' ? null : <span className="sy-chip__pattern">{text.source}</span>}
     </span>
   );
 }

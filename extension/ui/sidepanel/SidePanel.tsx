@@ -64,7 +64,7 @@ export function SidePanel() {
     <div className="sy-panel">
       <header className="sy-header">
         <h1 className="sy-header__title">Switchyard</h1>
-        <ProfileChip profile={state.profile} />
+        <ProfileChip profile={state.profile} connected={state.connection.state === 'connected'} />
         <span className="sy-header__actions">
           <Button
             size="small"

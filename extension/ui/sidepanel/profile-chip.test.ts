@@ -1,4 +1,7 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { expect, test } from 'vitest';
+import { ProfileChip } from './ProfileChip';
 import { profileChipText, profileGoneText } from './profile-chip';
 
 // The chip must say why a profile is active: a pinned one read as the tab's would mislead.
@@ -35,4 +38,15 @@ test('a deleted profile is named, with the one the chat goes on with', () => {
   expect(profileGoneText('Work', null)).toMatch(
     /goes on with the profile the active tab selects\.$/,
   );
+});
+
+test('connected without a profile, the chip says the model has the built-in tools only', () => {
+  const html = renderToStaticMarkup(createElement(ProfileChip, { profile: null, connected: true }));
+  expect(html).toContain('No profile');
+  expect(html).toContain('the model has the built-in tools only');
+  expect(html).toContain('sy-profile-chip--unknown');
+  // Not connected, the connection banner says what is wrong; the chip says nothing.
+  expect(
+    renderToStaticMarkup(createElement(ProfileChip, { profile: null, connected: false })),
+  ).toBe('');
 });

@@ -26,6 +26,19 @@ export function profileChipText(profile: ActiveProfileView): ProfileChipText {
   };
 }
 
+/**
+ * The chip while connected but without a profile: the host could not say which one the tab
+ * selects (it did not answer, or refused the address), so runs get the built-in tools only
+ * (fail closed, docs/security.md), and the chip says why the MCP tools are missing.
+ */
+export const UNKNOWN_PROFILE_CHIP: ProfileChipText = {
+  name: 'No profile',
+  // Nothing chose it; the label and the tooltip say what it means.
+  source: '',
+  label:
+    'Profile unknown: the host could not say which profile this tab selects, so the model has the built-in tools only',
+};
+
 /** The notice when an opened conversation's profile was deleted since. */
 export function profileGoneText(name: string, using: string | null): string {
   const now =
