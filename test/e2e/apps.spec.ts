@@ -69,6 +69,21 @@ async function appFrame(page: Page, marker: string): Promise<Frame> {
   throw new Error(`no app frame shows '${marker}'`);
 }
 
+/** The probe app frame that was given a message to propose (its button is shown). */
+async function proposingFrame(page: Page): Promise<Frame> {
+  for (let tries = 0; tries < 100; tries += 1) {
+    for (const frame of page.frames()) {
+      if (frame.url() !== 'about:srcdoc') continue;
+      const proposing = await frame
+        .evaluate(() => document.querySelector('#propose:not([hidden])') !== null)
+        .catch(() => false);
+      if (proposing) return frame;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('no app frame proposes a message');
+}
+
 /** Has the model call `name` and allows the call once from its card. */
 async function callThroughModel(name: string, args: Record<string, unknown>): Promise<void> {
   model.script(
@@ -138,6 +153,26 @@ describe('MCP Apps in the side panel', () => {
     const lines = existsSync(REPORT) ? readFileSync(REPORT, 'utf8').trim().split('\n') : [];
     expect(lines).toHaveLength(1);
     expect(lines[0]).not.toContain('forged');
+  });
+
+  it("puts an app's proposed message into an empty box only, never over the user's draft", async () => {
+    await newChat(panel);
+    const text = 'Proposed by the probe app.';
+    await callThroughModel('probe__show_probe', { target: '', message: text });
+    const box = panel.getByRole('textbox', { name: 'Message' });
+    // The user's message had just gone, so the box was empty: the app's text is in it, marked.
+    await panel.getByText('app: read it before you send it.', { exact: false }).waitFor();
+    expect(await box.inputValue()).toBe(text);
+    const frame = await proposingFrame(panel);
+    await frame.locator('#proposal', { hasText: 'proposal 1: placed' }).waitFor();
+
+    // The user writes their own words; the app proposes again: the draft stays, and says so.
+    await box.fill('My own question.');
+    await frame.locator('#propose').click();
+    await frame.locator('#proposal', { hasText: 'proposal 2: not placed' }).waitFor();
+    await panel.getByText('your draft was kept', { exact: false }).waitFor();
+    expect(await box.inputValue()).toBe('My own question.');
+    await box.fill('');
   });
 
   it('renders server-pdf’s viewer, its page bytes fetched by the app on its own card', async () => {

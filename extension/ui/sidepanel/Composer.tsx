@@ -109,12 +109,13 @@ export function Composer({
       onProposedMessage(({ server, text: proposed }) => {
         if (!takesProposal(current.current)) {
           setLeftOut(server);
-          return;
+          return false;
         }
         setText(proposed);
         setFromApp(server);
         setLeftOut(null);
         box.current?.focus();
+        return true;
       }),
     [],
   );

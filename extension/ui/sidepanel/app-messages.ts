@@ -9,15 +9,22 @@ export interface ProposedMessage {
   readonly text: string;
 }
 
-const listeners = new Set<(message: ProposedMessage) => void>();
+/** A box that hears a proposal: whether it took it (it keeps a draft over one). */
+export type ProposalListener = (message: ProposedMessage) => boolean;
 
-/** Puts an app's message in the box; false when no box listens (nothing happened). */
+const listeners = new Set<ProposalListener>();
+
+/**
+ * Puts an app's message in the box; false when no box took it (none listens, or the box held a
+ * draft): the app is then told its message was not placed.
+ */
 export function proposeMessage(message: ProposedMessage): boolean {
-  for (const listener of listeners) listener(message);
-  return listeners.size > 0;
+  let taken = false;
+  for (const listener of listeners) taken = listener(message) || taken;
+  return taken;
 }
 
-export function onProposedMessage(listener: (message: ProposedMessage) => void): () => void {
+export function onProposedMessage(listener: ProposalListener): () => void {
   listeners.add(listener);
   return () => {
     listeners.delete(listener);
