@@ -7,7 +7,7 @@ import type { PageEvent } from '../messaging/ui-protocol';
 import type { ProviderSettings } from '../messaging/provider';
 import { AgentSession, RunInProgressError } from './agent-session';
 import type { AgentEvent } from '../messaging/agent-events';
-import { PageRequestRefused, createPageHandlers } from './page-handlers';
+import { PROFILE_UNKNOWN_MESSAGE, PageRequestRefused, createPageHandlers } from './page-handlers';
 import { ScriptedProvider, textTurn, type ScriptedTurn } from './providers/scripted-provider';
 import { NO_PROVIDER_MESSAGE } from './providers/settings-provider';
 import { createHistoryHandlers } from './history-handlers';
@@ -336,5 +336,33 @@ describe('session/snapshot', () => {
       provider: { kind: 'openai', model: 'gpt-4o', hasApiKey: true },
       connection: { state: 'connected' },
     });
+  });
+});
+
+describe('while the active tab has no profile (fail closed)', () => {
+  const attachment = { server: 'docs', uri: 'docs://readme', name: 'readme' };
+
+  test("an attached resource is not read under the host's default, and nothing runs", async () => {
+    const { handlers, settings, provider, hostMethods, session } = await setup([textTurn('never')]);
+    await settings.setProvider({ kind: 'openai', apiKey: KEY, model: 'gpt-4o' });
+    const attempt = handlers['chat/send']({ text: 'read this', attachments: [attachment] });
+    await expect(attempt).rejects.toMatchObject({
+      reason: 'profile-unknown',
+      message: PROFILE_UNKNOWN_MESSAGE,
+    });
+    expect(hostMethods()).toEqual([]);
+    expect(provider.requests).toEqual([]);
+    expect(session.conversation.messages).toEqual([]);
+  });
+
+  test("an app's tool call is refused before it reaches the host", async () => {
+    const { handlers, hostMethods } = await setup();
+    const attempt = handlers['apps/call']({
+      server: 'probe',
+      name: 'probe__probe_report',
+      arguments: {},
+    });
+    await expect(attempt).rejects.toMatchObject({ reason: 'profile-unknown' });
+    expect(hostMethods()).toEqual([]);
   });
 });

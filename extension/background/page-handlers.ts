@@ -27,6 +27,10 @@ import { signInThroughBrowser, type WebAuthFlow } from './web-auth';
  * the agent's own, and its params parse against the protocol's schema).
  */
 
+/** Why a read or call for the chat was refused while the tab's profile is unknown. */
+export const PROFILE_UNKNOWN_MESSAGE =
+  "The profile of the active tab could not be resolved, so nothing of your servers' is read or called for this chat right now. Reload the tab, or retry once the host answers.";
+
 export class PageRequestRefused extends Error {
   constructor(
     message: string,
@@ -73,6 +77,19 @@ export function settingsEvent(settings: SettingsStore): PageEvent {
 /** Every page request but the history's (history-handlers.ts). */
 export function createPageHandlers(deps: PageHandlerDeps): Omit<PageHandlers, HistoryMethod> {
   const { session, settings, host } = deps;
+  /**
+   * The profile a read or call on the model's behalf goes with (an attached resource, an app's
+   * tool call). Connected but unresolved, it is refused rather than sent without one, which the
+   * host would read as its default profile (fail closed, as a run's tools are).
+   */
+  const profileForCall = (): { profile?: string } => {
+    const profile = deps.profile();
+    if (profile !== null) return { profile: profile.id };
+    if (host.state.state === 'connected') {
+      throw new PageRequestRefused(PROFILE_UNKNOWN_MESSAGE, 'profile-unknown');
+    }
+    return {};
+  };
   return {
     'session/snapshot': async (): Promise<SessionSnapshot> => {
       // The meter may wait for the host's tool listing; every other field is read after it, so
@@ -105,7 +122,7 @@ export function createPageHandlers(deps: PageHandlerDeps): Omit<PageHandlers, Hi
       const read =
         attachments === undefined || attachments.length === 0
           ? []
-          : await readAttachments(host, attachments, deps.profile()?.id);
+          : await readAttachments(host, attachments, profileForCall().profile);
       // Another send may have started while the resources were read.
       if (running()) throw new RunInProgressError();
       const done = session.send(text, read, { images: media.images, files: media.files });
@@ -186,10 +203,9 @@ export function createPageHandlers(deps: PageHandlerDeps): Omit<PageHandlers, Hi
       const controller = new AbortController();
       let timer: ReturnType<typeof setTimeout> | undefined;
       try {
-        const profile = deps.profile()?.id;
         const outcome = await callMcpTool(host, name, args, {
           app: { server },
-          ...(profile === undefined ? {} : { profile }),
+          ...profileForCall(),
           ask: (request) => {
             const expiresIn = Math.max(0, request.expiresAt - Date.now());
             timer = setTimeout(() => {
