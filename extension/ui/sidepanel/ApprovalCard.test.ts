@@ -3,23 +3,23 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { expect, test } from 'vitest';
 import { ANSWER_DELAY_MS, ApprovalCard } from './ApprovalCard';
 import { mcpApproval } from './test-fixtures';
+import type { PendingApproval } from '../../messaging/approvals';
 
 /** The e2e journeys click these buttons by role and exact name. */
 
 const resolve = (): Promise<void> => Promise.resolve();
 
+/** The card as the side panel first renders it. */
+const renderCard = (pending: PendingApproval): string =>
+  renderToStaticMarkup(
+    createElement(ApprovalCard, { pending, messages: [], onResolve: resolve, now: 0 }),
+  );
+
 const buttonsOf = (html: string): (string | undefined)[] =>
   [...html.matchAll(/<button[^>]*>([^<]*)<\/button>/g)].map((m) => m[1]);
 
 test('an MCP approval card has exactly the three answers, by name, Allow once first', () => {
-  const html = renderToStaticMarkup(
-    createElement(ApprovalCard, {
-      pending: mcpApproval({ annotations: { readOnlyHint: true } }),
-      messages: [],
-      onResolve: resolve,
-      now: 0,
-    }),
-  );
+  const html = renderCard(mcpApproval({ annotations: { readOnlyHint: true } }));
   expect(buttonsOf(html)).toEqual(['Allow once', 'Always allow this tool', 'Deny']);
   expect(html).toContain('fs__write_file');
   expect(html).toContain('/tmp/a.txt');
@@ -27,14 +27,7 @@ test('an MCP approval card has exactly the three answers, by name, Allow once fi
 });
 
 test("a destructive tool's card puts Deny first, as the primary button", () => {
-  const html = renderToStaticMarkup(
-    createElement(ApprovalCard, {
-      pending: mcpApproval({ annotations: { destructiveHint: true } }),
-      messages: [],
-      onResolve: resolve,
-      now: 0,
-    }),
-  );
+  const html = renderCard(mcpApproval({ annotations: { destructiveHint: true } }));
   expect(buttonsOf(html)).toEqual(['Deny', 'Allow once', 'Always allow this tool']);
   expect(html).toMatch(/<button[^>]*sy-button--primary[^>]*>Deny</);
   expect(html).toMatch(/destructive/);
@@ -70,14 +63,7 @@ test('a built-in approval card names the tool and has the same answers', () => {
 });
 
 test('a new card holds its answers for a moment: a click meant for the card before misses', () => {
-  const html = renderToStaticMarkup(
-    createElement(ApprovalCard, {
-      pending: mcpApproval({ annotations: { readOnlyHint: true } }),
-      messages: [],
-      onResolve: resolve,
-      now: 0,
-    }),
-  );
+  const html = renderCard(mcpApproval({ annotations: { readOnlyHint: true } }));
   // Held, not disabled: they stay in the Tab order, and Escape still denies at once.
   const buttons = [...html.matchAll(/<button[^>]*>/g)].map((m) => m[0]);
   expect(buttons).toHaveLength(3);
