@@ -173,15 +173,20 @@ const DEFAULT_PORTS: Readonly<Record<string, number>> = { 'http:': 80, 'https:':
  */
 const WRAPPING_SCHEMES: ReadonlySet<string> = new Set(['blob:', 'filesystem:']);
 
-/** A tab's URL as patterns see it, or undefined when it is not a URL. */
-function parseTabUrl(url: string): TabUrl | undefined {
+/**
+ * A tab's URL as patterns see it, or undefined when it is not a URL. A wrapping scheme is
+ * unwrapped once: `blob:blob:` is no browser's URL, and unwrapping it again would only cost time.
+ */
+function parseTabUrl(url: string, wrapped = false): TabUrl | undefined {
   let parsed: WhatwgUrl;
   try {
     parsed = new URL(url);
   } catch {
     return undefined;
   }
-  if (WRAPPING_SCHEMES.has(parsed.protocol)) return parseTabUrl(parsed.pathname);
+  if (WRAPPING_SCHEMES.has(parsed.protocol)) {
+    return wrapped ? undefined : parseTabUrl(parsed.pathname, true);
+  }
   const explicit = parsed.port === '' ? undefined : Number(parsed.port);
   return {
     scheme: parsed.protocol,
@@ -224,6 +229,10 @@ const PATTERN_SCHEMES: ReadonlySet<string> = new Set(['http:', 'https:', 'file:'
  * finds what a lookup of `url` finds. A text that is not a URL becomes "" (it matches nothing).
  */
 export function profileLookupUrl(url: string): string {
+  return lookupOf(url, false);
+}
+
+function lookupOf(url: string, wrapped: boolean): string {
   let parsed: WhatwgUrl;
   try {
     parsed = new URL(url);
@@ -231,7 +240,8 @@ export function profileLookupUrl(url: string): string {
     return '';
   }
   if (WRAPPING_SCHEMES.has(parsed.protocol)) {
-    const inner = profileLookupUrl(parsed.pathname);
+    // Once, as parseTabUrl unwraps: a wrapped wrapper matches nothing.
+    const inner = wrapped ? '' : lookupOf(parsed.pathname, true);
     return inner === '' ? parsed.protocol : `${parsed.protocol}${inner}`;
   }
   if (!PATTERN_SCHEMES.has(parsed.protocol)) return parsed.protocol;

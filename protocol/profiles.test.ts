@@ -106,6 +106,7 @@ const MISSES: ReadonlyArray<readonly [pattern: string, url: string, why: string]
   ['https://*.127.0.0.1/*', 'https://127.0.0.1/', 'rejected pattern'],
   ['https://github.com/*', 'blob:https://evil.com/x?https://github.com/', 'a blob is its maker'],
   ['https://github.com/*', 'blob:null/5b1c9c0e', 'an opaque blob has no site'],
+  ['https://github.com/*', 'blob:blob:https://github.com/x', 'no browser makes a blob of a blob'],
 ];
 
 describe('matchUrl', () => {
@@ -188,6 +189,7 @@ describe('profileLookupUrl', () => {
       'filesystem:https://evil.example/temporary/a.html',
     ],
     ['blob:null/5b1c', 'blob:'],
+    ['blob:blob:https://evil.example/x', 'blob:blob:'],
     ['file:///home/alex/notes.html?x', 'file:///home/alex/notes.html'],
     ['http://localhost:5173/app?x=1', 'http://localhost:5173/app'],
     [`data:text/html,${'<p>'.repeat(5_000)}`, 'data:'],

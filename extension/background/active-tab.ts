@@ -14,18 +14,40 @@ export interface TabFacts {
 const OPENED_BLANK = /^about:(blank|srcdoc)(?:[?#]|$)/;
 
 /**
+ * A tab whose address cannot be told: a blank document opened by a tab that is gone (a page can
+ * close itself) or by too long a chain of blank ones. Its profile is unknown, never the default.
+ */
+export const UNKNOWN_ADDRESS: unique symbol = Symbol('unknown tab address');
+
+/** What the tracker is told of the active tab: an address, none (no tab), or UNKNOWN_ADDRESS. */
+export type TabAddress = string | null | typeof UNKNOWN_ADDRESS;
+
+/** Blank windows opened by blank windows, followed back to the page that began them. */
+const MAX_OPENER_STEPS = 8;
+
+/**
  * The address that selects a tab's profile: its URL, or, for a blank document another tab opened
- * (and may have written), the opener's, so a page cannot leave its profile by writing into a
- * window it opened. A blank tab whose opener is gone has its own address (the default profile).
+ * (and may have written), the address of the page that began the chain of openers, so a page
+ * cannot leave its profile by writing into a window it opened (or one that window opened). A
+ * blank tab nobody opened has its own address (the default profile); one whose chain cannot be
+ * followed is UNKNOWN_ADDRESS.
  */
 export async function tabAddress(
   tab: TabFacts | undefined,
   openerOf: (tabId: number) => Promise<TabFacts | undefined>,
-): Promise<string | null> {
+): Promise<TabAddress> {
   const url = tab?.url ?? tab?.pendingUrl ?? null;
-  if (url === null || tab?.openerTabId === undefined || !OPENED_BLANK.test(url)) return url;
-  const opener = await openerOf(tab.openerTabId).catch(() => undefined);
-  return opener?.url ?? opener?.pendingUrl ?? url;
+  let current = tab;
+  let address = url;
+  for (let step = 0; address !== null && OPENED_BLANK.test(address); step += 1) {
+    const openerId = current?.openerTabId;
+    if (openerId === undefined) return step === 0 ? address : UNKNOWN_ADDRESS;
+    if (step === MAX_OPENER_STEPS) return UNKNOWN_ADDRESS;
+    current = await openerOf(openerId).catch(() => undefined);
+    address = current?.url ?? current?.pendingUrl ?? null;
+    if (address === null) return UNKNOWN_ADDRESS;
+  }
+  return address;
 }
 
 /**
@@ -34,10 +56,14 @@ export async function tabAddress(
  * when there is no such tab or it has no URL yet. Listeners are registered at once (worker
  * start-up), as MV3 requires.
  */
-export function watchActiveTab(listener: (url: string | null) => void): void {
+export function watchActiveTab(listener: (address: TabAddress) => void): void {
+  // Each report awaits the browser; one that ends after a newer one began is dropped.
+  let reports = 0;
   const report = async (): Promise<void> => {
+    const mine = ++reports;
     const [tab] = await browser.tabs.query({ active: true, lastFocusedWindow: true });
-    listener(await tabAddress(tab, (tabId) => browser.tabs.get(tabId)));
+    const address = await tabAddress(tab, (tabId) => browser.tabs.get(tabId));
+    if (mine === reports) listener(address);
   };
   const reportSoon = (): void => {
     report().catch((error: unknown) => {

@@ -18,6 +18,10 @@ import { FakePagePort } from './testing/fake-page-port';
 import { FakeTools } from './testing/fake-tools';
 import { UiServer } from './ui-server';
 import { connectedHostClient } from './testing/connected-host-client';
+import { FakeClock } from './testing/fake-clock';
+import { FakeNative } from './testing/fake-port';
+import { HostClient } from './host-client';
+import { flush } from '../testing/flush';
 
 /** These tests never sign in (web-auth.test.ts does). */
 const NO_WEB_AUTH: WebAuthFlow = {
@@ -364,5 +368,39 @@ describe('while the active tab has no profile (fail closed)', () => {
     });
     await expect(attempt).rejects.toMatchObject({ reason: 'profile-unknown' });
     expect(hostMethods()).toEqual([]);
+  });
+});
+
+describe('while the host is still connecting and the tab has no profile yet', () => {
+  test("an app's tool call is refused, not queued to go without one after the handshake", async () => {
+    const native = new FakeNative();
+    const host = new HostClient({ connect: native.connect, clock: new FakeClock() });
+    host.connect();
+    expect(host.state.state).toBe('connecting');
+    const settings = await SettingsStore.open(memoryStorage());
+    const handlers = createPageHandlers({
+      session: new AgentSession({ provider: new ScriptedProvider([]), tools: new FakeTools({}) }),
+      settings,
+      host,
+      webAuth: NO_WEB_AUTH,
+      context: () => Promise.resolve(null),
+      profile: () => null,
+      run: () => null,
+      broadcast: () => undefined,
+      testConnection: () => Promise.reject(new Error('not in this test')),
+      listModels: () => Promise.reject(new Error('not in this test')),
+    });
+    await expect(
+      handlers['apps/call']({ server: 'probe', name: 'probe__report', arguments: {} }),
+    ).rejects.toMatchObject({ reason: 'profile-unknown' });
+    await expect(
+      handlers['host/request']({
+        method: 'resources/read',
+        params: { server: 'probe', uri: 'ui://probe/app.html' },
+      }),
+    ).rejects.toMatchObject({ reason: 'profile-unknown' });
+    native.port.answerHello();
+    await flush();
+    expect(native.port.requests().map((r) => r.method)).toEqual(['host/hello']);
   });
 });

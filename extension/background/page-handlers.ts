@@ -1,3 +1,4 @@
+import { isRecord } from '../../protocol/guards';
 import { isRequestMethod, paramsSchemaOf, type RequestMethod } from '../../protocol/methods';
 import {
   isPageHostMethod,
@@ -26,6 +27,15 @@ import { signInThroughBrowser, type WebAuthFlow } from './web-auth';
  * SettingsStore, and host requests to the HostClient after two checks (the method is not one of
  * the agent's own, and its params parse against the protocol's schema).
  */
+
+/** Host reads a page makes for the chat, scoped by the tab's profile (`profile` param). */
+const CHAT_READS: ReadonlySet<RequestMethod> = new Set<RequestMethod>([
+  'resources/read',
+  'resources/subscribe',
+  'prompts/get',
+  'completion/complete',
+  'apps/read',
+]);
 
 /** Why a read or call for the chat was refused while the tab's profile is unknown. */
 export const PROFILE_UNKNOWN_MESSAGE =
@@ -85,7 +95,9 @@ export function createPageHandlers(deps: PageHandlerDeps): Omit<PageHandlers, Hi
   const profileForCall = (): { profile?: string } => {
     const profile = deps.profile();
     if (profile !== null) return { profile: profile.id };
-    if (host.state.state === 'connected') {
+    // While connecting, a request waits for the handshake and would then go without one.
+    const { state } = host.state;
+    if (state === 'connected' || state === 'connecting') {
       throw new PageRequestRefused(PROFILE_UNKNOWN_MESSAGE, 'profile-unknown');
     }
     return {};
@@ -193,6 +205,11 @@ export function createPageHandlers(deps: PageHandlerDeps): Omit<PageHandlers, Hi
           `'${method}' cannot be requested from a page.`,
           'unknown-method',
         );
+      }
+      // What a page reads for the chat (an app's resources, a prompt, a picked resource) goes
+      // with the tab's profile; without one, the host would read it under its default.
+      if (CHAT_READS.has(method) && isRecord(params) && params['profile'] === undefined) {
+        profileForCall();
       }
       const result = await relay(host, method, params);
       deps.afterHostRequest?.(method);

@@ -3,6 +3,7 @@ import { requestMethods, type ParamsOf, type ResultOf } from '../../protocol/met
 import { builtinDefaultProfile, type Profile } from '../../protocol/profiles';
 import type { ActiveProfileView } from '../messaging/ui-protocol';
 import type { ConnectionState } from '../messaging/connection';
+import { UNKNOWN_ADDRESS } from './active-tab';
 import { ProfileTracker } from './profile-tracker';
 import { flush } from '../testing/flush';
 
@@ -107,7 +108,6 @@ describe('ProfileTracker', () => {
     const tracker = new ProfileTracker(host, () => undefined);
     await tracker.setUrl('https://github.com/x');
     expect(tracker.current()).toBeNull();
-    expect(tracker.current()?.id).toBeUndefined();
   });
 
   describe('what a run gets (fail closed)', () => {
@@ -148,6 +148,16 @@ describe('ProfileTracker', () => {
       await flush();
       waiting[1]?.();
       expect((await run)?.id).toBe('default');
+    });
+
+    test('a blank window whose opener cannot be told has no profile', async () => {
+      const { host } = fakeHost();
+      const tracker = new ProfileTracker(host, () => undefined);
+      await tracker.setUrl('https://github.com/a');
+      await tracker.setUrl(UNKNOWN_ADDRESS);
+      expect(tracker.current()).toBeNull();
+      expect(await tracker.forRun()).toBeNull();
+      expect(host.asked).toEqual(['https://github.com/a']);
     });
 
     test('without a host a run has no profile', async () => {
@@ -198,7 +208,7 @@ describe('ProfileTracker', () => {
       host.state = { state: 'not-installed', message: 'missing' };
       const tracker = new ProfileTracker(host, () => undefined);
       expect(await tracker.pin('c1', { id: 'github', name: 'GitHub' })).toBe('unknown');
-      expect(tracker.current()?.id).toBeUndefined();
+      expect(tracker.current()).toBeNull();
       host.state = CONNECTED;
       await tracker.refresh();
       expect(tracker.current()?.id).toBe('github');

@@ -2,6 +2,7 @@ import type { ActiveProfileView } from '../messaging/ui-protocol';
 import type { ParamsOf, ResultOf } from '../../protocol/methods';
 import type { ConnectionState } from '../messaging/connection';
 import { profileLookupUrl } from '../../protocol/match-pattern';
+import { UNKNOWN_ADDRESS, type TabAddress } from './active-tab';
 import { MAX_RESOLVE_URL_CHARS } from '../../protocol/profiles';
 
 /**
@@ -35,7 +36,7 @@ interface Pin {
 export type PinOutcome = 'pinned' | 'gone' | 'unknown';
 
 export class ProfileTracker {
-  private url: string | null = null;
+  private url: TabAddress = null;
   private view: ActiveProfileView | null = null;
   private asked = 0;
   /** The newest question's answer, settled (never rejects). */
@@ -58,8 +59,11 @@ export class ProfileTracker {
     return this.view;
   }
 
-  /** The active tab now shows `url` (null: no tab, or one without a URL). */
-  async setUrl(url: string | null): Promise<void> {
+  /**
+   * The active tab now shows `url` (null: no tab, or one without a URL; UNKNOWN_ADDRESS: a blank
+   * window whose opener cannot be told, whose profile is then unknown).
+   */
+  async setUrl(url: TabAddress): Promise<void> {
     this.url = url;
     await this.refresh();
   }
@@ -118,7 +122,8 @@ export class ProfileTracker {
 
   private async ask(): Promise<void> {
     const question = ++this.asked;
-    const url = this.url;
+    const address = this.url;
+    const url = address === UNKNOWN_ADDRESS ? null : address;
     const pin = this.pinned;
     let next: ActiveProfileView | null = null;
     let gone = false;
@@ -131,6 +136,9 @@ export class ProfileTracker {
           else next = { id: found.id, name: found.name, matchedPattern: null, url, pinned: true };
         }
         if (next === null) {
+          if (address === UNKNOWN_ADDRESS) {
+            throw new Error("a blank window whose opener's address cannot be told");
+          }
           // Only what patterns read: a page can make its query (or path) as long as it likes.
           const lookup = profileLookupUrl(url ?? '');
           if (lookup.length > MAX_RESOLVE_URL_CHARS) {

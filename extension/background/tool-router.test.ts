@@ -380,6 +380,45 @@ describe('the profile of a run (design D10)', () => {
     expect(seen.slice(3)).toEqual(['list full', 'call shell__exec full']);
   });
 
+  it('a run stopped while it listed cannot hand its listing to the run after it', async () => {
+    const { native, host } = await connectedHostClient();
+    const seen: string[] = [];
+    native.port.onRequest = (request) => {
+      const { profile } = ListParams.parse(request.params ?? {});
+      if (request.method === 'tools/call') {
+        seen.push(`call ${String(CallProfile.parse(request.params).profile)}`);
+        native.port.respond(request.id, { content: [{ type: 'text', text: 'done' }] });
+        return;
+      }
+      seen.push(`list ${String(profile)}`);
+      native.port.respond(request.id, {
+        tools: toolsList.result.tools.filter((t) => t.name === 'shop-db__query_orders'),
+        tokens: { total: 60, byServer: {} },
+      });
+    };
+    // The first run's profile answers late (the tab was still resolving); the run is stopped
+    // meanwhile and the next one lists at once under another profile.
+    let answerFirst: (id: string) => void = () => undefined;
+    const answers = [
+      new Promise<string>((resolve) => (answerFirst = resolve)),
+      Promise.resolve('strict'),
+    ];
+    const router = createToolRouter({
+      builtins: createBuiltinTools(tabs, { random: fixedRandom }),
+      host,
+      random: fixedRandom,
+      profile: () => answers.shift() ?? Promise.resolve('strict'),
+    });
+    const abandoned = router.list();
+    await router.list();
+    answerFirst('loose');
+    await abandoned;
+    await router.call('shop-db__query_orders', {}, new AbortController().signal, () =>
+      Promise.resolve('allow-once'),
+    );
+    expect(seen).toEqual(['list strict', 'list loose', 'call strict']);
+  });
+
   it('a run whose profile became unknown mid-way keeps the one it began with', async () => {
     const { router, seen, call, switchTo } = await profiled('restricted');
     await router.list();

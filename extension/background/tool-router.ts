@@ -200,6 +200,12 @@ export function createToolRouter(options: ToolRouterOptions): HostToolRouter {
   let run: Listing = empty({});
   /** The last listing or preview: what the meter shows. */
   let shown: Listing = run;
+  /**
+   * How many listings and previews were begun: one that ends after a newer one began (a run
+   * stopped while it listed, then another started) is dropped, never the newer one's.
+   */
+  let runsBegun = 0;
+  let previewsBegun = 0;
 
   // The host's error messages are already through its untrusted-text gate: wrap only.
   const wrapServerText = (text: string, name: string): string =>
@@ -346,14 +352,20 @@ export function createToolRouter(options: ToolRouterOptions): HostToolRouter {
 
   return {
     async list(): Promise<readonly ToolSpec[]> {
-      run = await listing();
-      shown = run;
-      return run.specs;
+      const begun = ++runsBegun;
+      const listed = await listing();
+      if (begun === runsBegun) {
+        run = listed;
+        shown = listed;
+      }
+      return listed.specs;
     },
 
     async preview(): Promise<readonly ToolSpec[]> {
-      shown = await listing();
-      return shown.specs;
+      const begun = ++previewsBegun;
+      const listed = await listing();
+      if (begun === previewsBegun) shown = listed;
+      return listed.specs;
     },
 
     budget: () => shown.budget,

@@ -20,6 +20,7 @@ import type { KeyValueStorage } from './stores/key-value';
 import { SettingsStore } from './stores/settings-store';
 import type { ToolRouter, ToolSpec } from './tool-outcome';
 import { createToolRouter } from './tool-router';
+import type { TabAddress } from './active-tab';
 import { ProfileTracker } from './profile-tracker';
 import { waitForStartingServers } from './server-readiness';
 import { UiServer, type WorkerPort } from './ui-server';
@@ -41,7 +42,7 @@ export interface WorkerDeps {
   readonly extensionId: string;
   readonly extensionOrigin: string;
   /** Calls back with the active tab's URL now and whenever it changes (see active-tab.ts). */
-  readonly watchActiveTab?: (listener: (url: string | null) => void) => void;
+  readonly watchActiveTab?: (listener: (address: TabAddress) => void) => void;
   /** How long a run waits for servers still starting (default SERVER_READY_WAIT_MS). */
   readonly serverReadyWaitMs?: number;
   /**

@@ -23,12 +23,17 @@ export interface ApprovalCardProps {
   readonly messages: readonly ChatMessage[];
   readonly onResolve: (decision: ApprovalDecision) => Promise<void>;
   readonly now?: number;
+  /**
+   * Its place among the waiting cards: a card that moves up when the one above it is answered
+   * holds its answers again, as the pointer that answered that one is now over them.
+   */
+  readonly position?: number;
 }
 
 /**
- * How long a card's answers are on screen before they take effect: the second click of a
- * double-click on the card before (or a click already on its way) lands where this card's first
- * answer now is, and must not answer it. Chrome's and Firefox's permission prompts hold their
+ * How long a card's answers are on screen (or in a new place) before they take effect: the second
+ * click of a double-click on the card before (or a click already on its way) lands where this
+ * card's first answer now is, and must not answer it. Chrome's and Firefox's permission prompts hold their
  * buttons the same way. Escape (which denies) works at once.
  */
 export const ANSWER_DELAY_MS = 500;
@@ -66,6 +71,7 @@ export function ApprovalCard({
   messages,
   onResolve,
   now = Date.now(),
+  position = 0,
 }: ApprovalCardProps) {
   const headingId = useId();
   const confirmId = useId();
@@ -78,7 +84,7 @@ export function ApprovalCard({
   const view = approvalView(pending, messages);
   const choices = approvalChoices(view);
   // The answers (and the second step's) are held for a moment after they appear.
-  const armed = useArmedAfter(ANSWER_DELAY_MS, confirming);
+  const armed = useArmedAfter(ANSWER_DELAY_MS, `${String(confirming)}@${String(position)}`);
   const held = armed ? undefined : true;
   const decide = (decision: ApprovalDecision): void => {
     setConfirming(false);

@@ -123,9 +123,10 @@ export function SidePanel() {
           className="sy-approvals"
           aria-label="Tool calls waiting for your approval"
         >
-          {state.approvals.map((pending) => (
+          {state.approvals.map((pending, position) => (
             <ApprovalCard
               key={pending.approvalId}
+              position={position}
               pending={pending}
               messages={messages}
               onResolve={(decision) => actions.resolveApproval(pending.approvalId, decision)}

@@ -16,6 +16,8 @@ import { mcpApproval } from './test-fixtures';
  * changed definition, injected text earlier in the chat). A repeated warning is only noise.
  */
 
+const IMAGE = { mimeType: 'image/png', bytes: 4 } as const;
+
 function toolResult(
   name: string,
   status: 'ok' | 'error' | 'denied' | 'cancelled' | 'pending',
@@ -65,6 +67,11 @@ describe('untrustedSources', () => {
         toolResult('fs__read', 'ok'),
       ] as ChatMessage[],
       ['memory/graph', 'docs/docs://a', 'notes.txt', 'Selection: Evil page', 'fs__read'],
+    ],
+    [
+      'an image the user attached (a screenshot can carry written instructions)',
+      [{ role: 'user', content: 'what does it say?', images: [IMAGE] }] as ChatMessage[],
+      ['an attached image'],
     ],
   ])('%s', (_name, messages, expected) => {
     expect(untrustedSources(messages)).toEqual(expected);

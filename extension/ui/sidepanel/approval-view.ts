@@ -54,7 +54,7 @@ const UNTRUSTED_STATUSES = new Set(['ok', 'error']);
 /**
  * Where the outside text in this conversation came from, first occurrence first: the tools whose
  * results carry it (server output, page text), and what the user attached to a message (a
- * server's resource as `server/name`, a file or a page's selection by its name). Such text can
+ * server's resource as `server/name`, a file or a page's selection by its name, an image). Such text can
  * ask the model to make calls the user never wanted, whoever put it into the conversation.
  */
 export function untrustedSources(messages: readonly ChatMessage[]): string[] {
@@ -68,6 +68,8 @@ export function untrustedSources(messages: readonly ChatMessage[]): string[] {
         add(`${attachment.server}/${attachment.name === '' ? attachment.uri : attachment.name}`);
       }
       for (const file of message.files ?? []) add(file.name);
+      // A screenshot or picture can carry written instructions as well as text can.
+      if ((message.images ?? []).length > 0) add('an attached image');
     }
     if (message.role !== 'tool') continue;
     for (const result of message.results) {
