@@ -135,10 +135,8 @@ export class ProfileTracker {
           if (found === undefined) gone = true;
           else next = { id: found.id, name: found.name, matchedPattern: null, url, pinned: true };
         }
-        if (next === null) {
-          if (address === UNKNOWN_ADDRESS) {
-            throw new Error("a blank window whose opener's address cannot be told");
-          }
+        // A blank window whose opener's address cannot be told has no profile: nothing to ask.
+        if (next === null && address !== UNKNOWN_ADDRESS) {
           // Only what patterns read: a page can make its query (or path) as long as it likes.
           const lookup = profileLookupUrl(url ?? '');
           if (lookup.length > MAX_RESOLVE_URL_CHARS) {
