@@ -359,6 +359,18 @@ describe('while the active tab has no profile (fail closed)', () => {
     expect(session.conversation.messages).toEqual([]);
   });
 
+  test.each(['resources/list', 'resources/templates/list', 'prompts/list', 'resources/read'])(
+    "the side panel's %s is refused, not answered for the host's default",
+    async (method) => {
+      const { handlers, hostMethods } = await setup();
+      const params = method === 'resources/read' ? { server: 'docs', uri: 'docs://readme' } : {};
+      await expect(handlers['host/request']({ method, params })).rejects.toMatchObject({
+        reason: 'profile-unknown',
+      });
+      expect(hostMethods()).toEqual([]);
+    },
+  );
+
   test("an app's tool call is refused before it reaches the host", async () => {
     const { handlers, hostMethods } = await setup();
     const attempt = handlers['apps/call']({

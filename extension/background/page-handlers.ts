@@ -28,8 +28,14 @@ import { signInThroughBrowser, type WebAuthFlow } from './web-auth';
  * the agent's own, and its params parse against the protocol's schema).
  */
 
-/** Host reads a page makes for the chat, scoped by the tab's profile (`profile` param). */
+/**
+ * Host requests the side panel makes for the chat, scoped by the tab's profile (`profile`
+ * param): the pickers' listings, and what is read from them or for an app.
+ */
 const CHAT_READS: ReadonlySet<RequestMethod> = new Set<RequestMethod>([
+  'resources/list',
+  'resources/templates/list',
+  'prompts/list',
   'resources/read',
   'resources/subscribe',
   'prompts/get',
@@ -206,8 +212,8 @@ export function createPageHandlers(deps: PageHandlerDeps): Omit<PageHandlers, Hi
           'unknown-method',
         );
       }
-      // What a page reads for the chat (an app's resources, a prompt, a picked resource) goes
-      // with the tab's profile; without one, the host would read it under its default.
+      // What a page lists or reads for the chat (the pickers, an app's resources, a prompt) goes
+      // with the tab's profile; without one, the host would answer for its default.
       if (CHAT_READS.has(method) && isRecord(params) && params['profile'] === undefined) {
         profileForCall();
       }

@@ -285,6 +285,14 @@ describe('per-site profiles', () => {
       expect(snapshot).toMatchObject({ profile: null, context: { mcpByServer: [] } });
     });
     await screenshotSidePanelModes(panel, 'sidepanel-profile-unknown');
+    // Nor does "Add context" list the default's servers' resources: it says why it lists none.
+    // (Clicked in the page: a pointer click would focus the panel's own window here, whose tab is
+    // the panel, where in the browser the side panel is no tab at all.)
+    const addContext = panel.getByRole('button', { name: 'Add context' });
+    await addContext.evaluate((button) => {
+      if (button instanceof HTMLElement) button.click();
+    });
+    await panel.getByText('The profile of the active tab could not be resolved').waitFor();
 
     await page.close();
   });
