@@ -36,18 +36,22 @@ export async function tabAddress(
   tab: TabFacts | undefined,
   openerOf: (tabId: number) => Promise<TabFacts | undefined>,
 ): Promise<TabAddress> {
-  const url = tab?.url ?? tab?.pendingUrl ?? null;
   let current = tab;
-  let address = url;
+  let address = urlOf(tab);
   for (let step = 0; address !== null && OPENED_BLANK.test(address); step += 1) {
     const openerId = current?.openerTabId;
     if (openerId === undefined) return step === 0 ? address : UNKNOWN_ADDRESS;
     if (step === MAX_OPENER_STEPS) return UNKNOWN_ADDRESS;
     current = await openerOf(openerId).catch(() => undefined);
-    address = current?.url ?? current?.pendingUrl ?? null;
+    address = urlOf(current);
     if (address === null) return UNKNOWN_ADDRESS;
   }
   return address;
+}
+
+/** The URL a tab shows, or is loading; null for none yet. */
+function urlOf(tab: TabFacts | undefined): string | null {
+  return tab?.url ?? tab?.pendingUrl ?? null;
 }
 
 /**

@@ -36,7 +36,7 @@ interface Pin {
 export type PinOutcome = 'pinned' | 'gone' | 'unknown';
 
 export class ProfileTracker {
-  private url: TabAddress = null;
+  private address: TabAddress = null;
   private view: ActiveProfileView | null = null;
   private asked = 0;
   /** The newest question's answer, settled (never rejects). */
@@ -64,7 +64,7 @@ export class ProfileTracker {
    * window whose opener cannot be told, whose profile is then unknown).
    */
   async setUrl(url: TabAddress): Promise<void> {
-    this.url = url;
+    this.address = url;
     await this.refresh();
   }
 
@@ -122,7 +122,7 @@ export class ProfileTracker {
 
   private async ask(): Promise<void> {
     const question = ++this.asked;
-    const address = this.url;
+    const { address } = this;
     const url = address === UNKNOWN_ADDRESS ? null : address;
     const pin = this.pinned;
     let next: ActiveProfileView | null = null;

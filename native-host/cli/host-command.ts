@@ -3,7 +3,6 @@ import type { PrestartedServers } from '../host/prestart';
 import { loadSetup, type HostSetup } from '../host/setup';
 import { FirstFrames } from '../rpc/first-frames';
 import { checkCaller } from '../rpc/origin';
-import type { HostRuntime } from '../../protocol/hello';
 import { hostRuntime, nodeSupport } from '../shared/node-support';
 import { HOST_VERSION } from '../shared/version';
 import { hostStartContext } from './install-host';
@@ -60,7 +59,7 @@ export async function hostCommand(io: CliIo, args: readonly string[]): Promise<n
     version: HOST_VERSION,
     home: setup.home ?? '',
     configWarnings: setup.warnings,
-    runtime: runtimeOf(process.versions.node, new Date()),
+    runtime: hostRuntime(nodeSupport(process.versions.node, new Date())),
   });
   // Into the next poll phase of the event loop (reading starts on this turn, after its poll): a
   // hello already in the pipe is read and answered before the launch code loads and the servers
@@ -106,9 +105,4 @@ async function prestart(
     stdioLaunchOptions(prepared, io.env, io.platform),
   );
   return { prepared, servers };
-}
-
-function runtimeOf(version: string, today: Date): HostRuntime | null {
-  const support = nodeSupport(version, today);
-  return support === null ? null : hostRuntime(support);
 }

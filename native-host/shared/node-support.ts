@@ -3,7 +3,8 @@ import type { HostRuntime } from '../../protocol/hello';
 /**
  * Whether the Node that runs the host still gets fixes. The host parses what servers and the
  * browser send and holds the user's tokens, so a Node past its end of life, with no more
- * security fixes, is worth saying so: `switchyard install` and `switchyard doctor` do. Pure.
+ * security fixes, is worth saying so: `switchyard install` and `switchyard doctor` do, and
+ * `host/hello` tells the extension, which shows it. Pure.
  *
  * The dates are Node's own release schedule (https://github.com/nodejs/release#release-schedule):
  * the day each release line stops being maintained. Only the lines the host runs on (20.19 and
@@ -52,8 +53,12 @@ export function nodeSupport(version: string, today: Date): NodeSupport | null {
   };
 }
 
-/** What `host/hello` says about the Node that runs the host (protocol/hello.ts). */
-export function hostRuntime(support: NodeSupport): HostRuntime {
+/**
+ * What `host/hello` says about the Node that runs the host (protocol/hello.ts); null for no
+ * version at all (`nodeSupport` could not read it).
+ */
+export function hostRuntime(support: NodeSupport | null): HostRuntime | null {
+  if (support === null) return null;
   return {
     node: support.version,
     endOfLife: support.endOfLife,

@@ -1,7 +1,6 @@
 import type { ConnectionState } from '../../messaging/connection';
 import { Button } from './Button';
-import { CodeSpans } from './CodeSpans';
-import { connectionBannerView } from './connection-view';
+import { connectionBannerView, splitCodeSpans } from './connection-view';
 import { pageClient } from './page-client';
 import { useAsyncAction } from './use-async-action';
 import './common.css';
@@ -35,7 +34,9 @@ export function ConnectionBanner({ state, onRetry = retryDefault }: ConnectionBa
     >
       <p className="sy-notice__title">{view.title}</p>
       <p className="sy-notice__body">
-        <CodeSpans text={view.message} />
+        {splitCodeSpans(view.message).map((piece, index) =>
+          piece.code ? <code key={index}>{piece.text}</code> : piece.text,
+        )}
       </p>
       {view.command === null ? null : (
         <p className="sy-connection__command">

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import type { ConnectionState } from '../../messaging/connection';
 import { Button } from './Button';
-import { CodeSpans } from './CodeSpans';
 import { runtimeNoticeView } from './connection-view';
 import { Notice } from './Notice';
 
@@ -68,9 +67,7 @@ export function RuntimeNotice({
         ) : undefined
       }
     >
-      <p>
-        <CodeSpans text={view.message} />
-      </p>
+      <p>{view.message}</p>
       <p className="sy-connection__command">
         <code className="sy-selectable">{view.command}</code>
       </p>

@@ -33,8 +33,8 @@ export interface ApprovalCardProps {
 /**
  * How long a card's answers are on screen (or in a new place) before they take effect: the second
  * click of a double-click on the card before (or a click already on its way) lands where this
- * card's first answer now is, and must not answer it. Chrome's and Firefox's permission prompts hold their
- * buttons the same way. Escape (which denies) works at once.
+ * card's first answer now is, and must not answer it. Chrome's and Firefox's permission prompts
+ * hold their buttons the same way. Escape (which denies) works at once.
  */
 export const ANSWER_DELAY_MS = 500;
 
