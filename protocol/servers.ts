@@ -45,6 +45,8 @@ export const LaunchChangeSchema = z.discriminatedUnion('field', [
       'oauthClientSecret',
       /** A machine-to-machine client's grant, key reference, issuer and scopes, as one line. */
       'oauthGrant',
+      /** The prefix a workspace file wrote for its server's tool names (`(none)` for none). */
+      'toolPrefix',
     ]),
     before: z.string(),
     after: z.string(),
@@ -121,6 +123,11 @@ export const ConsentRequestSchema = z.object({
   cwd: z.string().nullable(),
   provenance: ProvenanceSchema,
   workspaceRoot: z.string().nullable(),
+  /**
+   * The prefix the workspace file wrote for the server's tool names (what the user's allow rules
+   * and profile filters match), as written; null when it wrote none. Absent from older hosts.
+   */
+  toolPrefix: z.string().nullable().optional(),
   /** The file the launch fields came from. */
   sourceFile: z.string().nullable(),
   /** Differences from the previous approval of this server, if there was one. */

@@ -28,6 +28,11 @@ export function formatConsent(c: ConsentRequest): string {
     `Server '${c.server}' (${origin}): ${c.summary}`,
     ...what,
     ...(remote === null ? localLines(c) : []),
+    ...(c.toolPrefix === undefined || c.toolPrefix === null
+      ? []
+      : [
+          `  tool names:  ${JSON.stringify(c.toolPrefix)} (the prefix the workspace file asks for)`,
+        ]),
     `  fingerprint: ${c.fingerprint}`,
   ];
   for (const change of c.changes) {

@@ -169,10 +169,35 @@ describe('mergeTiers', () => {
     expect(servers[0]).toMatchObject({
       cwd: '/srv',
       prefix: 'nw',
+      requestedPrefix: 'nw',
       handshakeTimeoutMs: 5,
       toolTimeoutMs: 6,
       disabled: true,
     });
+  });
+
+  it('records the prefix a workspace file wrote for the launch fingerprint, and only that', () => {
+    const { servers } = mergeTiers(
+      [user('github'), user('mine', { prefix: 'mn' })],
+      [
+        ws([
+          entry('notes', { command: 'x', prefix: 'nt' }),
+          // Dropped as taken, still what the repository asked for: an edit of it asks again.
+          entry('other', { command: 'x', prefix: 'github' }),
+          entry('plain', { command: 'x' }),
+          // A workspace cannot change the prefix of a server of yours (ignored, warned).
+          entry('mine', { command: 'y', prefix: 'zz' }),
+        ]),
+      ],
+    );
+    const byName = new Map(servers.map((s) => [s.name, s]));
+    expect(byName.get('notes')).toMatchObject({ prefix: 'nt', requestedPrefix: 'nt' });
+    expect(byName.get('other')).toHaveProperty('requestedPrefix', 'github');
+    expect(byName.get('other')).not.toHaveProperty('prefix');
+    expect(byName.get('plain')).not.toHaveProperty('requestedPrefix');
+    expect(byName.get('mine')).toMatchObject({ prefix: 'mn', provenance: 'workspace' });
+    expect(byName.get('mine')).not.toHaveProperty('requestedPrefix');
+    expect(byName.get('github')).not.toHaveProperty('requestedPrefix');
   });
 
   it('drops a workspace-only entry without a command', () => {

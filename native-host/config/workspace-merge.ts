@@ -22,6 +22,13 @@ export type MergedServer = ServerConfig & {
   /** Trust claims the workspace entry made, all ignored (includes `disabled` when it tried to
    * enable a server the user disabled). */
   readonly ignoredTrustClaims: string[];
+  /**
+   * For a workspace-only server, the `prefix` its workspace file wrote, kept even when the merge
+   * dropped it. The launch fingerprint covers it: the head of the server's tool names is what
+   * the user's allow rules and profile filters are written against, so a repository may not
+   * change it without asking. Absent when the file wrote none, and for every other server.
+   */
+  readonly requestedPrefix?: string;
 } & (
     | { readonly provenance: 'user'; readonly workspaceRoot: null }
     | { readonly provenance: 'workspace'; readonly workspaceRoot: string }
@@ -198,6 +205,7 @@ function workspaceOnly(
     workspaceRoot: root,
     fieldSources: { command: file, args: file, env: file, cwd: file, remote: file },
     ignoredTrustClaims: [...server.ignoredTrustClaims],
+    ...(server.prefix === undefined ? {} : { requestedPrefix: server.prefix }),
   };
 }
 

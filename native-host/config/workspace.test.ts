@@ -101,6 +101,8 @@ describe('the hostile workspace corpus', () => {
     'workspaceRoot',
     'fieldSources',
     'ignoredTrustClaims',
+    // Only on a workspace-only server, for its launch fingerprint.
+    'requestedPrefix',
   ]);
 
   it('lists every folder, at least 22, each with a one-line README and a workspace file', () => {

@@ -24,7 +24,8 @@ export interface ReloadPlan {
   /** What runs, or how it is run, changed: stopped, then through the launch gate again. */
   readonly replaced: readonly string[];
   /** Only the tool prefix, `disabled` or `apps` changed: the runtime is kept (stopped, if now
-   * disabled; reconnected, if it is connected and its apps were turned on or off). */
+   * disabled; reconnected, if it is connected and its apps were turned on or off). A prefix a
+   * workspace file wrote is in the definition, so its edit is `replaced`, not retuned. */
   readonly retuned: readonly string[];
   /** Identical: left running untouched. */
   readonly unchanged: readonly string[];

@@ -233,6 +233,35 @@ describe('consentRequest for a remote server', () => {
     };
     expect(consentRequest(input(local, { command: 'node' })).remote).toBeNull();
   });
+
+  it('shows the tool prefix a workspace file asks for, visibly, and none when it asks for none', () => {
+    const local: LaunchDefinition = {
+      executable: '/usr/bin/node',
+      args: ['server.js'],
+      env: {},
+      cwd: null,
+      provenance: 'workspace',
+      workspaceRoot: '/home/ana/project',
+    };
+    expect(consentRequest(input(local, { command: 'node' })).toolPrefix).toBeNull();
+    const card = consentRequest(
+      input(
+        { ...local, toolPrefix: 'git\u202ehub' },
+        {
+          command: 'node',
+          changes: [{ field: 'toolPrefix', before: 'notes', after: 'git\u202ehub' }],
+        },
+      ),
+    );
+    expect(card.toolPrefix).toBe('git⟦U+202E⟧hub');
+    expect(card.changes).toEqual([
+      { field: 'toolPrefix', before: 'notes', after: 'git⟦U+202E⟧hub' },
+    ]);
+    expect(card.summary).toBe('tool prefix changed - needs approval');
+    expect(formatConsent(card)).toContain(
+      '  tool names:  "git⟦U+202E⟧hub" (the prefix the workspace file asks for)',
+    );
+  });
 });
 
 describe('formatConsent for a remote server', () => {

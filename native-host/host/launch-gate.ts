@@ -151,6 +151,7 @@ export function consentRequest(input: ConsentInput): ConsentRequest {
     cwd: definition.cwd === null ? null : shown(definition.cwd),
     provenance: definition.provenance,
     workspaceRoot: definition.workspaceRoot,
+    toolPrefix: definition.toolPrefix === undefined ? null : shown(definition.toolPrefix),
     sourceFile: input.sourceFile,
     changes: changes.map(shownChange),
     summary: sanitizeText(summary),

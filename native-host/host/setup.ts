@@ -155,6 +155,7 @@ export async function toSpec(
         cwd: server.cwd ?? null,
         provenance: server.provenance,
         workspaceRoot: server.workspaceRoot,
+        ...toolPrefixOf(server),
       })
     : null;
   const sourceFile = Object.values(server.fieldSources).find((s) => s !== 'user') ?? null;
@@ -201,6 +202,7 @@ function remoteSpec(server: MergedServer, remote: RemoteEndpoint): ServerSpec {
     provenance: server.provenance,
     workspaceRoot: server.workspaceRoot,
     remote: endpoint,
+    ...toolPrefixOf(server),
   });
   const sourceFile = Object.values(server.fieldSources).find((s) => s !== 'user') ?? null;
   return {
@@ -226,4 +228,9 @@ function remoteSpec(server: MergedServer, remote: RemoteEndpoint): ServerSpec {
     disabled: server.disabled,
     remote: endpoint,
   };
+}
+
+/** What the launch definition says of the server's tool prefix: only what a repository wrote. */
+function toolPrefixOf(server: MergedServer): { toolPrefix?: string } {
+  return server.requestedPrefix === undefined ? {} : { toolPrefix: server.requestedPrefix };
 }

@@ -116,6 +116,13 @@ export interface LaunchDefinition {
    * local server, so a local definition fingerprints as it always did.
    */
   readonly remote?: RemoteEndpoint;
+  /**
+   * For a server only a workspace file defines, the `prefix` that file wrote for its tool names
+   * (the merge may still have dropped it). Absent when it wrote none and for every other server,
+   * whose prefix only the user's own config.json sets; so a definition without one fingerprints
+   * as it always did.
+   */
+  readonly toolPrefix?: string;
 }
 
 /** Which npm shim a command named: npm's own `npx.cmd`/`npm.cmd`, or one cmd-shim wrote. */

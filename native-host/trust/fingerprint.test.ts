@@ -125,6 +125,21 @@ const mutations: Mutation[] = [
     { ...approved, workspaceRoot: NFD_HOME },
     'workspaceRoot',
   ],
+  // A repository renaming an approved server's tools: allow rules are globs over those names.
+  ['tool prefix added', approved, { ...approved, toolPrefix: 'github' }, 'toolPrefix'],
+  [
+    'tool prefix changed',
+    { ...approved, toolPrefix: 'notes' },
+    { ...approved, toolPrefix: 'github' },
+    'toolPrefix',
+  ],
+  [
+    'tool prefix case',
+    { ...approved, toolPrefix: 'notes' },
+    { ...approved, toolPrefix: 'Notes' },
+    'toolPrefix',
+  ],
+  ['tool prefix "" vs none', { ...approved, toolPrefix: '' }, approved, 'toolPrefix'],
 ];
 
 describe('a change that keeps its approval is the dangerous direction', () => {
@@ -290,6 +305,11 @@ describe('describeLaunchChanges', () => {
       [cwd, envChange('A', null, 'x'), args, command],
       'command, args, env and working folder changed - needs approval',
     ],
+    [
+      'tool prefix',
+      [{ field: 'toolPrefix', before: 'notes', after: 'github' }],
+      'tool prefix changed - needs approval',
+    ],
   ])('%s', (_, changes, line) => {
     expect(describeLaunchChanges(changes)).toBe(line);
   });
@@ -354,6 +374,8 @@ describe('remote definitions (issue 11)', () => {
     };
     expect(launchFingerprint(approved)).toBe(canonicalHash(before));
     expect(launchFingerprint({ ...approved, remote: undefined })).toBe(canonicalHash(before));
+    // Likewise no `toolPrefix` key unless a workspace file wrote one.
+    expect(launchFingerprint({ ...approved, toolPrefix: undefined })).toBe(canonicalHash(before));
   });
 
   test.each<[string, LaunchDefinition, LaunchChange[]]>([

@@ -18,7 +18,8 @@ export const LAUNCH_FINGERPRINT_VERSION = 1;
 /** What the host would spawn for one server, as shown on the consent card. */
 /**
  * Lower-case hex SHA-256 (64 chars) over the canonical JSON of
- * `{ v, executable, args, env: [[key, value], ...] sorted by key, cwd, provenance, workspaceRoot }`.
+ * `{ v, executable, args, env: [[key, value], ...] sorted by key, cwd, provenance, workspaceRoot }`,
+ * plus `remote` for a remote server and `toolPrefix` for one that a workspace file names.
  * Equal for two definitions exactly when `diffLaunch` finds no change between them; independent of
  * the order in which the env object's keys (or the definition's fields) were inserted.
  *
@@ -93,6 +94,11 @@ export function launchFingerprint(def: LaunchDefinition): string {
                 }),
           },
         }),
+    // The head of the tool names a repository asked for (a workspace-only server): allow rules
+    // and profile filters are globs over those names, so a repository that renames an approved
+    // server's tools asks again. Absent otherwise, so every other definition keeps its
+    // fingerprint.
+    ...(def.toolPrefix === undefined ? {} : { toolPrefix: def.toolPrefix }),
   });
 }
 
@@ -105,7 +111,8 @@ type LaunchField =
   | 'transport'
   | 'oauthClientId'
   | 'oauthClientSecret'
-  | 'oauthGrant';
+  | 'oauthGrant'
+  | 'toolPrefix';
 
 /**
  * One difference between an approved definition and the one about to run. `before`/`after` are
@@ -123,8 +130,8 @@ const NONE = '(none)';
 
 /**
  * Every difference between `before` and `after`, in the order executable, transport, args, env
- * (by key), headers (by key), the OAuth client id and secret reference, cwd, provenance,
- * workspaceRoot. Empty exactly when their fingerprints are equal. Args are one
+ * (by key), headers (by key), the OAuth client id and secret reference, the grant, cwd, tool
+ * prefix, provenance, workspaceRoot. Empty exactly when their fingerprints are equal. Args are one
  * change, not one per position: a shifted list would otherwise read as many edits.
  */
 export function diffLaunch(before: LaunchDefinition, after: LaunchDefinition): LaunchChange[] {
@@ -153,6 +160,7 @@ export function diffLaunch(before: LaunchDefinition, after: LaunchDefinition): L
   );
   field('oauthGrant', grantText(before), grantText(after));
   field('cwd', before.cwd, after.cwd);
+  field('toolPrefix', before.toolPrefix ?? null, after.toolPrefix ?? null);
   field('provenance', before.provenance, after.provenance);
   field('workspaceRoot', before.workspaceRoot, after.workspaceRoot);
   return changes;
@@ -232,6 +240,7 @@ const LABELS: Record<LaunchChange['field'], string> = {
   args: 'args',
   env: 'env',
   cwd: 'working folder',
+  toolPrefix: 'tool prefix',
   provenance: 'source',
   workspaceRoot: 'workspace folder',
 };
@@ -246,6 +255,7 @@ const FIELD_ORDER: readonly LaunchChange['field'][] = [
   'oauthClientSecret',
   'oauthGrant',
   'cwd',
+  'toolPrefix',
   'workspaceRoot',
   'provenance',
 ];

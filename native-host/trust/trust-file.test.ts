@@ -123,6 +123,38 @@ describe('trust file format', () => {
     expect(parsed.state.launches.get(launchKey('user', 'gh'))?.definition).toEqual(remote);
   });
 
+  it('round-trips the tool prefix a workspace file wrote, and drops an approval whose prefix was edited', () => {
+    const local: LaunchDefinition = {
+      ...definition,
+      provenance: 'workspace',
+      workspaceRoot: '/home/ana/project',
+      toolPrefix: 'notes',
+    };
+    const state = emptyTrustState();
+    state.launches.set(launchKey('/home/ana/project', 'notes'), {
+      scope: '/home/ana/project',
+      server: 'notes',
+      fingerprint: launchFingerprint(local),
+      definition: local,
+      approvedAt: '2026-01-01T00:00:00.000Z',
+    });
+    const text = serializeTrustFile(state);
+    const parsed = parseTrustFile(text);
+    if (parsed.kind !== 'ok') throw new Error(`expected ok, got ${parsed.kind}`);
+    expect(parsed.dropped).toEqual([]);
+    expect(parsed.state.launches.get(launchKey('/home/ana/project', 'notes'))?.definition).toEqual(
+      local,
+    );
+    expect(serializeTrustFile(parsed.state)).toBe(text);
+
+    const edited = parseTrustFile(text.replace('"toolPrefix": "notes"', '"toolPrefix": "github"'));
+    if (edited.kind !== 'ok') throw new Error(`expected ok, got ${edited.kind}`);
+    expect(edited.state.launches.size).toBe(0);
+    expect(edited.dropped).toEqual([
+      'launch approval of "notes" in /home/ana/project: its hash does not match its definition',
+    ]);
+  });
+
   it('drops a remote approval whose stored URL was edited by hand', () => {
     const remote: LaunchDefinition = {
       ...definition,

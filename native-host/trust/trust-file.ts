@@ -130,6 +130,8 @@ const StoredDefinitionSchema = z.object({
         .optional(),
     })
     .optional(),
+  /** The tool prefix a workspace file wrote for a server only it defines; absent otherwise. */
+  toolPrefix: TextSchema.optional(),
 });
 
 const StoredToolSchema = z.object({
@@ -309,6 +311,7 @@ function storedDefinition(definition: LaunchDefinition): z.input<typeof StoredDe
                 }),
           },
         }),
+    ...(definition.toolPrefix === undefined ? {} : { toolPrefix: definition.toolPrefix }),
   };
 }
 
@@ -341,6 +344,7 @@ function launchRecord(entry: LaunchEntry): LaunchRecord {
                   }),
             },
           }),
+      ...(definition.toolPrefix === undefined ? {} : { toolPrefix: definition.toolPrefix }),
     },
   };
 }

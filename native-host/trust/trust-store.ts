@@ -303,6 +303,7 @@ function copyDefinition(definition: LaunchDefinition): LaunchDefinition {
     provenance: definition.provenance,
     workspaceRoot: definition.workspaceRoot,
     ...(definition.remote === undefined ? {} : { remote: copyEndpoint(definition.remote) }),
+    ...(definition.toolPrefix === undefined ? {} : { toolPrefix: definition.toolPrefix }),
   };
 }
 

@@ -5,7 +5,7 @@ import { FILESYSTEM_SERVER } from '../integration/host-harness';
 import type { ProcessInfo } from './support/chromium';
 import { useSwitchyard } from './support/session';
 import { cardField, consentCard } from './support/side-panel';
-import { screenshot, waitForTools } from './support/ui';
+import { screenshotSidePanelModes, waitForTools } from './support/ui';
 import { openWithWorkspaceServers } from './support/workspace';
 
 // Journey (issue 4, design D5/D6): a repository's `.mcp.json` names a server. The host reads it
@@ -13,6 +13,8 @@ import { openWithWorkspaceServers } from './support/workspace';
 // seen the literal launch definition in the side panel's consent card and pressed Approve.
 
 const SERVER = 'repo-files';
+/** The tool-name prefix the repository asks for: on the card, and part of what is approved. */
+const PREFIX = 'notes';
 const session = useSwitchyard({ launch: false });
 let repo: string;
 let panel: Page;
@@ -31,12 +33,13 @@ beforeAll(async () => {
       command: process.execPath,
       args: [FILESYSTEM_SERVER, folder],
       env: { NOTES_HOME: '${HOME}' },
+      prefix: PREFIX,
     },
   })));
 });
 
 describe('a workspace server asks before it first runs', () => {
-  it('shows the consent card with the literal command, args, env and where it came from', async () => {
+  it('shows the consent card with the literal command, args, env, tool prefix and where it came from', async () => {
     const card = consentCard(panel, SERVER);
     await card.waitFor();
 
@@ -52,6 +55,9 @@ describe('a workspace server asks before it first runs', () => {
       'NOTES_HOME${HOME}',
     ]);
     expect(await cardField(card, 'Working folder').textContent()).toBe(repo);
+    expect(await cardField(card, 'Tool names').textContent()).toBe(
+      `${PREFIX} (the prefix the file asks for)`,
+    );
     expect(await cardField(card, 'Comes from').textContent()).toContain(join(repo, '.mcp.json'));
     // The answers are in view although the card is taller than the region it scrolls in.
     for (const name of ['Approve', 'Not now']) {
@@ -62,7 +68,7 @@ describe('a workspace server asks before it first runs', () => {
       });
       expect(onTop, name).toBe(true);
     }
-    await screenshot(panel, 'sidepanel-consent-card');
+    await screenshotSidePanelModes(panel, 'sidepanel-consent-card');
   });
 
   it('runs nothing before Approve', () => {
@@ -107,7 +113,7 @@ describe('a workspace server asks before it first runs', () => {
     );
     const hostPid = session.browser.processes().hosts[0]?.pid;
     expect(repoServer()?.ppid).toBe(hostPid);
-    await waitForTools(panel, [`${SERVER}__read_text_file`]);
+    await waitForTools(panel, [`${PREFIX}__read_text_file`]);
     await card.waitFor({ state: 'detached' });
   });
 });

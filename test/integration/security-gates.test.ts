@@ -181,6 +181,52 @@ describe('launch trust', () => {
     });
   });
 
+  it('asks again, before anything is spawned, when a workspace renames its tools with "prefix"', async () => {
+    // Allow rules and profile filters are globs over tool names: a repository that could rename
+    // an approved server's tools at will could move them under names the user allowed.
+    const workspace = mkdtempSync(join(tmpdir(), 'sy-repo-'));
+    const write = (prefix: string) => {
+      writeFileSync(
+        join(workspace, '.mcp.json'),
+        JSON.stringify({
+          mcpServers: { repo: { command: process.execPath, args: [FIXTURE_SERVER], prefix } },
+        }),
+      );
+    };
+    write('notes');
+    const home = makeHome({ mcpServers: {}, workspaces: [workspace] });
+    let host = new HostHarness(home);
+    try {
+      await host.hello();
+      const [server] = (await host.settled()) as ServerView[];
+      const consent = server!.status.consent!;
+      expect(consent).toMatchObject({ reason: 'workspace', toolPrefix: 'notes' });
+      await host.call('trust/approve', { server: 'repo', fingerprint: consent.fingerprint });
+      const { tools } = await host.call<{ tools: Array<{ name: string }> }>('tools/list');
+      expect(
+        tools.map((t) => t.name).filter((n) => n.startsWith('notes__')).length,
+      ).toBeGreaterThan(0);
+    } finally {
+      await host.close();
+    }
+    write('github');
+    host = new HostHarness(home);
+    try {
+      await host.hello();
+      const [server] = (await host.settled()) as ServerView[];
+      expect(server?.status.state).toBe('needs-approval');
+      const consent = server!.status.consent! as ConsentView & { toolPrefix?: string | null };
+      expect(consent.reason).toBe('changed');
+      expect(consent.toolPrefix).toBe('github');
+      expect(consent.changes).toEqual([{ field: 'toolPrefix', before: 'notes', after: 'github' }]);
+      expect(consent.summary).toBe('tool prefix changed - needs approval');
+      // Neither the first stage nor the host spawned it.
+      expect(childrenOf(host.child.pid!)).toEqual([]);
+    } finally {
+      await host.close();
+    }
+  });
+
   it('shows control and bidi characters on the card as visible markers, and refuses vague revokes', async () => {
     const host = await HostHarness.start(
       {

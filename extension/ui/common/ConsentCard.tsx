@@ -102,6 +102,18 @@ export function ConsentCard({
           <RemoteConsentFields remote={consent.remote} />
         )}
 
+        {consent.toolPrefix === undefined || consent.toolPrefix === null ? null : (
+          <>
+            <dt>Tool names</dt>
+            <dd>
+              <code>
+                <VisibleText text={consent.toolPrefix} edgeSpaces />
+              </code>{' '}
+              <span className="sy-hint">(the prefix the file asks for)</span>
+            </dd>
+          </>
+        )}
+
         <dt>Comes from</dt>
         <dd>
           {provenanceText(consent)}

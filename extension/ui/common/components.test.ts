@@ -183,6 +183,22 @@ describe('ConsentCard', () => {
     expect(html).toContain('alwaysAllow');
   });
 
+  test('shows the tool prefix a workspace file asks for, and no row without one', () => {
+    expect(html).not.toContain('Tool names');
+    const withPrefix = renderToStaticMarkup(
+      createElement(ConsentCard, {
+        consent: {
+          ...consent,
+          toolPrefix: 'notes',
+          changes: [{ field: 'toolPrefix', before: 'docs', after: 'notes' }],
+        },
+        approve: noop,
+      }),
+    );
+    expect(withPrefix).toMatch(/<dt>Tool names<\/dt><dd><code><span [^>]*>notes<\/span><\/code>/);
+    expect(withPrefix).toContain('Tool name prefix');
+  });
+
   test('has Approve and Not now', () => {
     expect(html).toMatch(/<button[^>]*>Approve<\/button>/);
     expect(html).toMatch(/<button[^>]*>Not now<\/button>/);

@@ -47,6 +47,10 @@ test.each([
     { field: 'env', key: 'X', before: '1', after: null } as const,
     { label: 'Environment variable X', before: '1', after: '(not set)' },
   ],
+  [
+    { field: 'toolPrefix', before: 'notes', after: 'github' } as const,
+    { label: 'Tool name prefix', before: 'notes', after: 'github' },
+  ],
 ])('launchChangeView %#', (change, view) => {
   expect(launchChangeView(change)).toEqual(view);
 });

@@ -56,6 +56,7 @@ const FIELD_LABELS = {
   oauthClientId: 'OAuth client id',
   oauthClientSecret: 'OAuth client secret from',
   oauthGrant: 'OAuth machine grant',
+  toolPrefix: 'Tool name prefix',
 } as const;
 
 const NOT_SET = '(not set)';
