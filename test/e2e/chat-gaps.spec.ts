@@ -63,7 +63,7 @@ async function chat(question: string, answer: string): Promise<void> {
   await conversationLog(panel).getByText(answer).waitFor();
 }
 
-const chip = (label: string): Locator => panel.getByLabel(label, { exact: true });
+const chip = (label: string): Locator => panel.getByText(label, { exact: true });
 
 const UserContentSchema = z.object({
   messages: z.array(z.looseObject({ role: z.string(), content: z.unknown() })),

@@ -134,7 +134,7 @@ async function headerFit(page: Page) {
 
 /** Waits until the side panel's chip names `profile`, selected by `pattern`. */
 async function waitForChip(profile: string, pattern: string): Promise<void> {
-  await panel.getByLabel(`Profile ${profile}, matched by ${pattern}`, { exact: true }).waitFor();
+  await panel.getByText(`Profile ${profile}, matched by ${pattern}`, { exact: true }).waitFor();
 }
 
 beforeAll(async () => {
@@ -279,7 +279,7 @@ describe('per-site profiles', () => {
     await page.evaluate(() => {
       history.replaceState(null, '', `/github/${'a'.repeat(9_000)}`);
     });
-    await panel.getByLabel(UNKNOWN_PROFILE_CHIP.label, { exact: true }).waitFor();
+    await panel.getByText(UNKNOWN_PROFILE_CHIP.label, { exact: true }).waitFor();
     await vi.waitFor(async () => {
       const snapshot = UnknownSnapshotSchema.parse(await uiRequest(panel, 'session/snapshot', {}));
       expect(snapshot).toMatchObject({ profile: null, context: { mcpByServer: [] } });

@@ -25,10 +25,18 @@ export function ProfileChip({
             ? undefined
             : `Active tab: ${profile.url}`
       }
-      aria-label={text.label}
     >
-      <span className="sy-chip__name">{text.name}</span>
-      {text.source === '' ? null : <span className="sy-chip__pattern">{text.source}</span>}
+      {/* A plain span takes no accessible name (aria-label there is not read out), so the
+          sentence is its text for screen readers, in place of the shortened visible words. */}
+      <span className="sy-chip__name" aria-hidden="true">
+        {text.name}
+      </span>
+      {text.source === '' ? null : (
+        <span className="sy-chip__pattern" aria-hidden="true">
+          {text.source}
+        </span>
+      )}
+      <span className="sy-sr-only">{text.label}</span>
     </span>
   );
 }

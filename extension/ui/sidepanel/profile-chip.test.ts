@@ -45,6 +45,10 @@ test('connected without a profile, the chip says the model has the built-in tool
   expect(html).toContain('No profile');
   expect(html).toContain('the model has the built-in tools only');
   expect(html).toContain('sy-profile-chip--unknown');
+  // Read out as one sentence: a span's aria-label is not, so the sentence is hidden text.
+  expect(html).not.toContain('aria-label');
+  expect(html).toContain('<span class="sy-sr-only">Profile unknown: ');
+  expect(html).toContain('<span class="sy-chip__name" aria-hidden="true">No profile</span>');
   // Not connected, the connection banner says what is wrong; the chip says nothing.
   expect(
     renderToStaticMarkup(createElement(ProfileChip, { profile: null, connected: false })),
