@@ -19,7 +19,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { MissingPackageError, packageBin } from './package-bin';
+import { MissingPackageError, packageBin, pinnedNode } from './package-bin';
 import {
   BaselineSchema,
   ChecksFileSchema,
@@ -41,14 +41,14 @@ const SUITE_RUN_LIMIT_MS = CLIENT_TIMEOUT_MS + 20_000;
 
 class SetupError extends Error {}
 
-/** Node 22 from the `node` package; its binary is fetched by that package's install script. */
+/** Node 22, pinned for this machine in package.json's optionalDependencies (`node22-<os>-<arch>`). */
 function suiteNode(): string {
-  const { path } = packageBin('node', 'node');
+  const { path } = pinnedNode('node22');
   const probe = spawnSync(path, ['--version'], { encoding: 'utf8' });
   const major = /^v(\d+)\./.exec(probe.stdout)?.[1];
   if (probe.status !== 0 || major === undefined || Number(major) < 22) {
     throw new SetupError(
-      `${path} is not Node 22 or later (${probe.error?.message ?? probe.stdout.trim()}); the node package's install script fetches it: run npm ci`,
+      `${path} is not Node 22 or later (${probe.error?.message ?? probe.stdout.trim()}): run npm ci`,
     );
   }
   return path;

@@ -28,7 +28,7 @@ function hostNode(named: string | undefined): string {
   if (named === undefined || named === '') return process.execPath;
   if (!existsSync(named)) {
     throw new Error(
-      `SWITCHYARD_TEST_HOST_NODE names ${named}, which does not exist: run npm ci (it fetches the node-lts devDependency's binary)`,
+      `SWITCHYARD_TEST_HOST_NODE names ${named}, which does not exist: run npm ci (it installs the pinned node-lts-<os>-<arch> package)`,
     );
   }
   return named;
