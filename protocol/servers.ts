@@ -45,7 +45,7 @@ export const LaunchChangeSchema = z.discriminatedUnion('field', [
       'oauthClientSecret',
       /** A machine-to-machine client's grant, key reference, issuer and scopes, as one line. */
       'oauthGrant',
-      /** The prefix a workspace file wrote for its server's tool names (`(none)` for none). */
+      /** A workspace-only server's tool prefix (`(none)`: its tools are named by its name). */
       'toolPrefix',
     ]),
     before: z.string(),
@@ -124,8 +124,10 @@ export const ConsentRequestSchema = z.object({
   provenance: ProvenanceSchema,
   workspaceRoot: z.string().nullable(),
   /**
-   * The prefix the workspace file wrote for the server's tool names (what the user's allow rules
-   * and profile filters match), as written; null when it wrote none. Absent from older hosts.
+   * For a server only a workspace file defines, the prefix of its tool names (what the user's
+   * allow rules and profile filters match): the one the file wrote, unless another server's tools
+   * are named that way, or `workspace_<name>` when its name is taken too; null when its tools are
+   * named by its name, and for every other server. Absent from older hosts.
    */
   toolPrefix: z.string().nullable().optional(),
   /** The file the launch fields came from. */

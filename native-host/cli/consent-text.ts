@@ -30,9 +30,7 @@ export function formatConsent(c: ConsentRequest): string {
     ...(remote === null ? localLines(c) : []),
     ...(c.toolPrefix === undefined || c.toolPrefix === null
       ? []
-      : [
-          `  tool names:  ${JSON.stringify(c.toolPrefix)} (the prefix the workspace file asks for)`,
-        ]),
+      : [`  tool names:  ${JSON.stringify(c.toolPrefix)}__… (what its tool names start with)`]),
     `  fingerprint: ${c.fingerprint}`,
   ];
   for (const change of c.changes) {

@@ -169,36 +169,82 @@ describe('mergeTiers', () => {
     expect(servers[0]).toMatchObject({
       cwd: '/srv',
       prefix: 'nw',
-      requestedPrefix: 'nw',
+      workspacePrefix: 'nw',
       handshakeTimeoutMs: 5,
       toolTimeoutMs: 6,
       disabled: true,
     });
   });
 
-  it('records the prefix a workspace file wrote for the launch fingerprint, and only that', () => {
+  it('records the prefix each workspace-only server ends up with, for the launch fingerprint', () => {
     const { servers } = mergeTiers(
       [user('github'), user('mine', { prefix: 'mn' })],
       [
         ws([
           entry('notes', { command: 'x', prefix: 'nt' }),
-          // Dropped as taken, still what the repository asked for: an edit of it asks again.
+          // Taken: named by its name, which the approval is keyed by; nothing to record.
           entry('other', { command: 'x', prefix: 'github' }),
           entry('plain', { command: 'x' }),
           // A workspace cannot change the prefix of a server of yours (ignored, warned).
           entry('mine', { command: 'y', prefix: 'zz' }),
+          // Its name is taken: the merge names its tools, and that is recorded.
+          entry('GitHub', { command: 'x' }),
         ]),
       ],
     );
     const byName = new Map(servers.map((s) => [s.name, s]));
-    expect(byName.get('notes')).toMatchObject({ prefix: 'nt', requestedPrefix: 'nt' });
-    expect(byName.get('other')).toHaveProperty('requestedPrefix', 'github');
+    expect(byName.get('notes')).toMatchObject({ prefix: 'nt', workspacePrefix: 'nt' });
     expect(byName.get('other')).not.toHaveProperty('prefix');
-    expect(byName.get('plain')).not.toHaveProperty('requestedPrefix');
+    expect(byName.get('other')).not.toHaveProperty('workspacePrefix');
+    expect(byName.get('plain')).not.toHaveProperty('workspacePrefix');
     expect(byName.get('mine')).toMatchObject({ prefix: 'mn', provenance: 'workspace' });
-    expect(byName.get('mine')).not.toHaveProperty('requestedPrefix');
-    expect(byName.get('github')).not.toHaveProperty('requestedPrefix');
+    expect(byName.get('mine')).not.toHaveProperty('workspacePrefix');
+    expect(byName.get('github')).not.toHaveProperty('workspacePrefix');
+    expect(byName.get('GitHub')).toMatchObject({
+      prefix: 'workspace_GitHub',
+      workspacePrefix: 'workspace_GitHub',
+    });
   });
+
+  it('gives a prefix your config.json stops using to a workspace server only with a new fingerprint', () => {
+    // Your `github` entry is skipped (half-edited) or removed: the repository's server asked for
+    // its prefix and now gets it, so what its approval covered changed and it must ask again.
+    const repo = [ws([entry('aaa', { command: 'x', prefix: 'github' })])];
+    const withYours = mergeTiers([user('github')], repo).servers[1];
+    const without = mergeTiers([], repo).servers[0];
+    expect(withYours).not.toHaveProperty('workspacePrefix');
+    expect(without).toMatchObject({ prefix: 'github', workspacePrefix: 'github' });
+  });
+
+  test.each<[string, Parameters<typeof entry>[1], string, string | undefined]>([
+    ['a prefix like its name', { command: 'x', prefix: 'notes' }, 'a', undefined],
+    ['a prefix like its name, up to case', { command: 'x', prefix: 'NOTES' }, 'a', undefined],
+    ['a name like its name', { command: 'x' }, 'ｎｏｔｅｓ', 'workspace_notes'],
+    ['a name like its prefix', { command: 'x' }, 'nt', 'workspace_nt'],
+  ])(
+    'a workspace server with %s cannot take the tool names of one listed before it',
+    (_, fields, name, prefix) => {
+      const { servers, warnings } = mergeTiers(
+        [],
+        [
+          ws([entry('notes', { command: 'x' }), entry('other', { command: 'x', prefix: 'nt' })]),
+          ws([entry(name, fields)], '/home/me/other-repo'),
+        ],
+      );
+      const late = servers[2];
+      expect(late?.name).toBe(name);
+      if (prefix === undefined) expect(late).not.toHaveProperty('prefix');
+      else expect(late).toMatchObject({ prefix, workspacePrefix: prefix });
+      expect(warnings).toEqual([
+        expect.stringMatching(
+          /is taken by server "(notes|other)" of the workspace \/|would name its tools like server "(notes|other)" of the workspace \//,
+        ),
+      ]);
+      // The first keep theirs.
+      expect(servers[0]).not.toHaveProperty('prefix');
+      expect(servers[1]).toHaveProperty('prefix', 'nt');
+    },
+  );
 
   it('drops a workspace-only entry without a command', () => {
     const { servers, warnings } = mergeTiers([user('a')], [ws([entry('b', { env: { X: '1' } })])]);

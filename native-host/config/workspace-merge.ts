@@ -23,12 +23,14 @@ export type MergedServer = ServerConfig & {
    * enable a server the user disabled). */
   readonly ignoredTrustClaims: string[];
   /**
-   * For a workspace-only server, the `prefix` its workspace file wrote, kept even when the merge
-   * dropped it. The launch fingerprint covers it: the head of the server's tool names is what
-   * the user's allow rules and profile filters are written against, so a repository may not
-   * change it without asking. Absent when the file wrote none, and for every other server.
+   * For a workspace-only server, the `prefix` the merge gave it: the one its file wrote unless
+   * another server's tools start that way, or `workspace_<name>` when its name is taken too. The
+   * launch fingerprint covers it, so whatever renames the server's tools (the repository's edit,
+   * or a server of yours that is skipped or removed) stops it and asks again: the head of its
+   * tool names is what allow rules and profile filters are written against. Absent when its
+   * tools are named by its name (which the approval is keyed by), and for every other server.
    */
-  readonly requestedPrefix?: string;
+  readonly workspacePrefix?: string;
 } & (
     | { readonly provenance: 'user'; readonly workspaceRoot: null }
     | { readonly provenance: 'workspace'; readonly workspaceRoot: string }
@@ -43,8 +45,10 @@ export type MergedServer = ServerConfig & {
  * `prefix`, timeouts or `disabled` (ignored with a warning; a `disabled: false` over a disabled
  * user entry is also listed as a trust claim). A workspace-only server gets defaults for what it
  * omits and its root as cwd (the host's own cwd is the launcher's folder, meaningless here); its
- * `prefix` is dropped when it equals a user-tier server's name or prefix, so its tools cannot
- * take the names the user's allow-list was written for. A name defined by several workspaces
+ * `prefix` is dropped when it names tools like a user-tier server's name or prefix, or like a
+ * workspace-only server before it, so its tools cannot take the names an allow-list was written
+ * for (and its name, when that is taken too, becomes `workspace_<name>`; `workspacePrefix` is
+ * the outcome, for the launch fingerprint). A name defined by several workspaces
  * comes from the first in `workspaces` order. Output order: the user tier's, then
  * workspace-only servers. `warnings` covers the merge only, not the workspaces' own warnings.
  */
@@ -71,12 +75,13 @@ export function mergeTiers(
       }
     }
   }
-  // The heads of the user tier's tool names, as the name table writes them (sanitized, so
-  // `github.`, `github_` and a full-width `ｇｉｔｈｕｂ` are all `github`), compared up to case.
-  const userHeads = new Set<string>();
+  // The heads of tool names already given out, as the name table writes them (sanitized, so
+  // `github.`, `github_` and a full-width `ｇｉｔｈｕｂ` are all `github`), compared up to case,
+  // and who has each: first the user tier's, then each workspace-only server's in turn.
+  const taken: Heads = new Map();
   for (const s of users.values()) {
-    userHeads.add(exposedHead(s.name, s.prefix).toLowerCase());
-    userHeads.add(exposedHead(s.name).toLowerCase());
+    taken.set(exposedHead(s.name, s.prefix).toLowerCase(), YOUR_CONFIG);
+    taken.set(exposedHead(s.name).toLowerCase(), YOUR_CONFIG);
   }
 
   const servers: MergedServer[] = [];
@@ -88,8 +93,11 @@ export function mergeTiers(
   }
   for (const [name, { server, root }] of chosen) {
     if (users.has(name)) continue;
-    const merged = workspaceOnly(server, root, userHeads, warnings);
-    if (merged !== undefined) servers.push(merged);
+    const merged = workspaceOnly(server, root, taken, warnings);
+    if (merged === undefined) continue;
+    servers.push(merged);
+    const head = exposedHead(merged.name, merged.prefix).toLowerCase();
+    if (!taken.has(head)) taken.set(head, `server "${merged.name}" of the workspace ${root}`);
   }
   return { servers, warnings };
 }
@@ -161,10 +169,14 @@ function overlay(
     : { ...merged, provenance: 'user', workspaceRoot: null };
 }
 
+/** Lower-cased head -> who names tools that way, for messages. */
+type Heads = Map<string, string>;
+const YOUR_CONFIG = 'a server in your config.json';
+
 function workspaceOnly(
   server: WorkspaceServer,
   root: string,
-  userHeads: ReadonlySet<string>,
+  taken: ReadonlyMap<string, string>,
   warnings: string[],
 ): MergedServer | undefined {
   if (server.command === undefined && server.remote === undefined) {
@@ -173,19 +185,24 @@ function workspaceOnly(
     );
     return undefined;
   }
-  // A repository's server must not take the names of your own servers' tools: it would inherit
-  // their allow rules and profile filters, and their names whenever your server is down.
+  // A repository's server must not take the names of your own servers' tools, nor of another
+  // workspace server's listed before it: it would inherit their allow rules and profile filters,
+  // and their names whenever that server is down.
   let prefix = server.prefix;
-  if (prefix !== undefined && userHeads.has(exposedHead(server.name, prefix).toLowerCase())) {
+  const prefixHolder =
+    prefix === undefined ? undefined : taken.get(exposedHead(server.name, prefix).toLowerCase());
+  if (prefix !== undefined && prefixHolder !== undefined) {
     warnings.push(
-      `${server.file}: server "${server.name}": prefix "${prefix}" is taken by a server in your config.json; the server name is used instead`,
+      `${server.file}: server "${server.name}": prefix "${prefix}" is taken by ${prefixHolder}; the server name is used instead`,
     );
     prefix = undefined;
   }
-  if (prefix === undefined && userHeads.has(exposedHead(server.name).toLowerCase())) {
-    prefix = freeHead(`workspace_${exposedHead(server.name)}`, userHeads);
+  const nameHolder =
+    prefix === undefined ? taken.get(exposedHead(server.name).toLowerCase()) : undefined;
+  if (nameHolder !== undefined) {
+    prefix = freeHead(`workspace_${exposedHead(server.name)}`, taken);
     warnings.push(
-      `${server.file}: server "${server.name}" would name its tools like a server in your config.json; they are named "${prefix}__…" instead`,
+      `${server.file}: server "${server.name}" would name its tools like ${nameHolder}; they are named "${prefix}__…" instead`,
     );
   }
   const file = server.file;
@@ -205,7 +222,7 @@ function workspaceOnly(
     workspaceRoot: root,
     fieldSources: { command: file, args: file, env: file, cwd: file, remote: file },
     ignoredTrustClaims: [...server.ignoredTrustClaims],
-    ...(server.prefix === undefined ? {} : { requestedPrefix: server.prefix }),
+    ...(prefix === undefined ? {} : { workspacePrefix: prefix }),
   };
 }
 
@@ -236,8 +253,8 @@ const FILE_KEY: Record<'prefix' | 'handshakeTimeoutMs' | 'toolTimeoutMs' | 'disa
   disabled: '"disabled"',
 };
 
-/** `base`, or `base_2`, `base_3`, … : the first whose head no user-tier server has. */
-function freeHead(base: string, taken: ReadonlySet<string>): string {
+/** `base`, or `base_2`, `base_3`, … : the first whose head no server has yet. */
+function freeHead(base: string, taken: ReadonlyMap<string, string>): string {
   let candidate = base;
   for (let n = 2; taken.has(exposedHead('', candidate).toLowerCase()); n += 1) {
     candidate = `${base}_${n}`;

@@ -102,7 +102,7 @@ describe('the hostile workspace corpus', () => {
     'fieldSources',
     'ignoredTrustClaims',
     // Only on a workspace-only server, for its launch fingerprint.
-    'requestedPrefix',
+    'workspacePrefix',
   ]);
 
   it('lists every folder, at least 22, each with a one-line README and a workspace file', () => {

@@ -259,7 +259,7 @@ describe('consentRequest for a remote server', () => {
     ]);
     expect(card.summary).toBe('tool prefix changed - needs approval');
     expect(formatConsent(card)).toContain(
-      '  tool names:  "git⟦U+202E⟧hub" (the prefix the workspace file asks for)',
+      '  tool names:  "git⟦U+202E⟧hub"__… (what its tool names start with)',
     );
   });
 });

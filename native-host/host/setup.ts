@@ -230,7 +230,7 @@ function remoteSpec(server: MergedServer, remote: RemoteEndpoint): ServerSpec {
   };
 }
 
-/** What the launch definition says of the server's tool prefix: only what a repository wrote. */
+/** What the launch definition says of the tool prefix: a workspace-only server's, as merged. */
 function toolPrefixOf(server: MergedServer): { toolPrefix?: string } {
-  return server.requestedPrefix === undefined ? {} : { toolPrefix: server.requestedPrefix };
+  return server.workspacePrefix === undefined ? {} : { toolPrefix: server.workspacePrefix };
 }

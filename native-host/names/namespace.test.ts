@@ -326,14 +326,27 @@ describe('length', () => {
   });
 
   test.each([
-    ['S'.repeat(100), 'T'.repeat(100), `^${'S'.repeat(20)}__${'T'.repeat(34)}_${HASH}$`],
-    ['S'.repeat(200), 'read', `^${'S'.repeat(50)}__read_${HASH}$`],
+    ['S'.repeat(100), 'T'.repeat(100), `^${'S'.repeat(20)}_${'T'.repeat(34)}_${HASH}$`],
+    ['S'.repeat(200), 'read', `^${'S'.repeat(50)}_read_${HASH}$`],
     ['gh', 'T'.repeat(5000), `^gh__${'T'.repeat(52)}_${HASH}$`],
-    ['S'.repeat(19) + '_x', 'T'.repeat(100), `^${'S'.repeat(19)}__${'T'.repeat(35)}_${HASH}$`],
+    ['S'.repeat(19) + '_x', 'T'.repeat(100), `^${'S'.repeat(19)}_${'T'.repeat(35)}_${HASH}$`],
     ['srv', 'a'.repeat(50) + '_' + 'b'.repeat(20), `^srv__${'a'.repeat(50)}_${HASH}$`],
   ])('overlong %#: keeps a readable head of both parts', (server, tool, re) => {
     const name = nameOf(server, tool)!;
     expect(name).toMatch(new RegExp(re));
+    expect(name.length).toBeLessThanOrEqual(MAX_EXPOSED_NAME_LENGTH);
+  });
+
+  // A server chooses its tool names, and so where a long head is cut: a cut head must never
+  // read as the whole head of another server, whose `head__*` rules would then match.
+  test.each([
+    ['filesystem-documents-archive2', 'delete_everything_in_the_home_folder_now'],
+    ['filesystem-documents-archive2', 'x'.repeat(40)],
+    ['S'.repeat(19) + '_x', 'T'.repeat(100)],
+    ['a'.repeat(64), 'read'],
+  ])('overlong %#: a cut head is joined by one "_", so no head__* rule matches', (server, tool) => {
+    const name = nameOf(server, tool)!;
+    expect(name).not.toContain('__');
     expect(name.length).toBeLessThanOrEqual(MAX_EXPOSED_NAME_LENGTH);
   });
 

@@ -101,7 +101,9 @@ const MIN_TRUNCATED_HEAD_PART = 20;
  *   as written, then the others, each in (server, tool) order; the rest get `_` + a 7-character
  *   base36 hash of the full raw (server, tool) pair, re-salted until unique. Reserved names are
  *   never handed out.
- * - A name longer than 64 characters keeps a readable head of both parts and ends in the hash.
+ * - A name longer than 64 characters keeps a readable head of both parts and ends in the hash;
+ *   when even the head part had to be cut, the parts are joined by one `_`, so the name matches
+ *   no `head__*` rule, which is only ever another server's.
  * - Duplicate raw tool names in one listing, servers listed twice, and empty tool names are
  *   reported in `rejected` and get no name.
  */
@@ -309,13 +311,21 @@ function hashedName(candidate: Candidate, salt: number): string {
   return `${head}_${hash.toString(36).padStart(HASH_CHARS, '0')}`;
 }
 
-/** `head__tool` in at most `budget` characters, giving the tool part whatever the head spares. */
+/**
+ * `head__tool` in at most `budget` characters, giving the tool part whatever the head spares.
+ * A head that had to be cut is joined with a single `_`: `head__` must only ever start names of
+ * the server whose whole head it is, since allow rules and profile filters are written as
+ * `head__*`; a cut head may be all of another server's (a server `filesystem-documents-archive`
+ * would otherwise have names that `filesystem-documents__*` matches, and which tools it lists
+ * decides where the cut falls). Sanitized parts hold no `__`, so such a name has none at all.
+ */
 function truncateHead(head: string, tool: string, budget: number): string {
   const room = budget - EXPOSED_NAME_JOINER.length;
   // Parts never start with '_', so trimming a cut end cannot empty them.
   const cut = (part: string, keep: number): string => part.slice(0, keep).replace(/_+$/, '');
   const headCut = cut(head, Math.max(MIN_TRUNCATED_HEAD_PART, room - tool.length));
-  return headCut + EXPOSED_NAME_JOINER + cut(tool, room - headCut.length);
+  const joiner = headCut === head ? EXPOSED_NAME_JOINER : '_';
+  return headCut + joiner + cut(tool, room - headCut.length);
 }
 
 /**

@@ -117,10 +117,10 @@ export interface LaunchDefinition {
    */
   readonly remote?: RemoteEndpoint;
   /**
-   * For a server only a workspace file defines, the `prefix` that file wrote for its tool names
-   * (the merge may still have dropped it). Absent when it wrote none and for every other server,
-   * whose prefix only the user's own config.json sets; so a definition without one fingerprints
-   * as it always did.
+   * For a server only a workspace file defines, the prefix of its tool names as merged (what it
+   * wrote, unless taken, or `workspace_<name>`; `MergedServer.workspacePrefix`). Absent when its
+   * tools are named by its name and for every other server, whose prefix only the user's own
+   * config.json sets; so a definition without one fingerprints as it always did.
    */
   readonly toolPrefix?: string;
 }

@@ -94,10 +94,10 @@ export function launchFingerprint(def: LaunchDefinition): string {
                 }),
           },
         }),
-    // The head of the tool names a repository asked for (a workspace-only server): allow rules
-    // and profile filters are globs over those names, so a repository that renames an approved
-    // server's tools asks again. Absent otherwise, so every other definition keeps its
-    // fingerprint.
+    // The head of a workspace-only server's tool names, as merged: allow rules and profile
+    // filters are globs over those names, so whatever renames an approved server's tools (the
+    // repository, or a server of the user's that went away) asks again. Absent otherwise, so
+    // every other definition keeps its fingerprint.
     ...(def.toolPrefix === undefined ? {} : { toolPrefix: def.toolPrefix }),
   });
 }

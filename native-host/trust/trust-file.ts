@@ -130,7 +130,7 @@ const StoredDefinitionSchema = z.object({
         .optional(),
     })
     .optional(),
-  /** The tool prefix a workspace file wrote for a server only it defines; absent otherwise. */
+  /** The tool prefix of a server only a workspace file defines, as merged; absent otherwise. */
   toolPrefix: TextSchema.optional(),
 });
 

@@ -56,7 +56,7 @@ describe('a workspace server asks before it first runs', () => {
     ]);
     expect(await cardField(card, 'Working folder').textContent()).toBe(repo);
     expect(await cardField(card, 'Tool names').textContent()).toBe(
-      `${PREFIX} (the prefix the file asks for)`,
+      `${PREFIX} (what its tool names start with)`,
     );
     expect(await cardField(card, 'Comes from').textContent()).toContain(join(repo, '.mcp.json'));
     // The answers are in view although the card is taller than the region it scrolls in.

@@ -109,7 +109,7 @@ export function ConsentCard({
               <code>
                 <VisibleText text={consent.toolPrefix} edgeSpaces />
               </code>{' '}
-              <span className="sy-hint">(the prefix the file asks for)</span>
+              <span className="sy-hint">(what its tool names start with)</span>
             </dd>
           </>
         )}
