@@ -45,6 +45,11 @@ const WORKSPACE_FILES: readonly WorkspaceFileSpec[] = [
   { relative: path.join('.vscode', 'mcp.json'), serversKey: 'servers', client: 'VS Code' },
 ];
 
+/** The files of `root` that make up its workspace tier, for watching (precedence order). */
+export function workspaceFiles(root: string): string[] {
+  return WORKSPACE_FILES.map((file) => path.join(root, file.relative));
+}
+
 /**
  * Loads the workspace tier of `root` (an absolute folder). Never throws and never rejects: a
  * missing file contributes nothing silently; an unreadable, oversized, non-UTF-8, non-JSON

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /**
- * Watches config.json for changes and calls `onChange` once per burst of events. It watches the
+ * Watches one configuration file (config.json, or a workspace's `.mcp.json` or
+ * `.vscode/mcp.json`) for changes and calls `onChange` once per burst of events. It watches the
  * folder, not the file: editors save by writing a temporary file and renaming it over the old
  * one (as does Switchyard's own writer), which a watch on the file itself stops following after
  * the first save. A folder that does not exist yet (a fresh install before `switchyard add`), or
@@ -16,7 +17,7 @@ export const CONFIG_DEBOUNCE_MS = 150;
 export const CONFIG_WATCH_RETRY_MS = 2_000;
 
 export interface ConfigWatchOptions {
-  /** Absolute path of config.json. */
+  /** Absolute path of the file. */
   readonly file: string;
   readonly onChange: () => void;
   readonly debounceMs?: number;

@@ -51,4 +51,42 @@ describe('LiveConfig', () => {
     expect(await trust.launchApproval('user', 'memory')).toBeUndefined();
     await core.shutdown();
   });
+
+  it('watches the workspace files of the folders in force, and stops when a folder is dropped', async () => {
+    const home = mkdtempSync(path.join(tmpdir(), 'sy-live-config-'));
+    const repo = mkdtempSync(path.join(tmpdir(), 'sy-live-repo-'));
+    const configFile = path.join(home, 'config.json');
+    writeFileSync(configFile, JSON.stringify({ mcpServers: {}, workspaces: [repo, 'relative'] }));
+    const env = { SWITCHYARD_HOME: home, PATH: path.dirname(process.execPath) };
+    const setup = await loadSetup({ env, platform: process.platform });
+    const core = new HostCore({
+      servers: setup.specs,
+      spawnServer: () => Promise.reject(new LaunchError('spawn-failed', 'test')),
+      clientInfo: { name: 'test', version: '0' },
+      trust: await TrustStore.open(home),
+      toolPolicy: setup.toolPolicy,
+    });
+    const live = new LiveConfig({
+      env,
+      platform: process.platform,
+      core,
+      initial: { ...setup, home, configFile },
+      log: () => undefined,
+    });
+    try {
+      expect(live.watchedFiles()).toEqual([]);
+      live.start();
+      expect(live.watchedFiles().sort()).toEqual(
+        [configFile, path.join(repo, '.mcp.json'), path.join(repo, '.vscode', 'mcp.json')].sort(),
+      );
+      // The folder leaves the configuration: its files are no longer watched.
+      writeFileSync(configFile, JSON.stringify({ mcpServers: {} }));
+      await live.addServer({ name: 'memory', command: process.execPath, args: ['memory.js'] });
+      expect(live.watchedFiles()).toEqual([configFile]);
+    } finally {
+      live.close();
+      expect(live.watchedFiles()).toEqual([]);
+      await core.shutdown();
+    }
+  });
 });

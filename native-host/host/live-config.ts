@@ -1,10 +1,12 @@
 import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import type { ServerSummary } from '../../protocol/servers';
 import { ConfigReloader } from './config-reload';
 import { watchConfigFile, type ConfigWatch } from './config-watch';
 import type { HostCore, LogLevel } from './core';
 import { HostError } from '../shared/host-error';
 import { loadSetup, type HostSetup, type SetupEnvironment } from './setup';
+import { workspaceFiles } from '../config/workspace';
 import {
   addUserServer,
   removeUserServer,
@@ -16,10 +18,13 @@ import { isErrno } from '../shared/errno';
 import { updateUserServer, type ServerEdit } from './user-server-edit';
 
 /**
- * The running host's configuration, kept live: config.json is watched and reloaded (any writer:
- * an editor, `switchyard add`, the host itself), and `servers/add` / `servers/remove` write it
- * through user-servers.ts, then reload, so the host runs exactly what was written. Wiring only:
- * the diff is config-reload.ts, the gate is the core's.
+ * The running host's configuration, kept live: config.json and the workspace files of every
+ * folder it names (`.mcp.json`, `.vscode/mcp.json`) are watched and reloaded (any writer: an
+ * editor, a `git checkout`, `switchyard add`, the host itself), and `servers/add` /
+ * `servers/remove` write config.json through user-servers.ts, then reload, so the host runs
+ * exactly what was written. A workspace edit goes through the launch gate like any other: what
+ * changed waits for approval, the rest runs on. Wiring only: the diff is config-reload.ts, the
+ * gate is the core's.
  */
 
 export interface LiveConfigOptions extends SetupEnvironment {
@@ -36,7 +41,10 @@ export class LiveConfig {
   private readonly core: HostCore;
   private readonly file: string;
   private readonly debounceMs: number | undefined;
-  private watch: ConfigWatch | undefined;
+  /** Watched files by path: config.json and the workspace files of the configuration in force. */
+  private readonly watches = new Map<string, ConfigWatch>();
+  private started = false;
+  private followed: HostSetup;
 
   constructor(options: LiveConfigOptions) {
     const { env, platform, homedir, core, initial } = options;
@@ -48,28 +56,63 @@ export class LiveConfig {
     const trust = core.trustStore;
     this.context = { env, platform, ...(homedir === undefined ? {} : { homedir }), trust };
     const environment: SetupEnvironment = this.context;
+    this.followed = initial;
     this.reloader = new ConfigReloader({
       initial,
       load: () => loadSetup(environment),
       configExists: () => exists(this.file),
-      apply: (setup) => core.applyConfig(setup),
+      apply: async (setup) => {
+        const applied = await core.applyConfig(setup);
+        this.follow(setup);
+        return applied;
+      },
       log: options.log,
     });
   }
 
-  /** Starts watching config.json; every change is reloaded (debounced). */
+  /** Starts watching the files; every change is reloaded (debounced). */
   start(): void {
-    this.watch ??= watchConfigFile({
-      file: this.file,
-      onChange: () => {
-        void this.reloader.reload();
-      },
-      ...(this.debounceMs === undefined ? {} : { debounceMs: this.debounceMs }),
-    });
+    this.started = true;
+    this.follow(this.followed);
   }
 
   close(): void {
-    this.watch?.close();
+    this.started = false;
+    for (const watch of this.watches.values()) watch.close();
+    this.watches.clear();
+  }
+
+  /**
+   * Watches config.json and the workspace files `setup` read, and stops watching those of
+   * folders it no longer names. A folder that does not exist yet is retried, and its file loaded
+   * once it appears (config-watch.ts).
+   */
+  private follow(setup: HostSetup): void {
+    this.followed = setup;
+    if (!this.started) return;
+    const folders = (setup.workspaceFolders ?? []).filter((folder) => path.isAbsolute(folder));
+    const wanted = new Set([this.file, ...folders.flatMap(workspaceFiles)]);
+    for (const [file, watch] of this.watches) {
+      if (wanted.has(file)) continue;
+      watch.close();
+      this.watches.delete(file);
+    }
+    for (const file of wanted) {
+      if (this.watches.has(file)) continue;
+      const watch = watchConfigFile({
+        file,
+        onChange: () => {
+          void this.reloader.reload();
+        },
+        ...(this.debounceMs === undefined ? {} : { debounceMs: this.debounceMs }),
+      });
+      this.watches.set(file, watch);
+    }
+  }
+
+  /** The files watched now (for tests). */
+  watchedFiles(): string[] {
+    return [...this.watches.keys()];
   }
 
   /** Configuration warnings in force, for `host/hello`. */

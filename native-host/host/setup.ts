@@ -39,6 +39,8 @@ export interface HostSetup {
   readonly profiles?: ProfileSetup;
   /** `oauthClientMetadataUrl` in config.json (SEP-991); absent: dynamic registration. */
   readonly clientMetadataUrl?: string;
+  /** The workspace folders whose files were read, as first written (absent: none). */
+  readonly workspaceFolders?: readonly string[];
 }
 
 export interface SetupEnvironment {
@@ -118,6 +120,7 @@ export async function loadSetup({
       sharedWorkspaces: (roots.data ?? []).map(normalizeFolder),
     },
     ...(metadataUrl.url === undefined ? {} : { clientMetadataUrl: metadataUrl.url }),
+    workspaceFolders: [...folders.values()],
   };
 }
 

@@ -1,4 +1,5 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -169,6 +170,48 @@ describe('live reload of config.json', () => {
       await new Promise((r) => setTimeout(r, 500));
       const [still] = await host.settled();
       expect(still?.status).toEqual(a?.status);
+    } finally {
+      await host.close();
+    }
+  });
+});
+
+describe('live reload of workspace files', () => {
+  it("follows a workspace's .mcp.json and a .vscode/mcp.json that appears later, through the gate", async () => {
+    const repo = mkdtempSync(join(tmpdir(), 'sy-repo-'));
+    writeFileSync(join(repo, '.mcp.json'), JSON.stringify({ mcpServers: { w: memory() } }));
+    const home = makeHome({ mcpServers: {}, workspaces: [repo] });
+    approveAll(home);
+    const host = new HostHarness(home);
+    try {
+      await host.hello();
+      const [w] = await host.settled();
+      expect(w?.status.state).toBe('running');
+      const pidOfW = w?.status['pid'] as number;
+
+      // A file in a folder that did not exist when the host started (a branch checked out).
+      mkdirSync(join(repo, '.vscode'));
+      writeFileSync(
+        join(repo, '.vscode', 'mcp.json'),
+        JSON.stringify({ servers: { v: memory('--from-vscode') } }),
+      );
+      const v = await reaches(host, 'v', 'needs-approval');
+      expect(v.status.consent).toMatchObject({ reason: 'workspace' });
+      expect(childrenOf(host.child.pid!).some((c) => c.includes('--from-vscode'))).toBe(false);
+      expect(isAlive(pidOfW)).toBe(true);
+
+      // An edit of the approved server stops it and asks, saying what changed.
+      writeFileSync(
+        join(repo, '.mcp.json'),
+        JSON.stringify({ mcpServers: { w: memory('--edited') } }),
+      );
+      const edited = await reaches(host, 'w', 'needs-approval');
+      expect(edited.status.consent).toMatchObject({
+        reason: 'changed',
+        changes: [{ field: 'args' }],
+      });
+      await host.until(() => (isAlive(pidOfW) ? undefined : true), 'w stopped');
+      expect(childrenOf(host.child.pid!).some((c) => c.includes('--edited'))).toBe(false);
     } finally {
       await host.close();
     }
