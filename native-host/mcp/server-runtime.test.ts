@@ -105,3 +105,28 @@ describe('overlapping starts', () => {
     expect(spawns.launched.length).toBe(1);
   });
 });
+
+describe('tools changed', () => {
+  it('is reported when a running server stops, and not for a stop of one that listed nothing', async () => {
+    const spawns = inMemoryLauncher({
+      tools: () => [{ name: 'noop', description: 'Does nothing.' }],
+    });
+    const reported: string[] = [];
+    const runtime = new ServerRuntime({
+      launch: LAUNCH,
+      spawnServer: spawns.spawnServer,
+      clientInfo: { name: 'switchyard-test', version: '0' },
+      events: {
+        onStateChange: () => undefined,
+        onToolsChanged: (r) => reported.push(r.state.state),
+        onLog: () => undefined,
+      },
+    });
+    await runtime.start();
+    expect(reported).toEqual(['running']);
+    await runtime.stop();
+    expect(reported).toEqual(['running', 'stopped']);
+    await runtime.stop();
+    expect(reported).toEqual(['running', 'stopped']);
+  });
+});

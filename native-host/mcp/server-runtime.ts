@@ -171,8 +171,7 @@ export class ServerRuntime {
     await attempt;
   }
 
-  /** Shows the server as starting while the launch-trust check reads the trust store, so a
-   * client never sees a server that is about to start as stopped. */
+  /** Shows a server about to start (its trust being read) as starting, never as stopped. */
   markStarting(): void {
     if (this.stateValue.state === 'stopped') this.setState({ state: 'starting', attempt: 0 });
   }
@@ -182,11 +181,13 @@ export class ServerRuntime {
     this.stops += 1;
     this.cancelRestartTimer();
     const connections = [this.connection, this.attempting].filter((c) => c !== undefined);
+    const listed = this.stateValue.state === 'running';
     this.connection = undefined;
     this.attempting = undefined;
     this.generation += 1;
     this.toolList.clear();
     this.setState({ state: 'stopped' });
+    if (listed) this.options.events.onToolsChanged(this); // its tools left the listing
     await Promise.all(connections.map((c) => closeConnection(c)));
   }
 
