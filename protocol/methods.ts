@@ -11,6 +11,7 @@ import {
   ImportSourcePreviewSchema,
   ImportWrittenSchema,
 } from './import';
+import { approvalMethods } from './approvals';
 import { authMethods } from './auth';
 import { resourceMethods, resourceNotifications } from './resources';
 import { appMethods } from './apps';
@@ -55,6 +56,7 @@ const ServerParamsSchema = z.object({ server: z.string().min(1).max(256) });
 const ServerResultSchema = z.object({ server: ServerSummarySchema });
 
 export const requestMethods = {
+  ...approvalMethods,
   ...authMethods,
   ...resourceMethods,
   ...elicitationMethods,
@@ -210,11 +212,17 @@ export const requestMethods = {
     result: z.object({ servers: z.array(ServerSummarySchema) }),
   },
   'trust/forget': {
-    params: z.object({
-      server: z.string().min(1).max(256),
-      /** The approval's scope, a workspace folder; default: the server's own, else the user's. */
-      workspace: z.string().min(1).max(4096).optional(),
-    }),
+    params: z
+      .object({
+        server: z.string().min(1).max(256),
+        /** The approval's scope, a workspace folder; default: the server's own, else the user's. */
+        workspace: z.string().min(1).max(4096).optional(),
+        /** The user tier's approval, whatever scope a configured server of that name has. */
+        user: z.literal(true).optional(),
+      })
+      .refine((p) => p.workspace === undefined || p.user === undefined, {
+        error: 'give either "workspace" or "user", not both',
+      }),
     result: z.object({
       /** Whether a launch approval was forgotten. */
       launch: z.boolean(),

@@ -58,6 +58,8 @@ export const PAGE_HOST_METHODS = [
   'trust/approve',
   'trust/revoke',
   'trust/forget',
+  // The options page's review of approvals: what each let run, never a secret.
+  'trust/list',
   'profiles/list',
   'profiles/set',
   'profiles/remove',

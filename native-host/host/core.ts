@@ -1,3 +1,4 @@
+import type { StoredApproval } from '../../protocol/approvals';
 import type { TrustDecision } from '../../protocol/activity';
 import type { Profile, ProfileResolution } from '../../protocol/profiles';
 import type { ConsentRequest, ServerSummary } from '../../protocol/servers';
@@ -174,6 +175,11 @@ export class HostCore {
     options: { restart?: boolean } = {},
   ): Promise<ServerSummary[]> {
     return (await this.launch.revoke(target, options)).map((r) => this.summarize(r));
+  }
+
+  /** Every stored launch approval and whether a configured server uses it (`trust/list`). */
+  listApprovals(): Promise<StoredApproval[]> {
+    return this.launch.list();
   }
 
   async forgetLaunch(name: string, scope?: string) {

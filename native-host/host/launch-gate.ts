@@ -101,7 +101,7 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
  * carriage return) becomes a marker like ⟦U+001B⟧ rather than being dropped, because the program
  * receives it; the sanitizer then marks bidi and invisible characters the same way.
  */
-function shown(text: string): string {
+export function shown(text: string): string {
   return sanitizeText(
     text.replace(
       CONTROL,

@@ -1,4 +1,5 @@
 import type { TrustDecision } from '../../protocol/activity';
+import type { ApprovalUse, StoredApproval } from '../../protocol/approvals';
 import type { ConsentRequest, LaunchChange } from '../../protocol/servers';
 import type { AuditLog } from '../audit/audit-log';
 import type { ServerRuntime } from '../mcp/server-runtime';
@@ -6,7 +7,7 @@ import { HostError } from '../shared/host-error';
 import type { ServerSpec } from '../shared/server-spec';
 import { launchFingerprint } from '../trust/fingerprint';
 import type { TrustSnapshot, TrustStore } from '../trust/trust-store';
-import { consentRequest } from './launch-gate';
+import { consentRequest, shown } from './launch-gate';
 import type { ServerFleet } from './server-fleet';
 import type { ToolCatalog } from './tool-catalog';
 
@@ -192,6 +193,41 @@ export class LaunchTrust {
     return { ...forgotten, runtime: fleet.isConfigured(runtime) ? runtime : null };
   }
 
+  /**
+   * Every stored launch approval and whether a configured server uses it (`trust/list`), by
+   * scope (`user` first) and then name. Paths and arguments are shown as on the consent card.
+   */
+  async list(): Promise<StoredApproval[]> {
+    const snapshot = await this.options.trust.snapshot();
+    const specs = this.options.fleet.allSpecs();
+    const listed = snapshot.approvals().map(({ scope, server, approval, pins }) => {
+      const spec = specs.find((s) => s.name === server && s.scope === scope);
+      const use: ApprovalUse =
+        spec === undefined
+          ? 'unconfigured'
+          : spec.definition !== null && launchFingerprint(spec.definition) === approval.fingerprint
+            ? 'in-use'
+            : 'changed';
+      const { definition } = approval;
+      return {
+        server,
+        scope,
+        fingerprint: approval.fingerprint,
+        approvedAt: approval.approvedAt,
+        executable: shown(definition.remote?.url ?? definition.executable),
+        args: definition.args.map(shown),
+        use,
+        pins,
+      };
+    });
+    const order = (scope: string): string => (scope === 'user' ? '' : scope);
+    return listed.sort((a, b) =>
+      order(a.scope) === order(b.scope)
+        ? compareText(a.server, b.server)
+        : compareText(order(a.scope), order(b.scope)),
+    );
+  }
+
   /** Records a trust decision in the audit log (also one made outside this class). */
   record(server: string, decision: TrustDecision, fingerprint?: string): void {
     this.options.audit?.append({
@@ -201,4 +237,9 @@ export class LaunchTrust {
       ...(fingerprint === undefined ? {} : { fingerprint }),
     });
   }
+}
+
+/** UTF-16 code unit order, independent of locale. */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

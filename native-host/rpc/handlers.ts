@@ -132,15 +132,16 @@ export function createHandlers({
       }
       return { servers: await core.revokeLaunch(params) };
     },
-    'trust/forget': async ({ server, workspace }) => {
+    'trust/forget': async ({ server, workspace, user }) => {
       if (workspace !== undefined && !path.isAbsolute(workspace)) {
         throw new HostError(
           'invalid-params',
           `'${workspace}' is not a workspace folder: give the absolute path listed in "workspaces".`,
         );
       }
-      return await core.forgetLaunch(server, workspace);
+      return await core.forgetLaunch(server, user === true ? 'user' : workspace);
     },
+    'trust/list': async () => ({ approvals: await core.listApprovals() }),
     'activity/list': (params) => core.activity(params ?? {}),
     'resources/list': (params) => core.context.listResources(params ?? {}),
     'resources/templates/list': (params) => core.context.listTemplates(params ?? {}),

@@ -208,6 +208,16 @@ describe('snapshot', () => {
     expect(snapshot.launchStatus(OTHER_WORKSPACE, 'two', definition).state).toBe('unapproved');
     expect([...snapshot.pinsOf(WORKSPACE, 'two').keys()]).toEqual(['search_issues']);
     expect(snapshot.pinsOf('user', 'one').size).toBe(0);
+    // Every approval, each with the pins of its own server and scope only.
+    expect(
+      snapshot
+        .approvals()
+        .map(({ scope, server, pins }) => ({ scope, server, pins }))
+        .sort((a, b) => a.server.localeCompare(b.server)),
+    ).toEqual([
+      { scope: 'user', server: 'one', pins: 0 },
+      { scope: WORKSPACE, server: 'two', pins: 1 },
+    ]);
     expect(reads).toBe(1);
   });
 

@@ -273,6 +273,21 @@ export class TrustSnapshot {
     return { state: 'changed', approval, changes: diffLaunch(approval.definition, definition) };
   }
 
+  /** Every launch approval, with how many tool pins its server has in its scope. */
+  approvals(): { scope: TrustScope; server: string; approval: LaunchApproval; pins: number }[] {
+    const pins = new Map<string, number>();
+    for (const record of this.state.pins.values()) {
+      const key = launchKey(record.scope, record.server);
+      pins.set(key, (pins.get(key) ?? 0) + 1);
+    }
+    return [...this.state.launches.entries()].map(([key, record]) => ({
+      scope: record.scope,
+      server: record.server,
+      approval: approvalOf(record),
+      pins: pins.get(key) ?? 0,
+    }));
+  }
+
   /** Every pin of `server` in `scope`, by raw tool name. */
   pinsOf(scope: TrustScope, server: string): Map<string, ToolPin> {
     checkKey(scope, server);

@@ -6,7 +6,14 @@ import {
   HOSTILE_USER_CONFIG,
   HOSTILE_WORKSPACES,
 } from '../../native-host/config/fixtures/hostile-workspaces';
-import { FIXTURE_SERVER, HostHarness, childrenOf, makeHome, unwrap } from './host-harness';
+import {
+  FIXTURE_SERVER,
+  HostHarness,
+  approveAll,
+  childrenOf,
+  makeHome,
+  unwrap,
+} from './host-harness';
 
 // The four gates through the real host (design D6-D9). Banner: a gate that lets something run
 // unasked is the dangerous direction; an extra prompt only costs a click.
@@ -222,6 +229,58 @@ describe('launch trust', () => {
       expect(consent.summary).toBe('tool prefix changed - needs approval');
       // Neither the first stage nor the host spawned it.
       expect(childrenOf(host.child.pid!)).toEqual([]);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('lists every stored approval with what it let run and whether a server uses it; forgets one', async () => {
+    const fixture = { command: process.execPath, args: [FIXTURE_SERVER] };
+    const home = makeHome({ mcpServers: { kept: fixture, edited: fixture, gone: fixture } });
+    approveAll(home);
+    // Then, by hand: one entry taken out, one changed.
+    writeFileSync(
+      join(home, 'config.json'),
+      JSON.stringify({
+        mcpServers: { kept: fixture, edited: { ...fixture, args: [FIXTURE_SERVER, '--x'] } },
+      }),
+    );
+    const host = new HostHarness(home);
+    interface Listed {
+      server: string;
+      scope: string;
+      use: string;
+      executable: string;
+      args: string[];
+      pins: number;
+    }
+    try {
+      await host.hello();
+      await host.settled();
+      const { approvals } = await host.call<{ approvals: Listed[] }>('trust/list');
+      expect(approvals.map((a) => [a.server, a.scope, a.use])).toEqual([
+        ['edited', 'user', 'changed'],
+        ['gone', 'user', 'unconfigured'],
+        ['kept', 'user', 'in-use'],
+      ]);
+      expect(approvals[1]).toMatchObject({
+        executable: process.execPath,
+        args: [FIXTURE_SERVER],
+        pins: 0,
+      });
+      const both = await host.request('trust/forget', {
+        server: 'gone',
+        user: true,
+        workspace: '/x',
+      });
+      expect(both.error?.data?.reason).toBe('invalid-params');
+      const forgotten = await host.call<{ launch: boolean; server: unknown }>('trust/forget', {
+        server: 'gone',
+        user: true,
+      });
+      expect(forgotten).toMatchObject({ launch: true, server: null });
+      const after = await host.call<{ approvals: Listed[] }>('trust/list');
+      expect(after.approvals.map((a) => a.server)).toEqual(['edited', 'kept']);
     } finally {
       await host.close();
     }

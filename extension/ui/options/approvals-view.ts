@@ -1,0 +1,40 @@
+import type { ApprovalUse, StoredApproval } from '../../../protocol/approvals';
+import type { ParamsOf } from '../../../protocol/methods';
+
+/**
+ * Wording for the options page's review of launch approvals (design D6): which server each one
+ * is for and where from, whether it is still used, and how to forget it.
+ */
+
+const USE_TEXT: Record<ApprovalUse, string> = {
+  'in-use': 'In use',
+  changed: 'Not in use: what this server runs changed since',
+  unconfigured: 'Not in use: no such server is configured',
+};
+
+export function approvalUseText(use: ApprovalUse): string {
+  return USE_TEXT[use];
+}
+
+/** `your config.json`, or `workspace /home/alex/src/webshop`. */
+export function approvalScopeText(scope: string): string {
+  return scope === 'user' ? 'your config.json' : `workspace ${scope}`;
+}
+
+/** The `trust/forget` request that forgets exactly this approval, whatever else is configured. */
+export function forgetParams(approval: StoredApproval): ParamsOf<'trust/forget'> {
+  return approval.scope === 'user'
+    ? { server: approval.server, user: true }
+    : { server: approval.server, workspace: approval.scope };
+}
+
+/** What the Forget button says to a screen reader: server and scope, as several may share a name. */
+export function forgetLabel(approval: StoredApproval): string {
+  return `Forget the approval of ${approval.server} from ${approvalScopeText(approval.scope)}`;
+}
+
+/** The approvals worth a look first: those nothing uses, then the rest, each group in order. */
+export function reviewOrder(approvals: readonly StoredApproval[]): StoredApproval[] {
+  const unused = approvals.filter((a) => a.use !== 'in-use');
+  return [...unused, ...approvals.filter((a) => a.use === 'in-use')];
+}

@@ -1,0 +1,100 @@
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { useSwitchyard } from './support/session';
+import { expectFitsWidth, openOptions, screenshot } from './support/ui';
+
+// Journey (design D6, the approvals Switchyard keeps): the user takes a server out of config.json
+// by hand. Its launch approval stays in trust.json and would approve the same launch again if
+// the entry came back; the options page's "Approved servers" shows it as not in use, and Forget
+// removes it (and only it), while the servers in use keep theirs.
+
+const session = useSwitchyard();
+let options: Page;
+
+const ConfigSchema = z.looseObject({ mcpServers: z.record(z.string(), z.unknown()) });
+
+function section(page: Page): Locator {
+  return page.getByRole('region', { name: 'Approved servers' });
+}
+
+function item(page: Page, server: string): Locator {
+  return section(page)
+    .getByRole('listitem')
+    .filter({ has: page.getByText(server, { exact: true }) });
+}
+
+async function scrollToApprovals(page: Page): Promise<void> {
+  await page.getByRole('heading', { name: 'Approved servers' }).evaluate((node) => {
+    node.scrollIntoView({ block: 'start' });
+  });
+}
+
+beforeAll(async () => {
+  await session.browser.waitForConnection('connected');
+  options = await openOptions(session.browser);
+});
+
+describe('approved servers on the options page', () => {
+  it('lists what each approval let run, all in use, with nothing to forget', async () => {
+    await item(options, 'memory').getByText('In use', { exact: true }).waitFor();
+    await item(options, 'filesystem').getByText('In use', { exact: true }).waitFor();
+    expect(await item(options, 'memory').locator('code').first().textContent()).toContain(
+      process.execPath,
+    );
+    expect(
+      await section(options)
+        .getByRole('button', { name: /^Forget/ })
+        .count(),
+    ).toBe(0);
+  });
+
+  it('shows an approval left behind by a server taken out of config.json, first, with Forget', async () => {
+    const file = join(session.profile.switchyardHome, 'config.json');
+    const config = ConfigSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+    const kept = Object.fromEntries(
+      Object.entries(config.mcpServers).filter(([name]) => name !== 'memory'),
+    );
+    writeFileSync(`${file}.swp`, JSON.stringify({ ...config, mcpServers: kept }, null, 2));
+    renameSync(`${file}.swp`, file);
+
+    await item(options, 'memory')
+      .getByText('Not in use: no such server is configured', { exact: true })
+      .waitFor();
+    const names = await section(options).locator('li strong').allTextContents();
+    expect(names[0]).toBe('memory');
+    expect(names).toContain('filesystem');
+
+    for (const [width, suffix] of [
+      [1280, ''],
+      [360, '-narrow'],
+    ] as const) {
+      await options.setViewportSize({ width, height: width === 360 ? 760 : 720 });
+      await expectFitsWidth(options, 'options-approvals');
+      for (const scheme of ['light', 'dark'] as const) {
+        await options.emulateMedia({ colorScheme: scheme });
+        await scrollToApprovals(options);
+        await screenshot(options, `options-approvals${suffix}${scheme === 'dark' ? '-dark' : ''}`);
+      }
+    }
+    await options.emulateMedia({ colorScheme: 'light' });
+    await options.setViewportSize({ width: 1280, height: 720 });
+  });
+
+  it('forgets that one approval and keeps the others', async () => {
+    await section(options)
+      .getByRole('button', { name: 'Forget the approval of memory from your config.json' })
+      .click();
+    await section(options)
+      .getByRole('status')
+      .getByText(/^Forgot the approval of memory/)
+      .waitFor();
+    await item(options, 'memory').waitFor({ state: 'detached' });
+    await item(options, 'filesystem').getByText('In use', { exact: true }).waitFor();
+    const trust = readFileSync(join(session.profile.switchyardHome, 'trust.json'), 'utf8');
+    expect(trust).not.toContain('"server": "memory"');
+    expect(trust).toContain('"server": "filesystem"');
+  });
+});
