@@ -9,11 +9,11 @@ import { startScriptedModel } from './support/scripted-model';
 import { useSwitchyard } from './support/session';
 import { approvalCard, conversationLog, sendMessage } from './support/side-panel';
 import {
-  expectFitsWidth,
   openOptions,
   openPopup,
   openSidePanel,
   screenshot,
+  screenshotOptionsModes,
   uiRequest,
   useScriptedModel,
   waitForTools,
@@ -140,20 +140,7 @@ describe('the activity view', () => {
 
   it('takes the screenshots for the docs: default width and 360 px, light and dark', async () => {
     await rows(options).first().waitFor();
-    for (const [width, suffix] of [
-      [1280, ''],
-      [360, '-narrow'],
-    ] as const) {
-      await options.setViewportSize({ width, height: width === 360 ? 760 : 720 });
-      await expectFitsWidth(options, 'options-activity');
-      for (const scheme of ['light', 'dark'] as const) {
-        await options.emulateMedia({ colorScheme: scheme });
-        await scrollToActivity(options);
-        await screenshot(options, `options-activity${suffix}${scheme === 'dark' ? '-dark' : ''}`);
-      }
-    }
-    await options.emulateMedia({ colorScheme: 'light' });
-    await options.setViewportSize({ width: 1280, height: 720 });
+    await screenshotOptionsModes(options, 'options-activity', 'Activity');
   });
 
   it('pages back through more activity than one page holds', async () => {

@@ -4,7 +4,7 @@ import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { useSwitchyard } from './support/session';
-import { expectFitsWidth, openOptions, screenshot } from './support/ui';
+import { openOptions, screenshotOptionsModes } from './support/ui';
 
 // Journey (design D6, the approvals Switchyard keeps): the user takes a server out of config.json
 // by hand. Its launch approval stays in trust.json and would approve the same launch again if
@@ -24,12 +24,6 @@ function item(page: Page, server: string): Locator {
   return section(page)
     .getByRole('listitem')
     .filter({ has: page.getByText(server, { exact: true }) });
-}
-
-async function scrollToApprovals(page: Page): Promise<void> {
-  await page.getByRole('heading', { name: 'Approved servers' }).evaluate((node) => {
-    node.scrollIntoView({ block: 'start' });
-  });
 }
 
 beforeAll(async () => {
@@ -67,20 +61,7 @@ describe('approved servers on the options page', () => {
     expect(names[0]).toBe('memory');
     expect(names).toContain('filesystem');
 
-    for (const [width, suffix] of [
-      [1280, ''],
-      [360, '-narrow'],
-    ] as const) {
-      await options.setViewportSize({ width, height: width === 360 ? 760 : 720 });
-      await expectFitsWidth(options, 'options-approvals');
-      for (const scheme of ['light', 'dark'] as const) {
-        await options.emulateMedia({ colorScheme: scheme });
-        await scrollToApprovals(options);
-        await screenshot(options, `options-approvals${suffix}${scheme === 'dark' ? '-dark' : ''}`);
-      }
-    }
-    await options.emulateMedia({ colorScheme: 'light' });
-    await options.setViewportSize({ width: 1280, height: 720 });
+    await screenshotOptionsModes(options, 'options-approvals', 'Approved servers');
   });
 
   it('forgets that one approval and keeps the others', async () => {

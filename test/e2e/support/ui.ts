@@ -184,6 +184,35 @@ export async function screenshotSidePanelModes(page: Page, name: string): Promis
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
+/**
+ * The docs' four screenshots of an options page section: `<name>`, `<name>-dark`,
+ * `<name>-narrow` and `<name>-narrow-dark` (1280 and 360 px, light and dark), each with the
+ * section's heading scrolled to the top; the page must fit each width. Leaves it at 1280 px,
+ * light.
+ */
+export async function screenshotOptionsModes(
+  page: Page,
+  name: string,
+  heading: string,
+): Promise<void> {
+  for (const [width, suffix] of [
+    [1280, ''],
+    [360, '-narrow'],
+  ] as const) {
+    await page.setViewportSize({ width, height: width === 360 ? 760 : 720 });
+    await expectFitsWidth(page, name);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.getByRole('heading', { name: heading, exact: true }).evaluate((node) => {
+        node.scrollIntoView({ block: 'start' });
+      });
+      await screenshot(page, `${name}${suffix}${scheme === 'dark' ? '-dark' : ''}`);
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1280, height: 720 });
+}
+
 /** What `requestInPage` resolves with: the worker's response, flattened. */
 export interface PortReply {
   readonly ok: boolean;
