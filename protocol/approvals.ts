@@ -9,8 +9,10 @@ import { z } from 'zod';
 
 /**
  * `in-use`: the configured server of that name and scope would run exactly what was approved;
- * `changed`: it is configured, but what it would run differs (it waits for a new approval);
- * `unconfigured`: no configured server of that name has that scope.
+ * `changed`: it is configured, but what it would run differs (it waits for a new approval), or
+ * its command is not found; `unconfigured`: no configured server of that name has that scope
+ * (also a server of yours whose launch a workspace file now overrides: its scope is then the
+ * workspace's).
  */
 export const ApprovalUseSchema = z.enum(['in-use', 'changed', 'unconfigured']);
 export type ApprovalUse = z.infer<typeof ApprovalUseSchema>;

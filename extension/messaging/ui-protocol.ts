@@ -58,7 +58,7 @@ export const PAGE_HOST_METHODS = [
   'trust/approve',
   'trust/revoke',
   'trust/forget',
-  // The options page's review of approvals: what each let run, never a secret.
+  // The options page's review of approvals: what each let run, as its consent card showed it.
   'trust/list',
   'profiles/list',
   'profiles/set',

@@ -106,6 +106,24 @@ describe('watchConfigFile', () => {
     expect(watch.count()).toBe(1);
   });
 
+  it('follows a folder that is deleted and made again (a branch checkout)', async () => {
+    const home = path.join(mkdtempSync(path.join(tmpdir(), 'sy-watch-')), '.vscode');
+    mkdirSync(home);
+    const file = path.join(home, 'mcp.json');
+    writeFileSync(file, '{}');
+    const watch = start(file);
+    const gone = watch.next();
+    rmSync(home, { recursive: true });
+    await expect(gone).resolves.toBeUndefined();
+    const back = watch.next();
+    mkdirSync(home);
+    writeFileSync(file, '{"servers": {}}');
+    await expect(back).resolves.toBeUndefined();
+    const edited = watch.next();
+    writeFileSync(file, '{"servers": {"a": {}}}');
+    await expect(edited).resolves.toBeUndefined();
+  });
+
   it('reports nothing once closed', async () => {
     const home = mkdtempSync(path.join(tmpdir(), 'sy-watch-'));
     const file = path.join(home, 'config.json');

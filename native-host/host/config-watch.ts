@@ -63,6 +63,16 @@ export function watchConfigFile(options: ConfigWatchOptions): ConfigWatch {
     if (closed) return;
     try {
       watcher = watch(folder, (_event, filename) => {
+        // The folder itself went (a branch checked out without `.vscode`): Linux reports that as
+        // an event, not an error, and the watch would follow nothing from then on. Watch again
+        // once it is back, which reports the file then.
+        if (!fs.existsSync(folder)) {
+          watcher?.close();
+          watcher = undefined;
+          changed();
+          retryLater();
+          return;
+        }
         // Some platforms omit the name; then any change in the folder may be ours.
         if (filename === null || filename === name) changed();
       });

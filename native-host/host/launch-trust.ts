@@ -172,7 +172,8 @@ export class LaunchTrust {
    * Forgets the launch approval and tool pins of `name` in `scope` (default: the server's own
    * scope, else the user tier): also one left behind by a server that is no longer configured.
    * A configured server of that scope stops and waits at the launch gate again. `runtime` is the
-   * server's, or null when it is not configured (or a reload dropped it meanwhile).
+   * server's, or null when no server of that name is configured in that scope (or a reload
+   * dropped it meanwhile).
    */
   async forget(
     name: string,
@@ -183,13 +184,12 @@ export class LaunchTrust {
     const target = scope ?? spec?.scope ?? 'user';
     const forgotten = await trust.forgetServer(target, name);
     this.record(name, 'forgotten');
-    if (spec === undefined) return { ...forgotten, runtime: null };
+    // Another scope's approval: the configured server of that name is not what was forgotten.
+    if (spec === undefined || spec.scope !== target) return { ...forgotten, runtime: null };
     const runtime = fleet.runtime(name);
-    if (spec.scope === target) {
-      catalog.reloadPins([spec], await trust.snapshot());
-      await runtime.stop();
-      await this.startGated(runtime);
-    }
+    catalog.reloadPins([spec], await trust.snapshot());
+    await runtime.stop();
+    await this.startGated(runtime);
     return { ...forgotten, runtime: fleet.isConfigured(runtime) ? runtime : null };
   }
 

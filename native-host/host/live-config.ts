@@ -91,6 +91,10 @@ export class LiveConfig {
     this.followed = setup;
     if (!this.started) return;
     const folders = (setup.workspaceFolders ?? []).filter((folder) => path.isAbsolute(folder));
+    // After start, a file watched only now may have changed since the reload read it: read again
+    // (that reload adds no file, so it ends there).
+    const fresh = this.watches.size > 0;
+    let added = false;
     const wanted = new Set([this.file, ...folders.flatMap(workspaceFiles)]);
     for (const [file, watch] of this.watches) {
       if (wanted.has(file)) continue;
@@ -99,6 +103,7 @@ export class LiveConfig {
     }
     for (const file of wanted) {
       if (this.watches.has(file)) continue;
+      added = fresh;
       const watch = watchConfigFile({
         file,
         onChange: () => {
@@ -108,6 +113,7 @@ export class LiveConfig {
       });
       this.watches.set(file, watch);
     }
+    if (added) void this.reloader.reload();
   }
 
   /** The files watched now (for tests). */

@@ -55,7 +55,7 @@ describe('approved servers on the options page', () => {
     renameSync(`${file}.swp`, file);
 
     await item(options, 'memory')
-      .getByText('Not in use: no such server is configured', { exact: true })
+      .getByText('Not in use: no server of that name runs from here', { exact: true })
       .waitFor();
     const names = await section(options).locator('li strong').allTextContents();
     expect(names[0]).toBe('memory');

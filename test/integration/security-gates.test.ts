@@ -238,11 +238,15 @@ describe('launch trust', () => {
     const fixture = { command: process.execPath, args: [FIXTURE_SERVER] };
     const home = makeHome({ mcpServers: { kept: fixture, edited: fixture, gone: fixture } });
     approveAll(home);
-    // Then, by hand: one entry taken out, one changed.
+    // Then, by hand: one entry taken out, one changed; and a repository now defines a server of
+    // the name taken out, which the user-tier approval must not reach.
+    const repo = mkdtempSync(join(tmpdir(), 'sy-repo-'));
+    writeFileSync(join(repo, '.mcp.json'), JSON.stringify({ mcpServers: { gone: fixture } }));
     writeFileSync(
       join(home, 'config.json'),
       JSON.stringify({
         mcpServers: { kept: fixture, edited: { ...fixture, args: [FIXTURE_SERVER, '--x'] } },
+        workspaces: [repo],
       }),
     );
     const host = new HostHarness(home);
@@ -278,7 +282,11 @@ describe('launch trust', () => {
         server: 'gone',
         user: true,
       });
+      // The workspace's `gone` is not the server whose approval went: it is not reported, and
+      // it still waits for its own approval.
       expect(forgotten).toMatchObject({ launch: true, server: null });
+      const servers = await host.call<{ servers: ServerView[] }>('servers/list');
+      expect(servers.servers.find((s) => s.name === 'gone')?.status.state).toBe('needs-approval');
       const after = await host.call<{ approvals: Listed[] }>('trust/list');
       expect(after.approvals.map((a) => a.server)).toEqual(['edited', 'kept']);
     } finally {
@@ -540,9 +548,11 @@ describe('tool policy and approvals', () => {
     const secret = 'sk-live-argument-value-that-must-not-be-logged';
     await host.request('tools/call', { name: 's__destroy', arguments: { target: secret } });
     await host.request('tools/call', { name: 's__echo_args', arguments: { value: secret } });
-    // The audit log is written asynchronously: wait for the denial to land.
+    // The audit log is written asynchronously, in batches: wait for both entries to land.
     let log = '';
-    for (let i = 0; i < 100 && !log.includes('"outcome":"denied"'); i += 1) {
+    const landed = (): boolean =>
+      log.includes('"outcome":"denied"') && log.includes('"outcome":"approval-required"');
+    for (let i = 0; i < 250 && !landed(); i += 1) {
       await new Promise((r) => setTimeout(r, 20));
       log = readFileSync(join(host.home, 'audit.jsonl'), 'utf8');
     }

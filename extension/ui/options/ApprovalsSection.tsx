@@ -46,7 +46,12 @@ export function ApprovalsSection() {
             : result.pins > 1
               ? ` and ${String(result.pins)} tool pins`
               : '';
-        setNotice({ error: false, text: `Forgot the approval of ${approval.server}${pins}.` });
+        setNotice({
+          error: false,
+          text: result.launch
+            ? `Forgot the approval of ${approval.server}${pins}.`
+            : `The approval of ${approval.server} was already gone.`,
+        });
         await reload();
       })
       .catch((e: unknown) => {

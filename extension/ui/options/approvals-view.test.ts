@@ -36,7 +36,7 @@ test.each<[string, Partial<StoredApproval>, unknown]>([
 test('the scope and use read as words, and the label names both server and scope', () => {
   expect(approvalScopeText('user')).toBe('your config.json');
   expect(approvalScopeText('/src/repo')).toBe('workspace /src/repo');
-  expect(approvalUseText('unconfigured')).toBe('Not in use: no such server is configured');
+  expect(approvalUseText('unconfigured')).toBe('Not in use: no server of that name runs from here');
   expect(forgetLabel(approval({ scope: '/src/repo' }))).toBe(
     'Forget the approval of memory from workspace /src/repo',
   );

@@ -8,8 +8,8 @@ import type { ParamsOf } from '../../../protocol/methods';
 
 const USE_TEXT: Record<ApprovalUse, string> = {
   'in-use': 'In use',
-  changed: 'Not in use: what this server runs changed since',
-  unconfigured: 'Not in use: no such server is configured',
+  changed: 'Not in use: this server now runs something else, or cannot start',
+  unconfigured: 'Not in use: no server of that name runs from here',
 };
 
 export function approvalUseText(use: ApprovalUse): string {
