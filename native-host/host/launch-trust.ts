@@ -10,6 +10,7 @@ import type { TrustSnapshot, TrustStore } from '../trust/trust-store';
 import { consentRequest, shown } from './launch-gate';
 import type { ServerFleet } from './server-fleet';
 import type { ToolCatalog } from './tool-catalog';
+import { compareCodeUnits } from '../shared/compare';
 
 /**
  * Launch trust (design D6): a server starts only when the trust store approves exactly what
@@ -223,8 +224,8 @@ export class LaunchTrust {
     const order = (scope: string): string => (scope === 'user' ? '' : scope);
     return listed.sort((a, b) =>
       order(a.scope) === order(b.scope)
-        ? compareText(a.server, b.server)
-        : compareText(order(a.scope), order(b.scope)),
+        ? compareCodeUnits(a.server, b.server)
+        : compareCodeUnits(order(a.scope), order(b.scope)),
     );
   }
 
@@ -237,9 +238,4 @@ export class LaunchTrust {
       ...(fingerprint === undefined ? {} : { fingerprint }),
     });
   }
-}
-
-/** UTF-16 code unit order, independent of locale. */
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -91,19 +91,16 @@ export class LiveConfig {
     this.followed = setup;
     if (!this.started) return;
     const folders = (setup.workspaceFolders ?? []).filter((folder) => path.isAbsolute(folder));
-    // After start, a file watched only now may have changed since the reload read it: read again
-    // (that reload adds no file, so it ends there).
-    const fresh = this.watches.size > 0;
-    let added = false;
+    // The first call (at start) sets the watches up; later ones follow a reload's folder set.
+    const startup = this.watches.size === 0;
     const wanted = new Set([this.file, ...folders.flatMap(workspaceFiles)]);
     for (const [file, watch] of this.watches) {
       if (wanted.has(file)) continue;
       watch.close();
       this.watches.delete(file);
     }
-    for (const file of wanted) {
-      if (this.watches.has(file)) continue;
-      added = fresh;
+    const added = [...wanted].filter((file) => !this.watches.has(file));
+    for (const file of added) {
       const watch = watchConfigFile({
         file,
         onChange: () => {
@@ -113,7 +110,9 @@ export class LiveConfig {
       });
       this.watches.set(file, watch);
     }
-    if (added) void this.reloader.reload();
+    // A file watched only now may have changed since the reload read it: read again (that
+    // reload adds no file, so it ends there).
+    if (!startup && added.length > 0) void this.reloader.reload();
   }
 
   /** The files watched now (for tests). */

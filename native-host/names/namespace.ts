@@ -1,4 +1,5 @@
 import { EXPOSED_TOOL_NAME_PATTERN } from '../../protocol/tool-name';
+import { compareCodeUnits } from '../shared/compare';
 
 /**
  * The exposed-name table (design D4): the only map between the tool names the model sees and the
@@ -352,6 +353,3 @@ function compareRefs(a: ToolRef, b: ToolRef): number {
 }
 
 // Not localeCompare: its order depends on the ICU version and locale, and the table must not.
-function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}

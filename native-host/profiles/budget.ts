@@ -1,4 +1,5 @@
 import type { BudgetSuggestion, TokenBudget } from '../../protocol/profiles';
+import { compareCodeUnits as compare } from '../shared/compare';
 
 /**
  * A profile's token budget (design D11): what the model-facing listing costs against the limit
@@ -56,8 +57,4 @@ function suggestions(excess: number, tools: readonly CostedTool[]): BudgetSugges
     saved += server.tokens;
   }
   return plan;
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

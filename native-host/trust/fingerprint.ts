@@ -1,5 +1,6 @@
 import type { LaunchDefinition, PreRegisteredClient } from '../shared/server-spec';
 import { canonicalHash } from '../shared/canonical-json';
+import { compareCodeUnits } from '../shared/compare';
 
 /**
  * Launch fingerprints (design.md D6): the identity of exactly what would run, so trust is tied to
@@ -220,7 +221,7 @@ function keyedChanges(
 ): void {
   const was = new Map(Object.entries(before));
   const now = new Map(Object.entries(after));
-  const keys = [...new Set([...was.keys(), ...now.keys()])].sort(byCodeUnit);
+  const keys = [...new Set([...was.keys(), ...now.keys()])].sort(compareCodeUnits);
   for (const key of keys) {
     const a = was.get(key) ?? null;
     const b = now.get(key) ?? null;
@@ -289,12 +290,7 @@ export function describeLaunchChanges(
 }
 
 function sortedEnv(env: Readonly<Record<string, string>>): [string, string][] {
-  return Object.entries(env).sort(([a], [b]) => byCodeUnit(a, b));
-}
-
-// The order canonical JSON uses for keys: UTF-16 code units, independent of locale.
-function byCodeUnit(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  return Object.entries(env).sort(([a], [b]) => compareCodeUnits(a, b));
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {

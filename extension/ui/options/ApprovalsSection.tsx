@@ -10,10 +10,12 @@ import { pageClient } from '../common/page-client';
 import { VisibleText } from '../common/VisibleText';
 import { useLive } from '../popup/use-host-data';
 import {
+  approvalKey,
   approvalScopeText,
   approvalUseText,
   forgetLabel,
   forgetParams,
+  pinsText,
   reviewOrder,
 } from './approvals-view';
 
@@ -35,17 +37,11 @@ export function ApprovalsSection() {
   const [busy, setBusy] = useState<string | null>(null);
 
   const forget = (approval: StoredApproval): void => {
-    const key = `${approval.scope}\u0000${approval.server}`;
-    setBusy(key);
+    setBusy(approvalKey(approval));
     client
       .host('trust/forget', forgetParams(approval))
       .then(async (result) => {
-        const pins =
-          result.pins === 1
-            ? ' and 1 tool pin'
-            : result.pins > 1
-              ? ` and ${String(result.pins)} tool pins`
-              : '';
+        const pins = result.pins === 0 ? '' : ` and ${pinsText(result.pins)}`;
         setNotice({
           error: false,
           text: result.launch
@@ -79,7 +75,7 @@ export function ApprovalsSection() {
       {data !== null && approvals.length === 0 && <p className="op-muted">No approvals yet.</p>}
       <ul className="op-profile-list" aria-label="Approvals">
         {approvals.map((approval) => {
-          const key = `${approval.scope}\u0000${approval.server}`;
+          const key = approvalKey(approval);
           return (
             <li key={key} className="op-profile op-approval" data-use={approval.use}>
               <div className="op-profile-head">
@@ -95,8 +91,7 @@ export function ApprovalsSection() {
                 From <VisibleText text={approvalScopeText(approval.scope)} />, approved{' '}
                 {longDate(approval.approvedAt.slice(0, 10))}, fingerprint{' '}
                 <code title={approval.fingerprint}>{fingerprintPrefix(approval.fingerprint)}…</code>
-                {approval.pins > 0 &&
-                  `, ${String(approval.pins)} tool ${approval.pins === 1 ? 'pin' : 'pins'}`}
+                {approval.pins > 0 && `, ${pinsText(approval.pins)}`}
               </p>
               {approval.use !== 'in-use' && (
                 <div className="op-actions">

@@ -5,6 +5,7 @@ import {
   approvalUseText,
   forgetLabel,
   forgetParams,
+  pinsText,
   reviewOrder,
 } from './approvals-view';
 
@@ -50,4 +51,12 @@ test('approvals nothing uses come first, each group in the order given', () => {
     approval({ server: 'd', use: 'changed' }),
   ];
   expect(reviewOrder(list).map((a) => a.server)).toEqual(['b', 'd', 'a', 'c']);
+});
+
+test.each([
+  [0, ''],
+  [1, '1 tool pin'],
+  [3, '3 tool pins'],
+])('pinsText(%i)', (pins, text) => {
+  expect(pinsText(pins)).toBe(text);
 });

@@ -38,3 +38,13 @@ export function reviewOrder(approvals: readonly StoredApproval[]): StoredApprova
   const unused = approvals.filter((a) => a.use !== 'in-use');
   return [...unused, ...approvals.filter((a) => a.use === 'in-use')];
 }
+
+/** One approval's identity, as the host keys it: scope and server. */
+export function approvalKey(approval: Pick<StoredApproval, 'scope' | 'server'>): string {
+  return `${approval.scope}\u0000${approval.server}`;
+}
+
+/** `1 tool pin`, `3 tool pins`; empty for none. */
+export function pinsText(pins: number): string {
+  return pins === 0 ? '' : `${String(pins)} tool ${pins === 1 ? 'pin' : 'pins'}`;
+}
