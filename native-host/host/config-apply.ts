@@ -73,10 +73,8 @@ export class ConfigApply {
     });
     const before = fleet.install(next, fresh);
     catalog.invalidate();
-    for (const summary of removed) {
-      events.onServerRemoved?.(summary);
-      events.onToolsChanged?.(summary.name);
-    }
+    // A removed server that was running already announced its tools leaving when it stopped.
+    for (const summary of removed) events.onServerRemoved?.(summary);
     const policy = canonicalJson(setup.toolPolicy);
     if (policy !== this.appliedPolicy) {
       this.appliedPolicy = policy;

@@ -177,6 +177,18 @@ describe('HostCore.applyConfig', () => {
     await h.core.shutdown();
   });
 
+  it('tells the client once that a removed running server took its tools, and nothing at shutdown', async () => {
+    const [a, b, c] = [spec('a'), spec('b'), spec('c')];
+    const h = await harness([a, b, c], [a, b, c]);
+    h.tools.length = 0;
+    await h.apply([a, spec('b', { args: ['evil.js'] })]);
+    // c removed and b replaced (now waiting for approval): each left the listing once.
+    expect([...h.tools].sort()).toEqual(['b', 'c']);
+    h.tools.length = 0;
+    await h.core.shutdown();
+    expect(h.tools).toEqual([]);
+  });
+
   it('renames tools for a new prefix without restarting, and stops a server disabled', async () => {
     const a = spec('a');
     const h = await harness([a], [a]);

@@ -205,8 +205,10 @@ export class ServerFleet {
         onStateChange: (r) => {
           if (current(r)) events.onStateChange(r);
         },
+        // A fleet that is closing takes every tool away at once: the host is going, and a
+        // client told per server would only re-list for nothing.
         onToolsChanged: (r) => {
-          if (current(r)) events.onToolsChanged(r);
+          if (current(r) && !this.closed) events.onToolsChanged(r);
         },
         onLog: (level, message) => {
           events.onLog(level, message, spec.name);
