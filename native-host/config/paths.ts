@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { getEnvVar } from './env';
 import { ConfigError } from './load';
+import { isFullyAbsolute } from './workspace-folder';
 
 /**
  * Where Switchyard keeps its files. Computed from injected env, platform and home folder so the
@@ -13,16 +14,6 @@ const APP_FOLDER_NAMED = 'Switchyard';
 
 function pathFor(platform: NodeJS.Platform): path.PlatformPath {
   return platform === 'win32' ? path.win32 : path.posix;
-}
-
-/**
- * Whether `value` is absolute without depending on a current folder. On Windows `\x` and `C:x`
- * count as relative: they resolve against the current drive or folder, which for a host started
- * by the browser is the launcher's, not the user's.
- */
-function isFullyAbsolute(value: string, platform: NodeJS.Platform): boolean {
-  if (platform !== 'win32') return path.posix.isAbsolute(value);
-  return /^[A-Za-z]:[\\/]/.test(value) || /^[\\/]{2}[^\\/]/.test(value);
 }
 
 /** Normalizes `value` and drops trailing separators, keeping a bare root (`/`, `C:\`). */

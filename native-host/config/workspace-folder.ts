@@ -2,9 +2,16 @@ import path from 'node:path';
 
 /** How workspace folders are spelled and checked: the one spelling roots are compared in. */
 
-/** Absolute without depending on a current drive or folder (on Windows `\x` and `C:x` are not). */
-export function isFullyAbsolute(value: string): boolean {
-  if (process.platform !== 'win32') return path.isAbsolute(value);
+/**
+ * Whether `value` is absolute without depending on a current folder. On Windows `\x` and `C:x`
+ * count as relative: they resolve against the current drive or folder, which for a host started
+ * by the browser is the launcher's, not the user's.
+ */
+export function isFullyAbsolute(
+  value: string,
+  platform: NodeJS.Platform = process.platform,
+): boolean {
+  if (platform !== 'win32') return path.posix.isAbsolute(value);
   return /^[A-Za-z]:[\\/]/.test(value) || /^[\\/]{2}[^\\/]/.test(value);
 }
 

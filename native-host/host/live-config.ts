@@ -1,5 +1,4 @@
 import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import type { ServerSummary } from '../../protocol/servers';
 import { ConfigReloader } from './config-reload';
 import { watchConfigFile, type ConfigWatch } from './config-watch';
@@ -7,6 +6,7 @@ import type { HostCore, LogLevel } from './core';
 import { HostError } from '../shared/host-error';
 import { loadSetup, type HostSetup, type SetupEnvironment } from './setup';
 import { workspaceFiles } from '../config/workspace';
+import { isFullyAbsolute } from '../config/workspace-folder';
 import {
   addUserServer,
   removeUserServer,
@@ -90,7 +90,8 @@ export class LiveConfig {
   private follow(setup: HostSetup): void {
     this.followed = setup;
     if (!this.started) return;
-    const folders = (setup.workspaceFolders ?? []).filter((folder) => path.isAbsolute(folder));
+    // The folders the workspace loader reads (it refuses one a current drive could move).
+    const folders = (setup.workspaceFolders ?? []).filter((folder) => isFullyAbsolute(folder));
     // The first call (at start) sets the watches up; later ones follow a reload's folder set.
     const startup = this.watches.size === 0;
     const wanted = new Set([this.file, ...folders.flatMap(workspaceFiles)]);
