@@ -73,6 +73,10 @@ describe('approved servers on the options page', () => {
       .getByText(/^Forgot the approval of memory/)
       .waitFor();
     await item(options, 'memory').waitFor({ state: 'detached' });
+    // No other Forget button is left, so keyboard focus lands on the section, not the page.
+    await expect
+      .poll(() => options.evaluate(() => document.activeElement?.id))
+      .toBe('approvals-heading');
     await item(options, 'filesystem').getByText('In use', { exact: true }).waitFor();
     const trust = readFileSync(join(session.profile.switchyardHome, 'trust.json'), 'utf8');
     expect(trust).not.toContain('"server": "memory"');

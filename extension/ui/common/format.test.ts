@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { exactCount, longDate } from './format';
+import { exactCount, localLongDate, longDate } from './format';
 
 test.each([
   [0, '0'],
@@ -20,4 +20,14 @@ test.each([
   ['30 April', '30 April'],
 ])('longDate(%s) = %s', (day, text) => {
   expect(longDate(day)).toBe(text);
+});
+
+// Built from local clock readings, so each row holds in any time zone the tests run in.
+test.each([
+  [new Date(2026, 3, 30, 23, 55).toISOString(), '30 April 2026'],
+  [new Date(2026, 3, 30, 0, 5).toISOString(), '30 April 2026'],
+  [new Date(2027, 0, 1, 0, 0).toISOString(), '1 January 2027'],
+  ['not a time', 'not a time'],
+])('localLongDate(%s) = %s', (iso, text) => {
+  expect(localLongDate(iso)).toBe(text);
 });

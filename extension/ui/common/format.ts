@@ -28,3 +28,15 @@ export function longDate(day: string): string {
   if (match === null || month === undefined) return day;
   return `${Number(match[3])} ${month} ${match[1]}`;
 }
+
+/**
+ * The day an instant (an ISO timestamp) fell on where the user is, as `longDate` shows it: an
+ * approval made late in the evening is not dated tomorrow. Text that is not a time comes back as
+ * it was.
+ */
+export function localLongDate(iso: string): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return iso;
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return longDate(`${String(at.getFullYear())}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`);
+}

@@ -1,11 +1,11 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { StoredApproval } from '../../../protocol/approvals';
 import type { PageClient } from '../../messaging/page-client';
 import type { PageEvent } from '../../messaging/ui-protocol';
 import { Button } from '../common/Button';
 import { commandLine, fingerprintPrefix } from '../common/consent-view';
 import { errorMessage } from '../common/errors';
-import { longDate } from '../common/format';
+import { localLongDate } from '../common/format';
 import { pageClient } from '../common/page-client';
 import { VisibleText } from '../common/VisibleText';
 import { useLive } from '../popup/use-host-data';
@@ -35,8 +35,26 @@ export function ApprovalsSection() {
   const { data, error, reload } = useLive(loadApprovals, onServerEvent);
   const [notice, setNotice] = useState<{ error: boolean; text: string } | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const listRef = useRef<HTMLUListElement>(null);
 
-  const forget = (approval: StoredApproval): void => {
+  /** Where the Forget button last pressed stood among the buttons, until focus is placed. */
+  const focusAfter = useRef<number | null>(null);
+
+  // The forgotten row's button is gone: keyboard focus moves to the button that took its place
+  // (or the last one left), or to the section's heading when none is left, not to the page. Once
+  // the list is re-read and the buttons are enabled again, that is, after the render.
+  useEffect(() => {
+    const index = focusAfter.current;
+    if (index === null || busy !== null) return;
+    focusAfter.current = null;
+    const buttons = listRef.current?.querySelectorAll('button') ?? [];
+    const next = buttons[Math.min(index, buttons.length - 1)] ?? headingRef.current;
+    next?.focus();
+  }, [busy, data]);
+
+  const forget = (approval: StoredApproval, button: HTMLButtonElement): void => {
+    const index = [...(listRef.current?.querySelectorAll('button') ?? [])].indexOf(button);
     setBusy(approvalKey(approval));
     client
       .host('trust/forget', forgetParams(approval))
@@ -48,6 +66,7 @@ export function ApprovalsSection() {
             ? `Forgot the approval of ${approval.server}${pins}.`
             : `The approval of ${approval.server} was already gone.`,
         });
+        focusAfter.current = Math.max(index, 0);
         await reload();
       })
       .catch((e: unknown) => {
@@ -61,7 +80,9 @@ export function ApprovalsSection() {
   const approvals = data === null ? [] : reviewOrder(data);
   return (
     <section className="op-card" aria-labelledby="approvals-heading">
-      <h2 id="approvals-heading">Approved servers</h2>
+      <h2 id="approvals-heading" ref={headingRef} tabIndex={-1}>
+        Approved servers
+      </h2>
       <p className="op-muted">
         What you approved to run, by fingerprint. An approval a server no longer uses grants
         nothing, but would approve the same launch again if that server came back: forget it.
@@ -73,7 +94,7 @@ export function ApprovalsSection() {
         </p>
       )}
       {data !== null && approvals.length === 0 && <p className="op-muted">No approvals yet.</p>}
-      <ul className="op-profile-list" aria-label="Approvals">
+      <ul ref={listRef} className="op-profile-list" aria-label="Approvals">
         {approvals.map((approval) => {
           const key = approvalKey(approval);
           return (
@@ -89,7 +110,7 @@ export function ApprovalsSection() {
               </code>
               <p className="op-muted op-wrap">
                 From <VisibleText text={approvalScopeText(approval.scope)} />, approved{' '}
-                {longDate(approval.approvedAt.slice(0, 10))}, fingerprint{' '}
+                {localLongDate(approval.approvedAt)}, fingerprint{' '}
                 <code title={approval.fingerprint}>{fingerprintPrefix(approval.fingerprint)}…</code>
                 {approval.pins > 0 && `, ${pinsText(approval.pins)}`}
               </p>
@@ -99,8 +120,8 @@ export function ApprovalsSection() {
                     aria-label={forgetLabel(approval)}
                     disabled={busy !== null}
                     aria-busy={busy === key}
-                    onClick={() => {
-                      forget(approval);
+                    onClick={(event) => {
+                      forget(approval, event.currentTarget);
                     }}
                   >
                     Forget
