@@ -67,6 +67,7 @@ async function setup(turns: readonly ScriptedTurn[] = []) {
     host,
     context: () => Promise.resolve(null),
     profile: () => null,
+    profileSettled: () => true,
     run: () => null,
     broadcast: (event) => broadcasts.push(event),
     afterHostRequest: (method) => relayed.push(method),
@@ -325,6 +326,7 @@ describe('session/snapshot', () => {
       // The meter waits for the host's tool listing, which takes a while as the host starts.
       context: () => new Promise((resolve) => (listed = resolve)),
       profile: () => null,
+      profileSettled: () => true,
       run: () => null,
       broadcast: () => undefined,
       testConnection: () => Promise.reject(new Error('not in this test')),
@@ -397,6 +399,7 @@ describe('while the host is still connecting and the tab has no profile yet', ()
       webAuth: NO_WEB_AUTH,
       context: () => Promise.resolve(null),
       profile: () => null,
+      profileSettled: () => true,
       run: () => null,
       broadcast: () => undefined,
       testConnection: () => Promise.reject(new Error('not in this test')),

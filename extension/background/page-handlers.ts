@@ -64,6 +64,8 @@ export interface PageHandlerDeps {
   /** The meter as of now (recomputed from the last tool listing). */
   readonly context: () => Promise<ContextMeter | null>;
   readonly profile: () => ActiveProfileView | null;
+  /** Whether `profile()` is the host's answer (SessionSnapshot.profileSettled). */
+  readonly profileSettled: () => boolean;
   /** Why the last save of the conversations failed; null when it succeeded (issue 14). */
   readonly saveProblem?: () => HistorySaveProblem | null;
   /** The run in progress and its text streamed since the transcript last changed. */
@@ -125,6 +127,7 @@ export function createPageHandlers(deps: PageHandlerDeps): Omit<PageHandlers, Hi
         autopilot: settings.autopilot(),
         context,
         profile: deps.profile(),
+        profileSettled: deps.profileSettled(),
         saveProblem: deps.saveProblem?.() ?? null,
       };
     },

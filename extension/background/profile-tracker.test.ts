@@ -110,6 +110,31 @@ describe('ProfileTracker', () => {
     expect(tracker.current()).toBeNull();
   });
 
+  test('is settled only by an answer the host gave: "not known yet" is not "no profile"', async () => {
+    const { host } = fakeHost();
+    host.state = { state: 'connecting', attempt: 0 };
+    const seen: [string | undefined, boolean][] = [];
+    const tracker = new ProfileTracker(host, (view, settled) => seen.push([view?.id, settled]));
+    // The tab is known before the host is: nothing to tell yet.
+    await tracker.setUrl('https://example.com/');
+    expect([tracker.current(), tracker.isSettled()]).toEqual([null, false]);
+    expect(seen).toEqual([]);
+    host.state = CONNECTED;
+    host.failing = 1;
+    await tracker.refresh();
+    // The host answered, with a failure: now the profile is unknown, and the chip says so.
+    expect([tracker.current(), tracker.isSettled()]).toEqual([null, true]);
+    expect(seen).toEqual([[undefined, true]]);
+    await tracker.refresh();
+    expect(seen).toEqual([
+      [undefined, true],
+      ['default', true],
+    ]);
+    host.state = { state: 'not-installed', message: 'missing' };
+    await tracker.refresh();
+    expect(seen.at(-1)).toEqual([undefined, false]);
+  });
+
   describe('what a run gets (fail closed)', () => {
     test('asks with the address patterns read: no query, fragment or credentials', async () => {
       const { host } = fakeHost();

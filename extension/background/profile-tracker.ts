@@ -38,6 +38,8 @@ export type PinOutcome = 'pinned' | 'gone' | 'unknown';
 export class ProfileTracker {
   private address: TabAddress = null;
   private view: ActiveProfileView | null = null;
+  /** Whether `view` is an answer the host gave: the last question was asked while connected. */
+  private settledView = false;
   private asked = 0;
   /** The newest question's answer, settled (never rejects). */
   private answered: Promise<void> = Promise.resolve();
@@ -50,13 +52,23 @@ export class ProfileTracker {
 
   constructor(
     private readonly host: ProfileHost,
-    private readonly onChange: (view: ActiveProfileView | null) => void,
+    /** The view changed, or whether it is settled (`isSettled`) did. */
+    private readonly onChange: (view: ActiveProfileView | null, settled: boolean) => void,
     /** A pinned conversation's profile was deleted: `using` is the one the tab selected. */
     private readonly onGone?: (profile: Pin['profile'], using: ActiveProfileView | null) => void,
   ) {}
 
   current(): ActiveProfileView | null {
     return this.view;
+  }
+
+  /**
+   * Whether `current()` is an answer the host gave: false until the first question asked while
+   * the host is connected is answered, and again after one asked while it was not. A null view
+   * that is not settled means "not known yet" (the host is starting), not "no profile".
+   */
+  isSettled(): boolean {
+    return this.settledView;
   }
 
   /**
@@ -122,12 +134,14 @@ export class ProfileTracker {
 
   private async ask(): Promise<void> {
     const question = ++this.asked;
+
     const { address } = this;
     const url = address === UNKNOWN_ADDRESS ? null : address;
     const pin = this.pinned;
     let next: ActiveProfileView | null = null;
     let gone = false;
-    if (this.host.state.state === 'connected') {
+    const connected = this.host.state.state === 'connected';
+    if (connected) {
       try {
         if (pin !== null) {
           const { profiles, defaultProfile } = await this.host.request('profiles/list', {});
@@ -159,9 +173,10 @@ export class ProfileTracker {
       this.lastGone = pin;
       this.onGone?.(pin.profile, next);
     }
-    if (sameView(this.view, next)) return;
+    if (sameView(this.view, next) && this.settledView === connected) return;
     this.view = next;
-    this.onChange(next);
+    this.settledView = connected;
+    this.onChange(next, connected);
   }
 }
 

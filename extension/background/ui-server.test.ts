@@ -166,7 +166,7 @@ describe('UiServer', () => {
     ui.accept(b);
     ui.broadcast({ type: 'context', context: null });
     b.close();
-    ui.broadcast({ type: 'profile', profile: null });
+    ui.broadcast({ type: 'profile', profile: null, settled: true });
     expect(a.posted).toHaveLength(2);
     expect(b.posted).toHaveLength(1);
     expect(ui.pageCount).toBe(1);

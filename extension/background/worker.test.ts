@@ -465,6 +465,8 @@ describe('startWorker', () => {
   test("the pages follow the active tab's profile, resolved again when a page changes the profiles", async () => {
     const { open, native, showTab } = await boot(await configuredStorage(), []);
     const panel = open(PANEL);
+    // Connected, the host has answered for the tab: the panel may say what it answered.
+    expect(await panel.call('session/snapshot')).toMatchObject({ profileSettled: true });
     const resolved = () =>
       native.port
         .requests()
@@ -481,6 +483,7 @@ describe('startWorker', () => {
           matchedPattern: null,
           url: 'https://shop.example/orders',
         },
+        settled: true,
       });
     });
     expect(resolved().at(-1)).toEqual({ url: 'https://shop.example/orders' });

@@ -85,8 +85,8 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
 
   const tracker = new ProfileTracker(
     host,
-    (profile) => {
-      onProfileChange(profile);
+    (profile, settled) => {
+      onProfileChange(profile, settled);
     },
     (gone, using) => {
       broadcast({ type: 'profile-gone', name: gone.name, using: using?.name ?? null });
@@ -194,6 +194,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
         host,
         context: refreshTools,
         profile: () => tracker.current(),
+        profileSettled: () => tracker.isSettled(),
         saveProblem: () => conversations.saveProblem,
         run: () => (streaming === null ? null : { ...streaming }),
         broadcast,
@@ -204,10 +205,13 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     },
   });
 
-  function onProfileChange(profile: ActiveProfileView | null): void {
-    broadcast({ type: 'profile', profile });
-    // Another profile offers other tools: the meter follows.
-    if (ui.pageCount > 0) void refreshTools().then(pushMeter);
+  let shownProfile: ActiveProfileView | null = null;
+  function onProfileChange(profile: ActiveProfileView | null, settled: boolean): void {
+    broadcast({ type: 'profile', profile, settled });
+    const changed = profile !== shownProfile;
+    shownProfile = profile;
+    // Another profile offers other tools: the meter follows (not when only `settled` moved).
+    if (changed && ui.pageCount > 0) void refreshTools().then(pushMeter);
   }
   deps.watchActiveTab?.((url) => {
     void tracker.setUrl(url);

@@ -175,6 +175,12 @@ export interface SessionSnapshot {
   readonly autopilot: boolean;
   readonly context: ContextMeter | null;
   readonly profile: ActiveProfileView | null;
+  /**
+   * Whether `profile` is the host's answer for the tab as it is now. False while the question is
+   * on its way (the host just connected, or has not answered yet): a null profile then means
+   * "not known yet", not "none", and the side panel shows no chip rather than "No profile".
+   */
+  readonly profileSettled: boolean;
   /** The last save of the conversations failed (issue 14); null when it succeeded. */
   readonly saveProblem: HistorySaveProblem | null;
 }
@@ -354,7 +360,12 @@ export type PageEvent =
   | { readonly type: 'context'; readonly context: ContextMeter | null }
   /** The history changed (a message, a rename, a deletion): an open list re-reads it. */
   | { readonly type: 'history' }
-  | { readonly type: 'profile'; readonly profile: ActiveProfileView | null }
+  /** `settled`: see SessionSnapshot.profileSettled. */
+  | {
+      readonly type: 'profile';
+      readonly profile: ActiveProfileView | null;
+      readonly settled: boolean;
+    }
   /** The opened conversation's profile was deleted: the chat goes on with `using`. */
   | { readonly type: 'profile-gone'; readonly name: string; readonly using: string | null }
   /** A save of the conversations failed, or (null) succeeded again. */

@@ -3,17 +3,20 @@ import { UNKNOWN_PROFILE_CHIP, profileChipText } from './profile-chip';
 
 /**
  * The active profile (design D10) and what chose it: the URL pattern the tab matched, or the
- * conversation opened from the history (issue 14). Connected without one, it says so: the model
- * then has the built-in tools only.
+ * conversation opened from the history (issue 14). Connected without one, once the host has
+ * answered, it says so: the model then has the built-in tools only. Before that answer (the host
+ * just connected) there is nothing to say yet, and no chip.
  */
 export function ProfileChip({
   profile,
   connected,
+  settled,
 }: {
   readonly profile: ActiveProfileView | null;
   readonly connected: boolean;
+  readonly settled: boolean;
 }) {
-  if (profile === null && !connected) return null;
+  if (profile === null && !(connected && settled)) return null;
   const text = profile === null ? UNKNOWN_PROFILE_CHIP : profileChipText(profile);
   return (
     <span

@@ -64,7 +64,11 @@ export function SidePanel() {
     <div className="sy-panel">
       <header className="sy-header">
         <h1 className="sy-header__title">Switchyard</h1>
-        <ProfileChip profile={state.profile} connected={state.connection.state === 'connected'} />
+        <ProfileChip
+          profile={state.profile}
+          connected={state.connection.state === 'connected'}
+          settled={state.profileSettled}
+        />
         <span className="sy-header__actions">
           <Button
             size="small"

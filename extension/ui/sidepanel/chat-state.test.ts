@@ -336,12 +336,14 @@ describe('page events', () => {
         event: {
           type: 'profile',
           profile: { id: 'p', name: 'Work', matchedPattern: '*://github.com/*', url: null },
+          settled: true,
         },
       },
       { type: 'event', event: { type: 'settings', provider: null, autopilot: true } },
     );
     expect(state.connection.state).toBe('not-installed');
     expect(state.profile?.name).toBe('Work');
+    expect(state.profileSettled).toBe(true);
     expect(state.provider).toBeNull();
     expect(state.autopilot).toBe(true);
   });

@@ -64,6 +64,8 @@ export interface ChatState {
   readonly autopilot: boolean;
   readonly context: ContextMeter | null;
   readonly profile: ActiveProfileView | null;
+  /** Whether `profile` is the host's answer; null and unsettled is "not known yet". */
+  readonly profileSettled: boolean;
   /** The last save of the conversations failed (issue 14); null when it succeeded. */
   readonly saveProblem: HistorySaveProblem | null;
   readonly notices: readonly ChatNotice[];
@@ -99,6 +101,7 @@ export const initialChatState: ChatState = {
   autopilot: false,
   context: null,
   profile: null,
+  profileSettled: false,
   saveProblem: null,
   notices: [],
   nextNoticeId: 1,
@@ -263,7 +266,7 @@ function applyPageEvent(state: ChatState, event: PageEvent): ChatState {
     case 'context':
       return { ...state, context: event.context };
     case 'profile':
-      return { ...state, profile: event.profile };
+      return { ...state, profile: event.profile, profileSettled: event.settled };
     case 'storage':
       return { ...state, saveProblem: event.problem };
     case 'profile-gone':
@@ -297,6 +300,7 @@ function applySnapshot(state: ChatState, snapshot: SessionSnapshot): ChatState {
     autopilot: snapshot.autopilot,
     context: snapshot.context,
     profile: snapshot.profile,
+    profileSettled: snapshot.profileSettled,
     saveProblem: snapshot.saveProblem,
     notices: sameConversation ? state.notices : [],
   };

@@ -41,7 +41,9 @@ test('a deleted profile is named, with the one the chat goes on with', () => {
 });
 
 test('connected without a profile, the chip says the model has the built-in tools only', () => {
-  const html = renderToStaticMarkup(createElement(ProfileChip, { profile: null, connected: true }));
+  const html = renderToStaticMarkup(
+    createElement(ProfileChip, { profile: null, connected: true, settled: true }),
+  );
   expect(html).toContain('No profile');
   expect(html).toContain('the model has the built-in tools only');
   expect(html).toContain('sy-profile-chip--unknown');
@@ -51,6 +53,14 @@ test('connected without a profile, the chip says the model has the built-in tool
   expect(html).toContain('<span class="sy-chip__name" aria-hidden="true">No profile</span>');
   // Not connected, the connection banner says what is wrong; the chip says nothing.
   expect(
-    renderToStaticMarkup(createElement(ProfileChip, { profile: null, connected: false })),
+    renderToStaticMarkup(
+      createElement(ProfileChip, { profile: null, connected: false, settled: false }),
+    ),
+  ).toBe('');
+  // Just connected, before the host's answer: not known yet is not "No profile".
+  expect(
+    renderToStaticMarkup(
+      createElement(ProfileChip, { profile: null, connected: true, settled: false }),
+    ),
   ).toBe('');
 });

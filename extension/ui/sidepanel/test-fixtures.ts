@@ -54,6 +54,7 @@ export function snapshot(overrides: Partial<SessionSnapshot> = {}): SessionSnaps
     autopilot: false,
     context: null,
     profile: null,
+    profileSettled: true,
     saveProblem: null,
     ...overrides,
   };
