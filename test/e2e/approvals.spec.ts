@@ -493,4 +493,38 @@ describe('a click meant for one card', () => {
     await conversationLog(panel).getByText(done).waitFor();
     expect(await card.count()).toBe(0);
   });
+
+  it('does not answer a card shown again under it: the panel hidden and back holds its answers anew', async () => {
+    await newChat(panel);
+    const done = 'Listed it after all.';
+    model.script(
+      { kind: 'tool-call', name: LIST, arguments: { path: session.profile.workspace } },
+      { kind: 'text', text: done },
+    );
+    await sendMessage(panel, 'List the workspace.');
+    const card = approvalCard(panel, LIST);
+    const answer = card.getByRole('button', { name: 'Allow once' });
+    await vi.waitFor(async () => {
+      expect(await answer.getAttribute('aria-disabled')).toBeNull();
+    });
+    // The side panel closed and opened again, or its window brought back: what the page is told.
+    await panel.evaluate(() => {
+      const show = (state: DocumentVisibilityState): void => {
+        Object.defineProperty(document, 'visibilityState', { value: state, configurable: true });
+        document.dispatchEvent(new Event('visibilitychange'));
+      };
+      show('hidden');
+      show('visible');
+    });
+    expect(await answer.getAttribute('aria-disabled')).toBe('true');
+    // A click already on its way lands on a held answer and does nothing.
+    await answer.dispatchEvent('click');
+    expect(await card.count()).toBe(1);
+    await vi.waitFor(async () => {
+      expect(await answer.getAttribute('aria-disabled')).toBeNull();
+    });
+    await answer.click();
+    await conversationLog(panel).getByText(done).waitFor();
+    expect(await card.count()).toBe(0);
+  });
 });

@@ -38,8 +38,38 @@ export interface ApprovalCardProps {
  */
 export const ANSWER_DELAY_MS = 500;
 
-/** False until `delayMs` after the first render and after each change of `step`. */
-function useArmedAfter(delayMs: number, step: unknown): boolean {
+/**
+ * Counts the times the page was shown again after being hidden (the side panel closed and opened,
+ * its tab or window brought back): a card that reappears under a pointer already on its way is as
+ * new to the user as one that just appeared. Focus alone does not count: the click that focuses
+ * the panel is the answer itself.
+ */
+function useShownAgain(): number {
+  const [shown, setShown] = useState(0);
+  useEffect(() => {
+    let hidden = document.visibilityState === 'hidden';
+    const onChange = (): void => {
+      if (document.visibilityState === 'hidden') {
+        hidden = true;
+      } else if (hidden) {
+        hidden = false;
+        setShown((n) => n + 1);
+      }
+    };
+    document.addEventListener('visibilitychange', onChange);
+    return () => {
+      document.removeEventListener('visibilitychange', onChange);
+    };
+  }, []);
+  return shown;
+}
+
+/**
+ * False until `delayMs` after the first render, after each change of `step`, and after the page
+ * is shown again (useShownAgain).
+ */
+function useArmedAfter(delayMs: number, stepOfCard: string): boolean {
+  const step = `${stepOfCard}#${String(useShownAgain())}`;
   const [armedStep, setArmedStep] = useState<{ step: unknown } | null>(null);
   useEffect(() => {
     const timer = setTimeout(() => {
