@@ -160,14 +160,31 @@ export class ServerToolList<C extends { readonly client: Client }> {
     await this.list(connection);
   }
 
-  /** Lists `connection`'s tools afresh; the result is kept only if it is still current. */
+  /**
+   * Lists `connection`'s tools afresh; the result is kept only if it is still current. Never
+   * throws: the start and the refreshes after `list_changed` rely on it.
+   */
   async list(connection: C): Promise<void> {
     const listing = await listServerTools(connection.client, this.hooks.timeoutMs);
     if (listing.failure !== undefined) this.hooks.onWarning(listing.failure);
     if (!this.hooks.isCurrent(connection)) return;
     for (const warning of rejectedToolWarnings(listing.rejected)) this.hooks.onWarning(warning);
+    let hash: string;
+    try {
+      hash = canonicalHash(listing.tools);
+    } catch (error) {
+      // Every tool was validated (depth included), so this is a check missed: keep the server
+      // up with no tools rather than fail the host.
+      this.hooks.onWarning(
+        `tools/list: cannot read the listing (${untrustedMessage(messageOf(error))})`,
+      );
+      this.listed = [];
+      this.listedHash = '';
+      this.skipped = listing.rejected;
+      return;
+    }
     this.listed = listing.tools;
-    this.listedHash = canonicalHash(listing.tools);
+    this.listedHash = hash;
     this.skipped = listing.rejected;
     this.expireAfter(connection, listing.ttlMs);
   }

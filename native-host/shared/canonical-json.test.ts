@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalHash, canonicalJson } from './canonical-json';
+import { MAX_CANONICAL_DEPTH, canonicalHash, canonicalJson } from './canonical-json';
 
 // Dangerous direction: two different values with one canonical form (a swap that keeps its
 // approval). Two spellings of one value with different forms only cost an extra prompt.
@@ -38,6 +38,17 @@ describe('canonicalJson', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic['self'] = cyclic;
     expect(() => canonicalJson(cyclic)).toThrow(/cycle/);
+  });
+
+  it('refuses nesting past its backstop with a TypeError, never a stack overflow', () => {
+    const nest = (levels: number): unknown => {
+      let value: unknown = [];
+      for (let i = 1; i < levels; i += 1) value = [value];
+      return value;
+    };
+    expect(canonicalJson(nest(MAX_CANONICAL_DEPTH))).toHaveLength(2 * MAX_CANONICAL_DEPTH);
+    expect(() => canonicalJson(nest(MAX_CANONICAL_DEPTH + 1))).toThrow(TypeError);
+    expect(() => canonicalJson(nest(50_000))).toThrow(/nested deeper than 1000 levels/);
   });
 
   it('hashes with SHA-256 over the canonical form', () => {

@@ -7,11 +7,19 @@ import { hash } from 'node:crypto';
  * fingerprints, tool pins, approved arguments) ignore key order and formatting, and only that.
  *
  * Throws TypeError for values JSON cannot represent (functions, symbols, BigInt, non-finite
- * numbers) and for cycles, instead of silently hashing something else.
+ * numbers), for cycles, and for nesting deeper than MAX_CANONICAL_DEPTH, instead of silently
+ * hashing something else or overflowing the stack (a RangeError that callers would not expect).
  */
 export function canonicalJson(value: unknown): string {
-  return write(value, new Set());
+  return write(value, new Set(), 1);
 }
+
+/**
+ * A backstop far above what the host lets in (tool definitions 128 levels, arguments and results
+ * 64): what reaches here from outside is depth-checked before, so this only turns a missed check
+ * into an ordinary error.
+ */
+export const MAX_CANONICAL_DEPTH = 1_000;
 
 /** Lower-case hex SHA-256 of the UTF-8 bytes of `text`. */
 export function sha256Hex(text: string): string {
@@ -25,7 +33,7 @@ export function canonicalHash(value: unknown): string {
   return sha256Hex(canonicalJson(value));
 }
 
-function write(value: unknown, seen: Set<object>): string {
+function write(value: unknown, seen: Set<object>, depth: number): string {
   if (value === null) return 'null';
   switch (typeof value) {
     case 'string':
@@ -45,6 +53,9 @@ function write(value: unknown, seen: Set<object>): string {
       throw new TypeError(`canonicalJson: a ${typeof value} is not JSON`);
   }
   if (seen.has(value)) throw new TypeError('canonicalJson: the value contains a cycle');
+  if (depth > MAX_CANONICAL_DEPTH) {
+    throw new TypeError(`canonicalJson: nested deeper than ${String(MAX_CANONICAL_DEPTH)} levels`);
+  }
   seen.add(value);
   try {
     // Plain loops and string concatenation: this runs on every tool call (audit hashes), and
@@ -55,7 +66,7 @@ function write(value: unknown, seen: Set<object>): string {
       for (let i = 0; i < items.length; i += 1) {
         const item = items[i];
         if (i > 0) out += ',';
-        out += item === undefined ? 'null' : write(item, seen);
+        out += item === undefined ? 'null' : write(item, seen, depth + 1);
       }
       return `${out}]`;
     }
@@ -66,7 +77,7 @@ function write(value: unknown, seen: Set<object>): string {
       const member: unknown = Reflect.get(value, key);
       if (member === undefined) continue;
       if (out.length > 1) out += ',';
-      out += `${JSON.stringify(key)}:${write(member, seen)}`;
+      out += `${JSON.stringify(key)}:${write(member, seen, depth + 1)}`;
     }
     return `${out}}`;
   } finally {

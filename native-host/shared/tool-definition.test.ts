@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appUiOf, parseToolDefinition } from './tool-definition';
+import { MAX_TOOL_DEFINITION_DEPTH, appUiOf, parseToolDefinition } from './tool-definition';
 
 describe('appUiOf (MCP Apps _meta.ui)', () => {
   const both = { model: true, app: true };
@@ -50,5 +50,26 @@ describe('appUiOf (MCP Apps _meta.ui)', () => {
   it('a malformed _meta costs the tool its app, not its listing', () => {
     const parsed = parseToolDefinition({ name: 't', inputSchema: { type: 'object' }, _meta: 'x' });
     expect(parsed.ok && parsed.tool.ui).toBe(undefined);
+  });
+});
+
+describe('parseToolDefinition', () => {
+  /** A tool whose one property's default is an array nested to make the tool `levels` deep. */
+  const toolOfDepth = (levels: number) => {
+    // tool > inputSchema > properties > a > default: the default array is level 5.
+    let value: unknown = [];
+    for (let level = 5; level < levels; level += 1) value = [value];
+    return { name: 'deep', inputSchema: { type: 'object', properties: { a: { default: value } } } };
+  };
+
+  it('skips a tool nested past the limit, by name, without walking it recursively', () => {
+    expect(parseToolDefinition(toolOfDepth(MAX_TOOL_DEFINITION_DEPTH)).ok).toBe(true);
+    expect(parseToolDefinition(toolOfDepth(MAX_TOOL_DEFINITION_DEPTH + 1))).toEqual({
+      ok: false,
+      name: 'deep',
+      problem: `tool: nested deeper than ${String(MAX_TOOL_DEFINITION_DEPTH)} levels`,
+    });
+    // Deep enough to overflow any recursive walk of the host's (16 KB of JSON).
+    expect(parseToolDefinition(toolOfDepth(100_000)).ok).toBe(false);
   });
 });

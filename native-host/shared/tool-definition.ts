@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isAppUri } from '../../protocol/apps';
+import { nestedDeeperThan } from '../../protocol/guards';
 
 /**
  * One tool as a server described it, validated on its own so a malformed tool is skipped while its
@@ -11,6 +12,14 @@ import { isAppUri } from '../../protocol/apps';
 export const MAX_TOOL_NAME_CHARS = 256;
 export const MAX_TOOLS_PER_SERVER = 1_000;
 export const MAX_LIST_PAGES = 100;
+/**
+ * Deepest nesting of one tool's definition (objects and arrays, the tool itself being level 1).
+ * The host hashes definitions (pins, the listing's change check), compares and serializes them
+ * with recursive walks; a hostile listing nested thousands deep would overflow the stack in one
+ * of them and take the host down with every server. Twice the arguments' limit: each level of a
+ * JSON Schema is two levels of JSON (`properties`, then the property).
+ */
+export const MAX_TOOL_DEFINITION_DEPTH = 128;
 
 const ObjectSchema = z.record(z.string(), z.unknown());
 
@@ -106,18 +115,23 @@ function hint(annotations: Record<string, unknown> | undefined, key: string): Hi
 
 /** Validates one entry of a `tools/list` result. Never throws. */
 export function parseToolDefinition(value: unknown): ToolParse {
+  const rawName = (): string =>
+    typeof value === 'object' && value !== null && 'name' in value && typeof value.name === 'string'
+      ? value.name.slice(0, MAX_TOOL_NAME_CHARS)
+      : '(unnamed)';
+  // First, and without recursion: nothing below may walk a value this deep.
+  if (nestedDeeperThan(value, MAX_TOOL_DEFINITION_DEPTH)) {
+    return {
+      ok: false,
+      name: rawName(),
+      problem: `tool: nested deeper than ${String(MAX_TOOL_DEFINITION_DEPTH)} levels`,
+    };
+  }
   const parsed = RawToolSchema.safeParse(value);
   if (!parsed.success) {
-    const rawName =
-      typeof value === 'object' &&
-      value !== null &&
-      'name' in value &&
-      typeof value.name === 'string'
-        ? value.name.slice(0, MAX_TOOL_NAME_CHARS)
-        : '(unnamed)';
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? issue.path.join('.') : 'tool';
-    return { ok: false, name: rawName, problem: `${where}: ${issue?.message ?? 'invalid'}` };
+    return { ok: false, name: rawName(), problem: `${where}: ${issue?.message ?? 'invalid'}` };
   }
   const { name, title, description, inputSchema, annotations, _meta } = parsed.data;
   const annotationTitle = annotations?.['title'];
