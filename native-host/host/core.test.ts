@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ServerSummary } from '../../protocol/servers';
 import type { ServerSpec } from '../shared/server-spec';
+import type { LaunchFn } from '../mcp/runtime-types';
 import { fakeServerSpec } from '../testing/server-spec';
 import { inMemoryLauncher, type InMemoryLauncherOptions } from '../testing/in-memory-launcher';
 import { launchFingerprint } from '../trust/fingerprint';
@@ -270,5 +271,77 @@ describe('HostCore', () => {
     await core.shutdown();
     await core.approveLaunch('b', launchFingerprint(b.definition!)).catch(() => undefined);
     expect(launched).toEqual([]);
+  });
+});
+
+describe('HostCore, the launch gate on a server it already runs', () => {
+  /** A launcher that counts the processes whose transport is still open. */
+  function countingLauncher() {
+    const inner = inMemoryLauncher({ tools: () => [{ name: 'read' }] });
+    const open = new Set<number>();
+    const spawnServer: LaunchFn = async (launch) => {
+      const spawned = await inner.spawnServer(launch);
+      const pid = spawned.pid ?? -1;
+      open.add(pid);
+      const close = spawned.transport.close.bind(spawned.transport);
+      spawned.transport.close = async () => {
+        open.delete(pid);
+        await close();
+      };
+      return spawned;
+    };
+    return { spawnServer, open, launched: inner.launched };
+  }
+
+  it('stops a running server whose approval went away: nothing of it runs, and approval starts one', async () => {
+    const trust = await trustStore();
+    const a = fakeServerSpec('a');
+    await approved(trust, a);
+    const { spawnServer, open, launched } = countingLauncher();
+    const { core } = harness([a], trust, { spawnServer });
+    await core.startAll();
+    expect(open.size).toBe(1);
+    // `switchyard revoke a`, or another host: this host learns it at the next start.
+    await trust.revokeLaunch('user', 'a');
+    expect((await core.start('a')).status.state).toBe('needs-approval');
+    expect(open.size).toBe(0);
+    await core.approveLaunch('a', launchFingerprint(a.definition!));
+    expect(launched).toEqual(['a', 'a']);
+    expect(open.size).toBe(1);
+    await core.shutdown();
+    expect(open.size).toBe(0);
+  });
+
+  it('revoking a workspace drops its pins in memory too: the first allowed call after approval pins again', async () => {
+    const trust = await trustStore();
+    const root = mkdtempSync(path.join(tmpdir(), 'switchyard-ws-'));
+    const w = fakeServerSpec('w', {
+      provenance: 'workspace',
+      workspaceRoot: root,
+      scope: root,
+      definition: {
+        executable: '/usr/bin/fake',
+        args: ['server.js'],
+        env: {},
+        cwd: null,
+        provenance: 'workspace',
+        workspaceRoot: root,
+      },
+    });
+    await approved(trust, w);
+    const { core } = harness([w], trust, {
+      toolPolicy: [{ glob: 'w__read', value: 'allow' }],
+    });
+    core.applyProfiles({ profiles: [], sharedWorkspaces: [root] });
+    await core.startAll();
+    await core.callTool('w__read', {});
+    expect(await trust.pinOf(root, 'w', 'read')).toBeDefined();
+
+    await core.revokeLaunch({ workspace: root });
+    expect(await trust.pinOf(root, 'w', 'read')).toBeUndefined();
+    await core.approveLaunch('w', launchFingerprint(w.definition!));
+    await core.callTool('w__read', {});
+    expect(await trust.pinOf(root, 'w', 'read')).toBeDefined();
+    await core.shutdown();
   });
 });

@@ -60,8 +60,11 @@ export class LaunchTrust {
     const consent = await this.consentFor(fleet.spec(runtime.name), snapshot);
     if (!fleet.isCurrent(runtime)) return;
     if (consent) {
-      // Fail closed (D6): nothing is spawned until the user approves this exact definition.
-      runtime.awaitApproval(consent);
+      // Fail closed (D6): nothing is spawned until the user approves this exact definition. A
+      // server still running (or starting) when its approval went away (revoked from the CLI or
+      // another host) is stopped by this: the gate's "no" leaves nothing of it, and an approval
+      // later does not start a second process beside the first.
+      await runtime.awaitApproval(consent);
       this.options.audit?.append({
         event: 'launch',
         server: runtime.name,
@@ -144,7 +147,7 @@ export class LaunchTrust {
     target: { server: string } | { workspace: string },
     options: { restart?: boolean } = {},
   ): Promise<ServerRuntime[]> {
-    const { fleet, trust } = this.options;
+    const { fleet, trust, catalog } = this.options;
     const affected =
       'server' in target
         ? [fleet.spec(target.server)]
@@ -153,7 +156,10 @@ export class LaunchTrust {
       const spec = affected[0];
       if (spec) await trust.revokeLaunch(spec.scope, spec.name);
     } else {
+      // A workspace's revoke takes its pins too: the gate must not go on reading them as held,
+      // or the first call allowed after approval would not pin its definition again.
       await trust.revokeScope(target.workspace);
+      catalog.reloadPins(affected, await trust.snapshot());
     }
     const runtimes: ServerRuntime[] = [];
     for (const spec of affected) {

@@ -5,6 +5,8 @@ import { closeConnection, type Connection } from './connection';
 import { negotiate, probeTimeoutMs } from './negotiation';
 import { ConnectionRequests } from './runtime-requests';
 import { restartDecision, type RestartPolicy, DEFAULT_RESTART_POLICY } from './restart-policy';
+
+export type { ServerRuntimeEvents, ServerRuntimeOptions } from './runtime-types';
 import {
   crashMessage,
   handshakeFailureMessage,
@@ -12,46 +14,12 @@ import {
   untrustedServerInfo,
   untrustedMessage,
 } from './runtime-errors';
-import {
-  createRuntimeClient,
-  type ElicitationAnswer as Answer,
-  type FeatureNotice,
-  type RootsSource,
-} from './runtime-client';
-import type { CallOptions, LaunchFn, NegotiationMemory, ServerProcess } from './runtime-types';
+import { createRuntimeClient } from './runtime-client';
+import type { CallOptions, ServerProcess, ServerRuntimeOptions } from './runtime-types';
 import type { ServerLaunch } from '../shared/server-spec';
 import type { ToolDefinition } from '../shared/tool-definition';
 import { ServerToolList, type RejectedTool } from './tool-list';
-import { scheduleUnref, type ScheduleFn } from './schedule';
-
-export interface ServerRuntimeEvents {
-  onStateChange(runtime: ServerRuntime): void;
-  onToolsChanged(runtime: ServerRuntime): void;
-  /** The server announced a change to its resources or prompts (issue 12). */
-  onFeatureNotice?(runtime: ServerRuntime, notice: FeatureNotice): void;
-  /** The server asks the user something (issue 12); absent: no `elicitation` capability. */
-  onElicitation?(runtime: ServerRuntime, ask: unknown, signal: AbortSignal): Promise<Answer>;
-  /** The server's last request in flight settled (its open questions are moot). */
-  onRequestsIdle?(runtime: ServerRuntime): void;
-  onLog(level: 'info' | 'warning' | 'error', message: string): void;
-}
-
-export interface ServerRuntimeOptions {
-  readonly launch: ServerLaunch;
-  readonly spawnServer: LaunchFn;
-  readonly events: ServerRuntimeEvents;
-  readonly clientInfo: { readonly name: string; readonly version: string };
-  /** The MCP roots offered (file:// URIs), read on every `roots/list`; absent: no `roots`. */
-  readonly roots?: RootsSource;
-  /** Whether a new connection declares MCP Apps, read at each connect; absent: `launch.apps`. */
-  readonly apps?: () => boolean;
-  /** How this launch negotiated before (decision 0016); without it every start probes. */
-  readonly negotiation?: NegotiationMemory;
-  readonly restartPolicy?: RestartPolicy;
-  readonly now?: () => number;
-  /** Restart backoff and list expiry timers; default `scheduleUnref`. */
-  readonly schedule?: ScheduleFn;
-}
+import { scheduleUnref } from './schedule';
 
 /**
  * One configured server: its process, its SDK client and its state machine
@@ -82,7 +50,7 @@ export class ServerRuntime {
   private lastProcess: ServerProcess | undefined;
   /** The start() in progress, if any (its state may still read 'starting' from markStarting()). */
   private starting: Promise<void> | undefined;
-  /** How many times stop() ran: a start() waiting for another one knows whether a stop came after it. */
+  /** How many times stop() or awaitApproval() ran: a start() waiting for another one knows whether one came after it. */
   private stops = 0;
   /** Requests on the current connection (runtime-requests.ts). */
   readonly requests: ConnectionRequests;
@@ -177,7 +145,19 @@ export class ServerRuntime {
   }
 
   /** Stops the server (its whole process group) and cancels any pending restart. */
-  async stop(): Promise<void> {
+  stop(): Promise<void> {
+    return this.end({ state: 'stopped' });
+  }
+
+  /** Holds the server at the launch-trust gate (design D6): stops what it runs or is starting,
+   * spawns nothing, and its state carries the consent request the UI shows. A later `start()`
+   * (after approval) proceeds. */
+  awaitApproval(consent: ConsentRequest): Promise<void> {
+    return this.end({ state: 'needs-approval', consent });
+  }
+
+  /** Ends the connection, a handshake and a restart in progress, and leaves the server in `next`. */
+  private async end(next: ServerState): Promise<void> {
     this.stops += 1;
     this.cancelRestartTimer();
     const connections = [this.connection, this.attempting].filter((c) => c !== undefined);
@@ -186,16 +166,9 @@ export class ServerRuntime {
     this.attempting = undefined;
     this.generation += 1;
     this.toolList.clear();
-    this.setState({ state: 'stopped' });
+    this.setState(next);
     if (listed) this.options.events.onToolsChanged(this); // its tools left the listing
     await Promise.all(connections.map((c) => closeConnection(c)));
-  }
-
-  /** Holds the server at the launch-trust gate (design D6): nothing is spawned, and the state
-   * carries the consent request the UI shows. A later `start()` (after approval) proceeds. */
-  awaitApproval(consent: ConsentRequest): void {
-    this.cancelRestartTimer();
-    this.setState({ state: 'needs-approval', consent });
   }
 
   async restart(): Promise<void> {
