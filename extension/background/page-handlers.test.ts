@@ -3,11 +3,16 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
 import serversLogs from '../../protocol/fixtures/servers-logs.json';
 import type { SenderInfo } from '../messaging/sender';
-import type { PageEvent } from '../messaging/ui-protocol';
+import type { ActiveProfileView, PageEvent } from '../messaging/ui-protocol';
 import type { ProviderSettings } from '../messaging/provider';
 import { AgentSession, RunInProgressError } from './agent-session';
 import type { AgentEvent } from '../messaging/agent-events';
-import { PROFILE_UNKNOWN_MESSAGE, PageRequestRefused, createPageHandlers } from './page-handlers';
+import {
+  CONVERSATION_CHANGED_MESSAGE,
+  PROFILE_UNKNOWN_MESSAGE,
+  PageRequestRefused,
+  createPageHandlers,
+} from './page-handlers';
 import { ScriptedProvider, textTurn, type ScriptedTurn } from './providers/scripted-provider';
 import { NO_PROVIDER_MESSAGE } from './providers/settings-provider';
 import { createHistoryHandlers } from './history-handlers';
@@ -44,7 +49,10 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-async function setup(turns: readonly ScriptedTurn[] = []) {
+async function setup(
+  turns: readonly ScriptedTurn[] = [],
+  options: { readonly profile?: ActiveProfileView } = {},
+) {
   const { native, host } = await connectedHostClient();
   const settings = await SettingsStore.open(memoryStorage());
   const provider = new ScriptedProvider(turns);
@@ -66,7 +74,7 @@ async function setup(turns: readonly ScriptedTurn[] = []) {
     settings,
     host,
     context: () => Promise.resolve(null),
-    profile: () => null,
+    profile: () => options.profile ?? null,
     profileSettled: () => true,
     run: () => null,
     broadcast: (event) => broadcasts.push(event),
@@ -277,6 +285,39 @@ describe('chat', () => {
     });
     expect(agentEvents).toContainEqual(expect.objectContaining({ type: 'done', runId }));
     expect(session.conversation.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+  });
+
+  test('a send whose attachments are read while another conversation is opened is refused: nothing lands anywhere', async () => {
+    const work: ActiveProfileView = { id: 'work', name: 'Work', matchedPattern: null, url: null };
+    const { handlers, settings, session, native, provider } = await setup([textTurn('never')], {
+      profile: work,
+    });
+    await settings.setProvider({ kind: 'openai', apiKey: KEY, model: 'gpt-4o' });
+    let answer: () => void = () => undefined;
+    native.port.onRequest = (request) => {
+      if (request.method !== 'resources/read') return;
+      answer = () => {
+        native.port.respond(request.id, {
+          server: 'docs',
+          contents: [{ uri: 'docs://a', text: 'notes of A' }],
+        });
+      };
+    };
+    const sent = handlers['chat/send']({
+      text: 'Summarise this.',
+      attachments: [{ server: 'docs', uri: 'docs://a', name: 'a' }],
+    });
+    await vi.waitFor(() => {
+      expect(native.port.lastRequest('resources/read').params).toMatchObject({ profile: 'work' });
+    });
+    await handlers['chat/new']({});
+    answer();
+    await expect(sent).rejects.toMatchObject({
+      reason: 'conversation-changed',
+      message: CONVERSATION_CHANGED_MESSAGE,
+    });
+    expect(session.conversation.messages).toEqual([]);
+    expect(provider.requests).toEqual([]);
   });
 
   test('chat/new answers with the empty conversation the session now holds', async () => {

@@ -43,6 +43,10 @@ const CHAT_READS: ReadonlySet<RequestMethod> = new Set<RequestMethod>([
   'apps/read',
 ]);
 
+/** Why a send was refused when another conversation was opened while its attachments were read. */
+export const CONVERSATION_CHANGED_MESSAGE =
+  'Another conversation was opened while the attached resources were read, so the message was not sent. It is still in the box: send it again where you want it.';
+
 /** Why a read or call for the chat was refused while the tab's profile is unknown. */
 export const PROFILE_UNKNOWN_MESSAGE =
   "The profile of the active tab could not be resolved, so nothing of your servers' is read or called for this chat right now. Reload the tab, or retry once the host answers.";
@@ -139,6 +143,7 @@ export function createPageHandlers(deps: PageHandlerDeps): Omit<PageHandlers, Hi
       if (!media.ok) throw new PageRequestRefused(media.problem, 'invalid-attachment');
       const running = (): boolean => session.running;
       if (running()) throw new RunInProgressError();
+      const conversationId = session.conversation.id;
       // Read before the run starts: a resource that cannot be read fails the send, loudly.
       const read =
         attachments === undefined || attachments.length === 0
@@ -146,6 +151,11 @@ export function createPageHandlers(deps: PageHandlerDeps): Omit<PageHandlers, Hi
           : await readAttachments(host, attachments, profileForCall().profile);
       // Another send may have started while the resources were read.
       if (running()) throw new RunInProgressError();
+      // Or another conversation be on screen (New Chat, the history): the message, and what it
+      // attached, belong to the one it was written in, not to whichever is shown now.
+      if (session.conversation.id !== conversationId) {
+        throw new PageRequestRefused(CONVERSATION_CHANGED_MESSAGE, 'conversation-changed');
+      }
       const done = session.send(text, read, { images: media.images, files: media.files });
       const runId = session.runId;
       // The run reports its end as events; a failure to start is the only thing to answer here.
