@@ -263,6 +263,8 @@ describe('startWorker', () => {
     await vi.waitFor(() => {
       expect(agentEvents(first).filter((e) => e.type === 'text-delta')).toHaveLength(2);
     });
+    // Another model picked mid-turn changes the conversation's details, not its transcript.
+    await first.call('chat/setModel', { model: 'gpt-4o-mini' });
     const late = open(PANEL);
     expect(await late.call('session/snapshot')).toMatchObject({
       running: true,

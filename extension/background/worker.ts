@@ -8,7 +8,11 @@ import { createHistoryHandlers } from './history-handlers';
 import { imageTokenRule } from './image-tokens';
 import { createPageHandlers, settingsEvent } from './page-handlers';
 import type { ModelProvider } from './providers/provider';
-import type { ConversationModel } from '../messaging/conversation';
+import {
+  sameTranscript,
+  type Conversation,
+  type ConversationModel,
+} from '../messaging/conversation';
 import type { ProviderSettings } from '../messaging/provider';
 import { testProviderConnection } from './providers/connection-test';
 import type { ReachDeps } from './providers/provider-reach';
@@ -219,15 +223,22 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
 
   // What a page opened mid-turn needs to show the text streamed so far.
   let streaming: { runId: string; streamingText: string } | null = null;
+  /** The conversation as the last `conversation-changed` showed it. */
+  let shown: Conversation | null = session.conversation;
   session.subscribe((event) => {
     if (event.type === 'run-started') {
       streaming = { runId: event.runId, streamingText: '' };
     } else if (event.type === 'text-delta') {
       if (streaming?.runId === event.runId) streaming.streamingText += event.text;
     } else if (event.type === 'conversation-changed') {
-      // The transcript now holds what was streamed (or a new chat began).
+      // The transcript now holds what was streamed (or a new chat began), unless only the
+      // conversation's details changed (a rename, the model picker).
+      const kept = shown !== null && sameTranscript(shown, event.conversation);
       streaming =
-        session.running && streaming !== null ? { ...streaming, streamingText: '' } : null;
+        session.running && streaming !== null
+          ? { ...streaming, streamingText: kept ? streaming.streamingText : '' }
+          : null;
+      shown = event.conversation;
     } else if (event.type === 'done') {
       streaming = null;
     }

@@ -172,3 +172,16 @@ export const ConversationSchema = z.object({
   provider: ConversationModelSchema.optional(),
 });
 export type Conversation = z.infer<typeof ConversationSchema>;
+
+/**
+ * Whether `next` holds the same transcript as `previous`: the same conversation, and no message
+ * written since (a rename, the model picker or the count left out changed only its details). Text
+ * streamed meanwhile is then not in the transcript yet, and stays on screen.
+ */
+export function sameTranscript(previous: Conversation, next: Conversation): boolean {
+  return (
+    previous.id === next.id &&
+    previous.updatedAt === next.updatedAt &&
+    previous.messages.length === next.messages.length
+  );
+}

@@ -121,6 +121,19 @@ describe('a run', () => {
     expect(state.running).toBe(true);
   });
 
+  test('a rename or another model mid-turn keeps the text streamed so far', () => {
+    const asked = conversation([userAsked]);
+    const state = run(
+      started,
+      agent({ type: 'text-delta', runId: 'run1', text: 'Here is a long answer ' }),
+      agent({ type: 'conversation-changed', conversation: { ...asked, model: 'gpt-4o-mini' } }),
+      agent({ type: 'conversation-changed', conversation: { ...asked, title: 'Answers' } }),
+      agent({ type: 'text-delta', runId: 'run1', text: 'continued' }),
+    );
+    expect(state.streamingText).toBe('Here is a long answer continued');
+    expect(state.conversation?.title).toBe('Answers');
+  });
+
   test('tool calls are tracked live', () => {
     const state = run(
       started,

@@ -2,7 +2,7 @@ import type { AgentEvent } from '../../messaging/agent-events';
 import { APP_CALLS_RUN_ID, type PendingApproval } from '../../messaging/approvals';
 import type { RunEndReason } from '../../messaging/agent-events';
 import type { ConnectionState } from '../../messaging/connection';
-import type { Conversation } from '../../messaging/conversation';
+import { sameTranscript, type Conversation } from '../../messaging/conversation';
 import type { CallProgress, ToolOutcome } from '../../messaging/agent-events';
 import type {
   ActiveProfileView,
@@ -171,8 +171,13 @@ function endRun(state: ChatState): ChatState {
 
 function conversationChanged(state: ChatState, conversation: Conversation): ChatState {
   const previous = state.conversation;
-  // The turn's text is now in the transcript.
-  const next: ChatState = { ...state, conversation, streamingText: '' };
+  // The turn's text is now in the transcript, unless only the conversation's details changed.
+  const kept = previous !== null && sameTranscript(previous, conversation);
+  const next: ChatState = {
+    ...state,
+    conversation,
+    streamingText: kept ? state.streamingText : '',
+  };
   if (previous === null || previous.id === conversation.id) return next;
   // New Chat: the worker dropped the old run without a `done`, and its approvals with it.
   return { ...endRun(next), notices: [] };
