@@ -1,6 +1,11 @@
 import { describe, expect, it, test } from 'vitest';
 import type { ChatMessage } from '../messaging/conversation';
-import { MAX_IMAGE_BYTES, MAX_IMAGES_PER_MESSAGE, type ImagePart } from '../messaging/images';
+import {
+  MAX_CONVERSATION_IMAGES,
+  MAX_IMAGE_BYTES,
+  MAX_IMAGES_PER_MESSAGE,
+  type ImagePart,
+} from '../messaging/images';
 import { boundImages, checkImage, checkImages, sniffImageType } from './image-content';
 import {
   JPEG_HEAD,
@@ -9,6 +14,7 @@ import {
   TINY_PNG,
   TINY_WEBP,
   pngOfBytes,
+  pngOfSize,
 } from './testing/images';
 
 /*
@@ -44,6 +50,10 @@ test.each([
   ['image/png', '', { reason: 'not valid base64' }],
   ['image/png', pngOfBytes(MAX_IMAGE_BYTES), { type: 'image/png' }],
   ['image/png', pngOfBytes(MAX_IMAGE_BYTES + 1), { reason: 'larger than the 1.0 MB limit' }],
+  // A side past what models take: Anthropic refuses the whole request, on every later turn.
+  ['image/png', pngOfSize(8_000, 10), { type: 'image/png' }],
+  ['image/png', pngOfSize(8_001, 10), { reason: '8001 x 10 px, over the 8000 px a side' }],
+  ['image/png', pngOfSize(10, 9_000), { reason: 'over the 8000 px a side' }],
 ] as const)('declared %s: %o', (mimeType, data, expected) => {
   const check = checkImage({ mimeType, data });
   if ('type' in expected) {
@@ -109,6 +119,24 @@ describe('boundImages', () => {
   it('returns the same transcript when everything fits', () => {
     const messages = transcript();
     expect(boundImages(messages, 1_200)).toBe(messages);
+  });
+
+  it(`keeps the pixels of the newest ${String(MAX_CONVERSATION_IMAGES)} images at most, however small`, () => {
+    // A server that answers every call with 4 tiny images: 30 calls would be 120 in a request.
+    const messages: ChatMessage[] = Array.from({ length: 30 }, (_, i) => ({
+      role: 'user',
+      content: `shot ${String(i)}`,
+      images: [image(10), image(10), image(10), image(10)],
+    }));
+    const bounded = boundImages(messages);
+    const withPixels = bounded.flatMap((m) =>
+      m.role === 'user' ? (m.images ?? []).filter((i) => i.data !== undefined) : [],
+    );
+    expect(withPixels).toHaveLength(MAX_CONVERSATION_IMAGES);
+    // The newest are the ones kept.
+    expect(bounded.at(-1)).toMatchObject({ images: [{ data: 'AAAA' }, {}, {}, {}] });
+    expect(bounded[0]).toMatchObject({ images: [{ bytes: 10 }, {}, {}, {}] });
+    expect(bounded[0]?.role === 'user' && bounded[0].images?.[0]?.data).toBeUndefined();
   });
 
   it('drops the pixels of the oldest images first, keeping their descriptions', () => {

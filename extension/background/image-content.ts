@@ -2,9 +2,11 @@ import type { ChatMessage } from '../messaging/conversation';
 import {
   IMAGE_MIME_TYPES,
   MAX_CONVERSATION_IMAGE_BYTES,
+  MAX_CONVERSATION_IMAGES,
   MAX_IMAGE_BYTES,
   MAX_IMAGES_PER_MESSAGE,
   MAX_MESSAGE_IMAGE_BYTES,
+  MAX_SENT_IMAGE_EDGE_PX,
   describeBytes,
   type ImageMimeType,
   type ImagePart,
@@ -87,6 +89,12 @@ export function checkImage(candidate: ImageCandidate): ImageCheck {
     return { ok: false, reason: 'its bytes are not a PNG, JPEG, GIF or WebP image' };
   }
   const size = imageDimensions(data, mimeType);
+  if (size !== undefined && Math.max(size.width, size.height) > MAX_SENT_IMAGE_EDGE_PX) {
+    return {
+      ok: false,
+      reason: `it is ${String(size.width)} x ${String(size.height)} px, over the ${String(MAX_SENT_IMAGE_EDGE_PX)} px a side models take`,
+    };
+  }
   return {
     ok: true,
     image: {
@@ -147,18 +155,20 @@ function withoutData(images: readonly ImagePart[], keep: (image: ImagePart) => b
 }
 
 /**
- * The conversation with only its newest images' pixels kept, up to `budget` bytes; older ones
- * keep their description (the model is told they are no longer kept). Returns the same array
- * when nothing needed dropping.
+ * The conversation with only its newest images' pixels kept, up to `budget` bytes and `count`
+ * images; older ones keep their description (the model is told they are no longer kept). Returns
+ * the same array when nothing needed dropping.
  */
 export function boundImages(
   messages: readonly ChatMessage[],
   budget = MAX_CONVERSATION_IMAGE_BYTES,
+  count = MAX_CONVERSATION_IMAGES,
 ): readonly ChatMessage[] {
-  const tally = { used: 0, dropped: 0 };
+  const tally = { used: 0, kept: 0, dropped: 0 };
   const keep = (image: ImagePart): boolean => {
-    if (tally.used + image.bytes <= budget) {
+    if (tally.kept < count && tally.used + image.bytes <= budget) {
       tally.used += image.bytes;
+      tally.kept += 1;
       return true;
     }
     tally.dropped += 1;

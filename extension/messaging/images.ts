@@ -24,6 +24,18 @@ export const MAX_MESSAGE_IMAGE_BYTES = 2 * 1_048_576;
  * storage and in later requests alike.
  */
 export const MAX_CONVERSATION_IMAGE_BYTES = 4 * 1_048_576;
+/**
+ * Most images a conversation keeps with their pixels (newest first), and so one request carries,
+ * by count as the bytes above: providers refuse a request with too many (Anthropic: 100, and past
+ * 20 each must be at most 2,000 px a side), and a refused request would fail every later turn of
+ * the conversation, as the images are sent again each time.
+ */
+export const MAX_CONVERSATION_IMAGES = 20;
+/**
+ * Longest side an image may have to be passed on (Anthropic refuses a larger one outright; the
+ * others scale it down). Known from its header; an image whose header says nothing is passed on.
+ */
+export const MAX_SENT_IMAGE_EDGE_PX = 8_000;
 
 /** base64 characters of MAX_IMAGE_BYTES. */
 const MAX_IMAGE_BASE64_CHARS = Math.ceil(MAX_IMAGE_BYTES / 3) * 4;
