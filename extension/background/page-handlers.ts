@@ -1,7 +1,7 @@
 import { isRecord } from '../../protocol/guards';
 import { isRequestMethod, paramsSchemaOf, type RequestMethod } from '../../protocol/methods';
+import { isPageHostMethod } from '../messaging/page-host-methods';
 import {
-  isPageHostMethod,
   type HistoryMethod,
   type ActiveProfileView,
   type ContextMeter,

@@ -2,13 +2,13 @@ import type { ParamsOf, ResultOf } from '../../protocol/methods';
 import {
   UI_PORT_NAME,
   type PageEvent,
-  type PageHostMethod,
   type PageMethod,
   type PageParamsOf,
   type PageRequestMessage,
   type PageResultOf,
   type WorkerMessage,
 } from './ui-protocol';
+import type { PageHostMethod } from './page-host-methods';
 
 /**
  * A page's end of the UI port (ui-protocol.ts): requests with ids, pushed events, and a new port

@@ -10,6 +10,7 @@ import {
   callFailure,
   crashMessage,
   handshakeFailureMessage,
+  handshakeOutcome,
   untrustedMessage,
   type CallFailureContext,
 } from './runtime-errors';
@@ -137,6 +138,37 @@ describe('a remote server (issue 11)', () => {
     expect(handshakeFailureMessage('s', process, { ...failure, handshakeTimeoutMs: 5_000 })).toBe(
       message,
     );
+  });
+
+  test.each<[string, ServerProcess, number, string]>([
+    // A first start that fails is final; a restart's, or an outage, goes to the restart policy.
+    ['a local first start', { ...remoteProcess(undefined), remote: undefined }, 0, 'failed'],
+    ['a local restart', { ...remoteProcess(undefined), remote: undefined }, 1, 'crashed'],
+    ['a remote server out of reach at its first start', refused, 0, 'crashed'],
+    [
+      'one that wants a sign-in, even on a restart',
+      {
+        ...refused,
+        remote: { ...refused.remote!, signInRequired: () => "Sign in to 's' first." },
+      },
+      2,
+      'failed',
+    ],
+  ])('handshake outcome: %s', (_label, process, attempt, kind) => {
+    const outcome = handshakeOutcome('s', process, {
+      attempt,
+      timedOut: false,
+      handshakeTimeoutMs: 5_000,
+      error: new Error('x'),
+    });
+    expect(outcome.kind).toBe(kind);
+    if (outcome.kind === 'failed' && kind === 'failed' && attempt === 2) {
+      expect(outcome.state).toEqual({
+        state: 'failed',
+        reason: 'auth-required',
+        message: "Sign in to 's' first.",
+      });
+    }
   });
 
   test.each<[string, ServerProcess, string]>([

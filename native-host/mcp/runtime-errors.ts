@@ -82,6 +82,37 @@ export function handshakeFailureMessage(
       : `'${server}' failed the MCP handshake: ${reason}.${tail}`;
 }
 
+/**
+ * What a handshake that did not complete leads to: `failed` for good (a sign-in is needed, or a
+ * first start failed), or a crash that the restart policy decides on (an automatic restart's
+ * handshake, or a remote server out of reach even at its first start: an outage).
+ */
+export function handshakeOutcome(
+  server: string,
+  process: ServerProcess,
+  failure: {
+    readonly attempt: number;
+    readonly timedOut: boolean;
+    readonly handshakeTimeoutMs: number;
+    readonly error: unknown;
+  },
+):
+  | { readonly kind: 'failed'; readonly state: Extract<ServerState, { state: 'failed' }> }
+  | { readonly kind: 'crashed'; readonly exit: ExitInfo; readonly message: string } {
+  const exit = process.exitInfo;
+  const signIn = process.remote?.signInRequired();
+  if (signIn !== undefined) {
+    // Retrying cannot help until the user signs in: no backoff, no crash loop.
+    return { kind: 'failed', state: { state: 'failed', reason: 'auth-required', message: signIn } };
+  }
+  const message = handshakeFailureMessage(server, process, failure);
+  if (failure.attempt > 0 || process.remote?.lastProblem() !== undefined) {
+    return { kind: 'crashed', exit: exit ?? { code: null, signal: null }, message };
+  }
+  const reason = failure.timedOut ? 'handshake-timeout' : 'handshake-failed';
+  return { kind: 'failed', state: { state: 'failed', reason, message, ...(exit ? { exit } : {}) } };
+}
+
 /** What a running server that exited says (before the restart decision is appended). */
 export function crashMessage(server: string, exit: ExitInfo, process: ServerProcess): string {
   const tail = tailOf(process);

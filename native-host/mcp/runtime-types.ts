@@ -1,9 +1,5 @@
 import type { ProtocolEra, Transport } from '@modelcontextprotocol/client';
 import type { ExitInfo } from '../../protocol/servers';
-import type { ElicitationAnswer as Answer, FeatureNotice, RootsSource } from './runtime-client';
-import type { RestartPolicy } from './restart-policy';
-import type { ScheduleFn } from './schedule';
-import type { ServerRuntime } from './server-runtime';
 import type { ServerLaunch } from '../shared/server-spec';
 import type { Cancellation } from '../shared/cancellation';
 
@@ -88,33 +84,4 @@ export interface NegotiationMemory {
   knownLegacy(): boolean;
   /** The era a probe (or a fallback after one) settled on. */
   settled(era: ProtocolEra): void;
-}
-
-export interface ServerRuntimeEvents {
-  onStateChange(runtime: ServerRuntime): void;
-  onToolsChanged(runtime: ServerRuntime): void;
-  /** The server announced a change to its resources or prompts (issue 12). */
-  onFeatureNotice?(runtime: ServerRuntime, notice: FeatureNotice): void;
-  /** The server asks the user something (issue 12); absent: no `elicitation` capability. */
-  onElicitation?(runtime: ServerRuntime, ask: unknown, signal: AbortSignal): Promise<Answer>;
-  /** The server's last request in flight settled (its open questions are moot). */
-  onRequestsIdle?(runtime: ServerRuntime): void;
-  onLog(level: 'info' | 'warning' | 'error', message: string): void;
-}
-
-export interface ServerRuntimeOptions {
-  readonly launch: ServerLaunch;
-  readonly spawnServer: LaunchFn;
-  readonly events: ServerRuntimeEvents;
-  readonly clientInfo: { readonly name: string; readonly version: string };
-  /** The MCP roots offered (file:// URIs), read on every `roots/list`; absent: no `roots`. */
-  readonly roots?: RootsSource;
-  /** Whether a new connection declares MCP Apps, read at each connect; absent: `launch.apps`. */
-  readonly apps?: () => boolean;
-  /** How this launch negotiated before (decision 0016); without it every start probes. */
-  readonly negotiation?: NegotiationMemory;
-  readonly restartPolicy?: RestartPolicy;
-  readonly now?: () => number;
-  /** Restart backoff and list expiry timers; default `scheduleUnref`. */
-  readonly schedule?: ScheduleFn;
 }

@@ -6,20 +6,53 @@ import { negotiate, probeTimeoutMs } from './negotiation';
 import { ConnectionRequests } from './runtime-requests';
 import { restartDecision, type RestartPolicy, DEFAULT_RESTART_POLICY } from './restart-policy';
 
-export type { ServerRuntimeEvents, ServerRuntimeOptions } from './runtime-types';
 import {
   crashMessage,
-  handshakeFailureMessage,
+  handshakeOutcome,
   launchFailure,
   untrustedServerInfo,
   untrustedMessage,
 } from './runtime-errors';
-import { createRuntimeClient } from './runtime-client';
-import type { CallOptions, ServerProcess, ServerRuntimeOptions } from './runtime-types';
+import {
+  createRuntimeClient,
+  type ElicitationAnswer as Answer,
+  type FeatureNotice,
+  type RootsSource,
+} from './runtime-client';
+import type { CallOptions, LaunchFn, NegotiationMemory, ServerProcess } from './runtime-types';
 import type { ServerLaunch } from '../shared/server-spec';
 import type { ToolDefinition } from '../shared/tool-definition';
 import { ServerToolList, type RejectedTool } from './tool-list';
-import { scheduleUnref } from './schedule';
+import { scheduleUnref, type ScheduleFn } from './schedule';
+
+export interface ServerRuntimeEvents {
+  onStateChange(runtime: ServerRuntime): void;
+  onToolsChanged(runtime: ServerRuntime): void;
+  /** The server announced a change to its resources or prompts (issue 12). */
+  onFeatureNotice?(runtime: ServerRuntime, notice: FeatureNotice): void;
+  /** The server asks the user something (issue 12); absent: no `elicitation` capability. */
+  onElicitation?(runtime: ServerRuntime, ask: unknown, signal: AbortSignal): Promise<Answer>;
+  /** The server's last request in flight settled (its open questions are moot). */
+  onRequestsIdle?(runtime: ServerRuntime): void;
+  onLog(level: 'info' | 'warning' | 'error', message: string): void;
+}
+
+export interface ServerRuntimeOptions {
+  readonly launch: ServerLaunch;
+  readonly spawnServer: LaunchFn;
+  readonly events: ServerRuntimeEvents;
+  readonly clientInfo: { readonly name: string; readonly version: string };
+  /** The MCP roots offered (file:// URIs), read on every `roots/list`; absent: no `roots`. */
+  readonly roots?: RootsSource;
+  /** Whether a new connection declares MCP Apps, read at each connect; absent: `launch.apps`. */
+  readonly apps?: () => boolean;
+  /** How this launch negotiated before (decision 0016); without it every start probes. */
+  readonly negotiation?: NegotiationMemory;
+  readonly restartPolicy?: RestartPolicy;
+  readonly now?: () => number;
+  /** Restart backoff and list expiry timers; default `scheduleUnref`. */
+  readonly schedule?: ScheduleFn;
+}
 
 /**
  * One configured server: its process, its SDK client and its state machine
@@ -300,32 +333,18 @@ export class ServerRuntime {
     const isCurrent = connection.generation === this.generation;
     await closeConnection(connection);
     if (!isCurrent) return;
-    const exit = connection.process.exitInfo;
-    const signIn = connection.process.remote?.signInRequired();
-    if (signIn !== undefined) {
-      // Retrying cannot help until the user signs in: no backoff, no crash loop.
-      this.setState({ state: 'failed', reason: 'auth-required', message: signIn });
-      this.options.events.onLog('error', signIn);
-      return;
-    }
-    const message = handshakeFailureMessage(this.name, connection.process, {
+    const outcome = handshakeOutcome(this.name, connection.process, {
+      attempt,
       timedOut,
       handshakeTimeoutMs: this.options.launch.handshakeTimeoutMs,
       error,
     });
-    if (attempt > 0 || connection.process.remote?.lastProblem() !== undefined) {
-      // An automatic restart that fails its handshake counts as one more crash (backoff, then
-      // give up), and so does a remote server out of reach at its first start (an outage).
-      this.crashed(exit ?? { code: null, signal: null }, message, connection.process);
+    if (outcome.kind === 'crashed') {
+      this.crashed(outcome.exit, outcome.message, connection.process);
       return;
     }
-    this.setState({
-      state: 'failed',
-      reason: timedOut ? 'handshake-timeout' : 'handshake-failed',
-      message,
-      ...(exit ? { exit } : {}),
-    });
-    this.options.events.onLog('error', message);
+    this.setState(outcome.state);
+    this.options.events.onLog('error', outcome.state.message);
   }
 
   private onConnectionClosed(connection: Connection): void {
