@@ -215,14 +215,21 @@ export class ToolCatalog {
 
   /**
    * Pins every tool of `tools` that one of `globs` matches: an allow rule pins what the user saw
-   * when it was granted, so a later change suspends the grant (D7).
+   * when it was granted, so a later change suspends the grant (D7). A suspended tool is pinned
+   * anew only by a rule that names it exactly: a pattern over many tools (`fs__*`) is no review
+   * of the one whose definition changed, which keeps asking, with the difference on its card.
    */
   async pinMatching(tools: readonly ListedTool[], globs: readonly string[]): Promise<void> {
     if (globs.length === 0) return;
+    const { gate, fleet } = this.options;
     for (const listed of tools) {
-      if (globs.some((glob) => this.options.gate.matchesRule(glob, listed.exposed.name))) {
+      const name = listed.exposed.name;
+      const matching = globs.filter((glob) => gate.matchesRule(glob, name));
+      if (matching.length === 0) continue;
+      const named = matching.includes(name);
+      const { scope } = fleet.spec(listed.server);
+      if (named || !gate.pinChanged(scope, listed.server, listed.definition))
         await this.pin(listed);
-      }
     }
   }
 }

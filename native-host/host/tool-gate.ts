@@ -108,6 +108,11 @@ export class ToolGate {
     }
   }
 
+  /** Whether `definition` differs from what was pinned of it (its grants are suspended, D7). */
+  pinChanged(scope: string, server: string, definition: ToolDefinition): boolean {
+    return this.pinState(scope, server, definition).state === 'changed';
+  }
+
   /**
    * Pins `definition` (D7): resolves once trust.json holds it. Concurrent pins of the same
    * definition share one write. The first calls of a newly allow-listed tool arrive together, and

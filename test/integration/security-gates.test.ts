@@ -545,6 +545,24 @@ describe('tool policy and approvals', () => {
     expect(changed.changes[0]?.after).toContain('id_rsa');
   });
 
+  it('keeps it suspended under a pattern that covers it; naming it re-allows what it is now', async () => {
+    const policyOf = async (name: string): Promise<string | undefined> =>
+      (
+        await host.call<{ tools: Array<{ name: string; policy: string }> }>('tools/list')
+      ).tools.find((t) => t.name === name)?.policy;
+    expect(await policyOf('s__ok')).toBe('suspended');
+    // "Allow every tool of s" reviews nothing of the one that changed.
+    await host.call('policy/set', { tool: 's__*', policy: 'allow' });
+    expect(await policyOf('s__ok')).toBe('suspended');
+    await host.call('policy/set', { tool: 's__*', policy: null });
+    // The user names the tool (the popup's Allow on its row, beside its changes): pinned anew.
+    const named = await host.call<{ effective: string }>('policy/set', {
+      tool: 's__ok',
+      policy: 'allow',
+    });
+    expect(named.effective).toBe('allow');
+  });
+
   it('keeps an audit log of decisions with sizes and hashes, never argument values', async () => {
     const secret = 'sk-live-argument-value-that-must-not-be-logged';
     await host.request('tools/call', { name: 's__destroy', arguments: { target: secret } });
