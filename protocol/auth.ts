@@ -85,7 +85,7 @@ export const authMethods = {
     result: z.object({
       /** `revoked` at the authorization server, `unsupported` (it has no revocation endpoint),
        * `failed` (it refused; the tokens are deleted anyway) or `nothing` (was not signed in). */
-      revocation: z.enum(['revoked', 'unsupported', 'failed', 'nothing']),
+      revocation: z.enum(['revoked', 'unsupported', 'not-sent', 'failed', 'nothing']),
       /** How many stored records were deleted from the secret store. */
       deleted: z.number().int().nonnegative(),
     }),

@@ -7,8 +7,10 @@ import { oauthKey, OAUTH_RECORDS } from './resource';
 /** What sign-out did. */
 export interface SignOutResult {
   /** `revoked`: the AS accepted the revocation; `unsupported`: it has no revocation endpoint;
-   * `failed`: it did not accept (the tokens are deleted anyway); `nothing`: no tokens stored. */
-  readonly revocation: 'revoked' | 'unsupported' | 'failed' | 'nothing';
+   * `not-sent`: the tokens were issued for another URL of the server than the one whose
+   * authorization server is known now, so they were not sent there; `failed`: it did not accept
+   * (the tokens are deleted anyway); `nothing`: no tokens stored. */
+  readonly revocation: 'revoked' | 'unsupported' | 'not-sent' | 'failed' | 'nothing';
   /** How many stored records were deleted. */
   readonly deleted: number;
 }
@@ -20,41 +22,56 @@ const REVOKE_TIMEOUT_MS = 10_000;
  * authorization server's `revocation_endpoint` (RFC 7009) when its metadata names one over https
  * (or loopback), then deletes every `oauth:<server>:*` record. Deleting does not wait on the
  * revocation: a server that cannot be reached still leaves this machine without its tokens.
+ *
+ * The tokens go only where they were issued: the client and the authorization server's metadata
+ * must be records of the tokens' own resource. After the entry's URL changed, the metadata on
+ * record is the new URL's (any connection to it rewrites it), and that server's authorization
+ * server must never see the old server's tokens.
  */
 export async function signOut(
   store: SecretStore,
   server: string,
   fetchFn: FetchLike = fetch,
 ): Promise<SignOutResult> {
-  const tokens = (await readUnbound(store, server, 'tokens'))?.tokens;
-  const client = (await readUnbound(store, server, 'client'))?.info;
-  const metadata = (await readUnbound(store, server, 'discovery'))?.state
-    .authorizationServerMetadata;
+  const stored = await readUnbound(store, server, 'tokens');
+  const tokens = stored?.tokens;
+  const clientRecord = await readUnbound(store, server, 'client');
+  const discovery = await readUnbound(store, server, 'discovery');
+  const client = clientRecord?.info;
+  const metadata = discovery?.state.authorizationServerMetadata;
   let revocation: SignOutResult['revocation'] = 'nothing';
-  if (tokens !== undefined) {
-    const named =
-      metadata !== undefined && 'revocation_endpoint' in metadata
-        ? metadata.revocation_endpoint
-        : undefined;
-    const endpoint = secureEndpoint(typeof named === 'string' ? named : undefined);
-    if (endpoint === undefined || client === undefined) {
-      revocation = 'unsupported';
-    } else {
-      const results: boolean[] = [];
-      if (tokens.refresh_token !== undefined) {
-        results.push(
-          await revoke(fetchFn, endpoint, client, tokens.refresh_token, 'refresh_token'),
-        );
-      }
-      results.push(await revoke(fetchFn, endpoint, client, tokens.access_token, 'access_token'));
-      revocation = results.every(Boolean) ? 'revoked' : 'failed';
-    }
+  if (stored !== undefined && tokens !== undefined) {
+    const elsewhere = [clientRecord, discovery].some(
+      (record) => record !== undefined && record.resource !== stored.resource,
+    );
+    revocation = elsewhere ? 'not-sent' : await revokeAt(fetchFn, metadata, client, tokens);
   }
   let deleted = 0;
   for (const what of OAUTH_RECORDS) {
     if (await store.delete(oauthKey(server, what))) deleted += 1;
   }
   return { revocation, deleted };
+}
+
+/** Revokes `tokens` at the revocation endpoint `metadata` names, if it names a secure one. */
+async function revokeAt(
+  fetchFn: FetchLike,
+  metadata: object | undefined,
+  client: { client_id: string; client_secret?: string | undefined } | undefined,
+  tokens: { access_token: string; refresh_token?: string | undefined },
+): Promise<SignOutResult['revocation']> {
+  const named =
+    metadata !== undefined && 'revocation_endpoint' in metadata
+      ? metadata.revocation_endpoint
+      : undefined;
+  const endpoint = secureEndpoint(typeof named === 'string' ? named : undefined);
+  if (endpoint === undefined || client === undefined) return 'unsupported';
+  const results: boolean[] = [];
+  if (tokens.refresh_token !== undefined) {
+    results.push(await revoke(fetchFn, endpoint, client, tokens.refresh_token, 'refresh_token'));
+  }
+  results.push(await revoke(fetchFn, endpoint, client, tokens.access_token, 'access_token'));
+  return results.every(Boolean) ? 'revoked' : 'failed';
 }
 
 function secureEndpoint(raw: string | undefined): URL | undefined {

@@ -103,6 +103,8 @@ export async function authCommand(
         revoked: 'revoked at its authorization server',
         unsupported:
           'its authorization server offers no revocation, so the tokens stay valid there until they expire',
+        'not-sent':
+          'they were issued for the URL the server had before, so they were not sent to the authorization server of its URL now; they stay valid there until they expire',
         failed: 'its authorization server did not confirm the revocation',
         nothing: 'there were no tokens',
       }[result.revocation];
