@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { formatJsonPath, lineColumn } from './json-format';
+import { seededRandom } from '../../test/support/seeded-random';
+import { formatJsonPath, lineColumn, positionsIn } from './json-format';
 import type { JsonPath } from './json-format';
 
 // Dangerous direction: a key shown with a character a terminal hides or acts on (a warning that
@@ -16,6 +17,24 @@ describe('lineColumn counts lines and code points as an editor shows them', () =
     ['\n\r\n\rx', 4, 4, 1],
   ])('%j at %i -> %i:%i', (text, offset, line, column) => {
     expect(lineColumn(text, offset)).toEqual({ line, column });
+    expect(positionsIn(text)(offset)).toEqual({ line, column });
+  });
+
+  test('positionsIn answers as lineColumn does, at every offset of seeded texts', () => {
+    const random = seededRandom(15);
+    const pieces = ['a', 'é', '😀', '\n', '\r', '\r\n', '\ud800', '\udc00', ' '];
+    for (let round = 0; round < 200; round += 1) {
+      const length = Math.floor(random() * 40);
+      const text = Array.from({ length }, () => pieces[Math.floor(random() * pieces.length)]).join(
+        '',
+      );
+      const at = positionsIn(text);
+      for (let offset = -1; offset <= text.length + 1; offset += 1) {
+        expect(at(offset), `${JSON.stringify(text)} at ${String(offset)}`).toEqual(
+          lineColumn(text, offset),
+        );
+      }
+    }
   });
 });
 

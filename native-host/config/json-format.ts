@@ -33,6 +33,58 @@ export function lineColumn(text: string, offset: number): { line: number; column
   return { line, column };
 }
 
+/**
+ * `lineColumn` for many offsets into one text: the text is read once, on the first lookup, and
+ * each lookup then costs a binary search. A file with thousands of warnings (one per repeated
+ * key) cost a scan from the start for each before: seconds to minutes for a hostile 1 MiB
+ * workspace file, before the host could answer the browser.
+ */
+export function positionsIn(text: string): (offset: number) => { line: number; column: number } {
+  let index: { lineStarts: number[]; uncounted: number[] } | undefined;
+  return (offset) => {
+    index ??= indexLines(text);
+    const end = Math.min(Math.max(offset, 0), text.length);
+    const line = countAtMost(index.lineStarts, end);
+    const start = index.lineStarts[line - 1] ?? 0;
+    const skipped = countBelow(index.uncounted, end) - countBelow(index.uncounted, start);
+    return { line, column: 1 + end - start - skipped };
+  };
+}
+
+/** Where lines start, and the offsets that add no column (the CR of a CRLF, a pair's 2nd half). */
+function indexLines(text: string): { lineStarts: number[]; uncounted: number[] } {
+  const lineStarts = [0];
+  const uncounted: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x0a || (code === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) {
+      lineStarts.push(i + 1);
+    } else if (code === 0x0d) {
+      uncounted.push(i);
+    } else if (code >= 0xdc00 && code <= 0xdfff && isHighSurrogate(text.charCodeAt(i - 1))) {
+      uncounted.push(i);
+    }
+  }
+  return { lineStarts, uncounted };
+}
+
+/** How many of the sorted `values` are at most `limit`. */
+function countAtMost(values: readonly number[], limit: number): number {
+  return countBelow(values, limit + 1);
+}
+
+/** How many of the sorted `values` are below `limit`. */
+function countBelow(values: readonly number[], limit: number): number {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((values[middle] ?? 0) < limit) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }
@@ -71,4 +123,25 @@ export function describeChar(char: string): string {
 /** `U+00A0` style, at least four hex digits. */
 export function codePoint(code: number): string {
   return `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/**
+ * Most warnings one file reports; past it, the last one says how many more there were. A file
+ * that repeats a key ten thousand times would otherwise fill the hello's frame past what the
+ * browser accepts, and every log, with the same line.
+ */
+export const MAX_WARNINGS_PER_FILE = 50;
+
+/** `warnings` (of one file, in file order) cut to MAX_WARNINGS_PER_FILE, the last one saying so. */
+export function capWarnings<W extends { readonly message: string }>(warnings: readonly W[]): W[] {
+  if (warnings.length <= MAX_WARNINGS_PER_FILE) return [...warnings];
+  const kept = warnings.slice(0, MAX_WARNINGS_PER_FILE);
+  const last = kept[kept.length - 1];
+  if (last === undefined) return kept;
+  const more = warnings.length - MAX_WARNINGS_PER_FILE;
+  kept[kept.length - 1] = {
+    ...last,
+    message: `${last.message} (and ${String(more)} more ${more === 1 ? 'warning' : 'warnings'} in this file, not listed: fix these first)`,
+  };
+  return kept;
 }

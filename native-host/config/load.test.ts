@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, test } from 'vitest';
+import { MAX_WARNINGS_PER_FILE } from './json-format';
 import { ConfigError, MAX_CONFIG_FILE_BYTES, loadConfigFile, parseConfig } from './load';
 import { readFileBounded } from '../shared/bounded-read';
 import type { ReadConfigFile } from './load';
@@ -335,6 +336,14 @@ describe('parseConfig', () => {
       }),
     ]);
     expect(result.warnings[0]?.message).toMatch(/this key appears twice.*the last one is used/);
+  });
+
+  it('reports at most 50 warnings for a file that repeats a key 40,000 times, and says how many more', () => {
+    const text = `{"mcpServers": {}, ${'"a": 0, '.repeat(40_000)}"end": 0}`;
+    const { warnings } = parseConfig(text, FILE);
+    expect(warnings).toHaveLength(MAX_WARNINGS_PER_FILE);
+    expect(warnings[0]).toMatchObject({ kind: 'duplicate-key', key: 'a', line: 1 });
+    expect(warnings.at(-1)?.message).toMatch(/and 39949 more warnings in this file/);
   });
 
   it('points a VS Code style "servers" file at the right key', () => {

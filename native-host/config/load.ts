@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { JsonSyntaxError, scanJson } from './json-scan';
-import { formatJsonPath, lineColumn } from './json-format';
+import { capWarnings, formatJsonPath, lineColumn, positionsIn } from './json-format';
 import type { ScannedJson } from './json-scan';
 import type { JsonPath } from './json-format';
 import {
@@ -98,7 +98,8 @@ export function parseConfig(text: string, file: string): ConfigLoadResult {
     });
   }
   const scanned = scan(body, file);
-  const at = (path: JsonPath, onKey = false) => lineColumn(body, offsetOf(scanned, path, onKey));
+  const positionOf = positionsIn(body);
+  const at = (path: JsonPath, onKey = false) => positionOf(offsetOf(scanned, path, onKey));
 
   const top = ConfigFileSchema.safeParse(scanned.value);
   if (!top.success) {
@@ -117,7 +118,7 @@ export function parseConfig(text: string, file: string): ConfigLoadResult {
     const offset = offsetOf(scanned, path, onKey);
     const key = formatJsonPath(path);
     const server = path[0] === 'mcpServers' && typeof path[1] === 'string' ? path[1] : undefined;
-    const position = lineColumn(body, offset);
+    const position = positionOf(offset);
     const warning: ConfigWarning = {
       kind,
       file,
@@ -174,7 +175,7 @@ export function parseConfig(text: string, file: string): ConfigLoadResult {
   }
 
   found.sort((a, b) => a.offset - b.offset);
-  return { servers, warnings: found.map((f) => f.warning), raw: top.data };
+  return { servers, warnings: capWarnings(found.map((f) => f.warning)), raw: top.data };
 }
 
 /** Reads a config file's bytes; the default, readFileBounded, never reads more than needed. */

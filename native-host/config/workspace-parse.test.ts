@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_WARNINGS_PER_FILE } from './json-format';
 import { MCP, load, mcp } from '../../test/support/workspace-files';
 
 // Dangerous direction: anything a repository wrote reaching the launcher as `user` provenance, a
@@ -94,6 +95,18 @@ describe('loadWorkspace: entries', () => {
     ]);
     expect(config.warnings[0]?.message).toMatch(
       /readers of the file may disagree on what runs. Server "a" was skipped/,
+    );
+  });
+
+  it('reports at most 50 warnings for a file that repeats a key 40,000 times, and says how many more', async () => {
+    // 240 KB on one line; every warning used to count its line and column from the start.
+    const text = `{"mcpServers": {"c": {"command": "z"}}, ${'"a": 0, '.repeat(40_000)}"end": 0}`;
+    const config = await load({ [MCP]: text });
+    expect(config.servers.map((s) => s.name)).toEqual(['c']);
+    expect(config.warnings).toHaveLength(MAX_WARNINGS_PER_FILE);
+    expect(config.warnings[0]).toMatchObject({ kind: 'duplicate-key', key: 'a', line: 1 });
+    expect(config.warnings.at(-1)?.message).toMatch(
+      /\(and 39949 more warnings in this file, not listed: fix these first\)$/,
     );
   });
 

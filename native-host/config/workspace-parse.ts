@@ -1,5 +1,5 @@
 import { JsonSyntaxError, scanJson } from './json-scan';
-import { formatJsonPath, lineColumn } from './json-format';
+import { capWarnings, formatJsonPath, lineColumn, positionsIn } from './json-format';
 import type { ScannedJson } from './json-scan';
 import type { JsonPath } from './json-format';
 import { fileWarning, locatedWarning, offsetOf, shownText } from './located-warning';
@@ -69,9 +69,10 @@ export function parseWorkspaceFile(
     return nothing(`the top level must be an object, e.g. {"${spec.serversKey}": {}}`);
 
   const found: { offset: number; warning: WorkspaceWarning }[] = [];
+  const positionOf = positionsIn(body);
   const locate = (jsonPath: JsonPath, onKey: boolean): Position & { offset: number } => {
     const offset = offsetOf(scanned, jsonPath, onKey);
-    return { offset, ...lineColumn(body, offset), key: formatJsonPath(jsonPath) };
+    return { offset, ...positionOf(offset), key: formatJsonPath(jsonPath) };
   };
   const warn = (kind: WorkspaceWarningKind, jsonPath: JsonPath, onKey: boolean, detail: string) => {
     const at = locate(jsonPath, onKey);
@@ -81,7 +82,7 @@ export function parseWorkspaceFile(
   };
   const done = (servers: FileResult['servers'], names: string[]): FileResult => ({
     servers,
-    warnings: found.sort((a, b) => a.offset - b.offset).map((f) => f.warning),
+    warnings: capWarnings(found.sort((a, b) => a.offset - b.offset).map((f) => f.warning)),
     names,
   });
 
@@ -100,7 +101,7 @@ export function parseWorkspaceFile(
     if (first === spec.serversKey && duplicate.path.length === 1) {
       return nothing(
         `"${spec.serversKey}" appears twice; remove one`,
-        lineColumn(body, duplicate.keyOffset),
+        positionOf(duplicate.keyOffset),
       );
     }
     if (first === spec.serversKey && typeof name === 'string') {

@@ -20,7 +20,7 @@ const hello = (id: number, protocolVersion = PROTOCOL_VERSION) => ({
   params: { protocolVersion, client },
 });
 
-function harness() {
+function harness(facts: typeof FACTS = FACTS) {
   const input = new PassThrough();
   const output = new PassThrough();
   const decoder = new FrameDecoder({ maxFrameBytes: MIB });
@@ -28,7 +28,7 @@ function harness() {
   output.on('data', (chunk: Buffer) => {
     for (const payload of decoder.push(chunk)) replies.push(decodeFramePayload(payload));
   });
-  const frames = FirstFrames.open(input, output, FACTS);
+  const frames = FirstFrames.open(input, output, facts);
   const send = (value: unknown): void => {
     input.write(encodeFrame(value, MIB));
   };
@@ -73,6 +73,20 @@ describe('FirstFrames', () => {
     expect(frames.helloAnswered).toBe(true);
     frames.handOver(target);
     expect(seen).toEqual([]);
+  });
+
+  it('answers a first hello whose warnings would not fit one frame, with as many as fit', async () => {
+    // 30,000 warnings of 100 characters: 3 MB, three times what the browser takes in one frame.
+    const configWarnings = Array.from({ length: 30_000 }, (_, i) => `w${String(i)}`.padEnd(100));
+    const { replies, send } = harness({ ...FACTS, configWarnings });
+    send(hello(1));
+    await settle();
+    expect(replies).toHaveLength(1);
+    const { result } = replies[0] as { result: { configWarnings: string[] } };
+    expect(result.configWarnings).toHaveLength(200);
+    expect(result.configWarnings.at(-1)).toBe(
+      "...and 29801 more configuration warnings; 'switchyard doctor' shows them.",
+    );
   });
 
   it('keeps everything else, in order, for the dispatcher, and a later hello too', async () => {
