@@ -129,6 +129,18 @@ describe('a remote server (issue 11)', () => {
       "'s' could not connect to https://mcp.example.com: Error POSTing to endpoint: forbidden. Last HTTP errors: POST /mcp: HTTP 403 Forbidden",
     ],
     [
+      'a timeout names the URL without a credential in its query',
+      {
+        ...remoteProcess(undefined),
+        remote: {
+          ...remoteProcess(undefined).remote!,
+          url: 'https://mcp.example.com/mcp?api_key=sk-live-1234',
+        },
+      },
+      { timedOut: true, error: new Error('x') },
+      "'s' did not complete the MCP handshake with https://mcp.example.com/mcp?api_key=… within 5000 ms; check that the URL is the server's MCP endpoint (set \"timeout\" in config.json if it is slow).",
+    ],
+    [
       'a timeout names the URL and says what to check',
       remoteProcess(undefined),
       { timedOut: true, error: new Error('x') },

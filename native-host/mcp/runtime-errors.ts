@@ -1,5 +1,6 @@
 import { ProtocolError, SdkHttpError } from '@modelcontextprotocol/client';
 import { describeExit, type ExitInfo, type ServerState } from '../../protocol/servers';
+import { displayUrl } from '../../protocol/remote-url';
 import { safeText } from '../../protocol/untrusted/gate';
 import { HostError } from '../shared/host-error';
 import { LaunchError, type ServerProcess } from './runtime-types';
@@ -72,7 +73,7 @@ export function handshakeFailureMessage(
   const remote = process.remote;
   if (remote !== undefined) {
     return failure.timedOut
-      ? `'${server}' did not complete the MCP handshake with ${remote.url} within ${failure.handshakeTimeoutMs} ms; check that the URL is the server's MCP endpoint (set "timeout" in config.json if it is slow).${tail}`
+      ? `'${server}' did not complete the MCP handshake with ${displayUrl(remote.url)} within ${failure.handshakeTimeoutMs} ms; check that the URL is the server's MCP endpoint (set "timeout" in config.json if it is slow).${tail}`
       : `'${server}' could not connect to ${remote.origin}: ${remote.lastProblem() ?? reason}.${tail}`;
   }
   return failure.timedOut
