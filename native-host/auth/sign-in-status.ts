@@ -1,4 +1,5 @@
 import type { SecretStore } from '../secrets/secret-store';
+import { MAX_SCOPE_CHARS, MAX_SCOPES } from '../config/oauth-entry';
 import { untrustedAuthText } from './auth-errors';
 import { readUnbound, type TokensRecord } from './records';
 import { parseOAuthKey } from './resource';
@@ -21,9 +22,14 @@ export function describeTokens(server: string, record: TokensRecord): SignInStat
   return {
     server,
     resource: record.resource,
-    issuer: tokens.issuer,
+    issuer: tokens.issuer === undefined ? undefined : untrustedAuthText(tokens.issuer),
     subject: tokens.id_token === undefined ? undefined : subjectOf(tokens.id_token),
-    scopes: (tokens.scope ?? '').split(' ').filter((s) => s !== ''),
+    // What the authorization server says it granted: its text, shown in a terminal and the popup.
+    scopes: (tokens.scope ?? '')
+      .split(' ')
+      .filter((s) => s !== '')
+      .slice(0, MAX_SCOPES)
+      .map((scope) => untrustedAuthText(scope).slice(0, MAX_SCOPE_CHARS)),
     expiresAt:
       tokens.expires_in === undefined ? undefined : record.savedAt + tokens.expires_in * 1000,
     refreshable: tokens.refresh_token !== undefined,
