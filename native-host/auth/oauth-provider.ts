@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   auth,
+  checkResourceAllowed,
   OAuthError,
   validateAuthorizationResponseIssuer,
   validateClientMetadataUrl,
@@ -96,6 +97,27 @@ export class SwitchyardOAuthProvider implements OAuthClientProvider {
 
   get redirectUrl(): string {
     return this.options.userAgent?.redirectUri ?? NON_INTERACTIVE_REDIRECT;
+  }
+
+  /**
+   * The RFC 8707 resource indicator every authorization request, code exchange and refresh
+   * carries: the one the server's protected-resource metadata (RFC 9728) names, if it is this
+   * server's (its origin, a prefix of its path: the SDK's own check), else the server's canonical
+   * URL. Without this hook the SDK sends none to a server that publishes no such metadata (the
+   * older fallback where its origin is the authorization server), and the tokens would be bound
+   * to no audience.
+   */
+  validateResourceURL(serverUrl: string | URL, resource?: string): Promise<URL | undefined> {
+    if (resource === undefined) return Promise.resolve(new URL(this.options.resource));
+    if (!checkResourceAllowed({ requestedResource: serverUrl, configuredResource: resource })) {
+      return Promise.reject(
+        new AuthFlowError(
+          'authorization-server',
+          `The server's metadata names the protected resource ${untrustedAuthText(resource)}, which is not ${this.options.resource} or a part of it; not signing in.`,
+        ),
+      );
+    }
+    return Promise.resolve(new URL(resource));
   }
 
   get clientMetadata(): OAuthClientMetadata {
