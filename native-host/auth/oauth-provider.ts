@@ -280,6 +280,17 @@ export class SwitchyardOAuthProvider implements OAuthClientProvider {
       }
       return;
     }
+    // MCP authorization: an authorization server's metadata must say it supports PKCE with S256;
+    // one that does not may ignore the challenge, leaving a stolen code redeemable by anyone. (A
+    // server with no metadata at all, 2025-03-26's default endpoints, gets the challenge anyway.)
+    const metadata = (await this.discoveryState())?.authorizationServerMetadata;
+    const methods = metadata?.code_challenge_methods_supported;
+    if (metadata !== undefined && !(Array.isArray(methods) && methods.includes('S256'))) {
+      throw new AuthFlowError(
+        'authorization-server',
+        `'${this.options.server}': its authorization server does not say it supports PKCE (S256 in "code_challenge_methods_supported"), which MCP requires; not signing in.`,
+      );
+    }
     const callbackUrl = await agent.authorize(authorizationUrl, this.redirectUrl);
     await this.finishAuthorization(callbackUrl, state);
   }

@@ -4,13 +4,15 @@ import { MemorySecretStore } from '../testing/memory-secret-store';
 import { SwitchyardOAuthProvider } from './oauth-provider';
 import { canonicalResource } from './resource';
 
-// Dangerous direction: a token good for any audience. Every sign-in names the server it is for
-// (RFC 8707), also when the server publishes no protected-resource metadata (RFC 9728) and its
-// own origin serves the authorization server's metadata, the older arrangement.
+// Dangerous direction: a token good for any audience, or a code good for anyone who steals it.
+// Every sign-in names the server it is for (RFC 8707), also when the server publishes no
+// protected-resource metadata (RFC 9728) and its own origin serves the authorization server's
+// metadata, the older arrangement; and none starts at an authorization server that does not say
+// it supports PKCE with S256.
 
 const SERVER = 'https://mcp.example/mcp';
 
-function fetchWith(resourceMetadata: unknown): FetchLike {
+function fetchWith(resourceMetadata: unknown, pkce: unknown): FetchLike {
   const json = (value: unknown): Response =>
     new Response(JSON.stringify(value), {
       status: 200,
@@ -31,7 +33,7 @@ function fetchWith(resourceMetadata: unknown): FetchLike {
           token_endpoint: 'https://mcp.example/token',
           registration_endpoint: 'https://mcp.example/register',
           response_types_supported: ['code'],
-          code_challenge_methods_supported: ['S256'],
+          ...(pkce === null ? {} : { code_challenge_methods_supported: pkce }),
         }),
       );
     }
@@ -45,8 +47,11 @@ function fetchWith(resourceMetadata: unknown): FetchLike {
 }
 
 /** The authorization request the user agent is sent to, or the error that stopped it. */
-async function authorizationRequest(resourceMetadata: unknown): Promise<URL | Error> {
-  const fetchFn = fetchWith(resourceMetadata);
+async function authorizationRequest(
+  resourceMetadata: unknown,
+  pkce: unknown = ['S256'],
+): Promise<URL | Error> {
+  const fetchFn = fetchWith(resourceMetadata, pkce);
   let seen: URL | undefined;
   const provider = new SwitchyardOAuthProvider({
     server: 'remote',
@@ -92,3 +97,16 @@ test("metadata naming another server's resource stops the sign-in", async () => 
   expect(request).toBeInstanceOf(Error);
   expect(String(request)).toMatch(/protected resource/i);
 });
+
+test.each([
+  ['does not say which PKCE methods it supports', null, /does not say it supports PKCE/],
+  ['supports only plain', ['plain'], /code challenge method S256/],
+  ['says something else', 'S256', /expected array/],
+])(
+  'an authorization server that %s is refused before the user agent opens',
+  async (_, pkce, why) => {
+    const request = await authorizationRequest(undefined, pkce);
+    expect(request).toBeInstanceOf(Error);
+    expect(String(request)).toMatch(why);
+  },
+);
