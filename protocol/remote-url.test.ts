@@ -16,7 +16,6 @@ describe('remote URLs', () => {
   test.each([
     ['https anywhere', 'https://mcp.example.com/mcp'],
     ['http to localhost', 'http://localhost:3000/mcp'],
-    ['http to a .localhost name', 'http://app.localhost/mcp'],
     ['http to 127.0.0.1', 'http://127.0.0.1:8080/mcp'],
     ['http to the rest of 127.0.0.0/8', 'http://127.1.2.3/mcp'],
     ['http to 127.1 (the URL API spells it 127.0.0.1)', 'http://127.1/mcp'],
@@ -35,6 +34,8 @@ describe('remote URLs', () => {
     ['plain http over a network', 'http://example.com/mcp', /must use https/],
     ['plain http to a private address', 'http://192.168.1.2/mcp', /must use https/],
     ['plain http to a name ending in 127.0.0.1', 'http://127.0.0.1.example.com/', /https/],
+    // RFC 6761 reserves .localhost, but the system resolver may ask the network's DNS for it.
+    ['plain http to a .localhost name', 'http://app.localhost/mcp', /must use https/],
     ['a user name', 'https://me@example.com/mcp', /user name or password/],
     ['a password', 'https://me:secret@example.com/mcp', /user name or password/],
     ['a fragment', 'https://example.com/mcp#x', /fragment/],

@@ -28,10 +28,14 @@ interface WhatwgUrl {
 }
 declare const URL: new (input: string) => WhatwgUrl;
 
-/** Host names that are this machine: plain `http` is allowed to them only. */
+/**
+ * Host names that are this machine: plain `http` is allowed to them only. Not `*.localhost`:
+ * RFC 6761 reserves them, but Node asks the system resolver, which without a local rule (nss-
+ * myhostname, a hosts entry) asks the network's DNS, and that may answer any address.
+ */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (host === 'localhost') return true;
   if (host === '[::1]') return true;
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
