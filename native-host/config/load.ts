@@ -198,7 +198,7 @@ export async function loadConfigFile(
     if (code === 'ENOENT') return { servers: [], warnings: [], raw: {} };
     throw new ConfigError({ file: path, detail: readFailure(code), cause: error });
   }
-  return parseConfig(typeof data === 'string' ? data : decode(data, path), path);
+  return parseConfig(typeof data === 'string' ? data : decodeConfigBytes(data, path), path);
 }
 
 const ErrnoSchema = z.object({ code: z.string() });
@@ -218,7 +218,8 @@ function readFailure(code: string | undefined): string {
   }
 }
 
-function decode(bytes: Uint8Array, file: string): string {
+/** The text of config.json's bytes; ConfigError for UTF-16 or anything not valid UTF-8. */
+export function decodeConfigBytes(bytes: Uint8Array, file: string): string {
   if (bytes.length > MAX_CONFIG_FILE_BYTES) throw tooLarge(file);
   // Notepad's "Unicode" is UTF-16 with a byte order mark: name it, it is a common mistake.
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {

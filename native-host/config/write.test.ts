@@ -37,6 +37,23 @@ describe('updateConfigFile', () => {
     expect(readFileSync(file, 'utf8')).toBe('{"mcpServers": {},}');
   });
 
+  it('never rewrites a file that is not UTF-8 (its bytes would come back as U+FFFD)', async () => {
+    const file = join(home(), 'config.json');
+    // "café" in Latin-1: the loader refuses it, so an update must too, leaving it as it was.
+    const bytes = Buffer.concat([
+      Buffer.from('{"mcpServers": {}, "note": "caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('"}'),
+    ]);
+    writeFileSync(file, bytes);
+    await expect(
+      updateConfigFile(file, (raw) => {
+        raw['toolPolicy'] = { 'a__*': 'allow' };
+      }),
+    ).rejects.toThrow(/not valid UTF-8/);
+    expect(readFileSync(file).equals(bytes)).toBe(true);
+  });
+
   it('applies concurrent updates one after the other, losing none', async () => {
     const file = join(home(), 'config.json');
     writeFileSync(file, '{"mcpServers": {}}');

@@ -4,7 +4,7 @@ import { writeFileAtomic } from '../shared/atomic-write';
 import { readFileBounded } from '../shared/bounded-read';
 import { isErrno } from '../shared/errno';
 import { withFileLock } from '../shared/file-lock';
-import { ConfigError, MAX_CONFIG_FILE_BYTES, parseConfig } from './load';
+import { ConfigError, MAX_CONFIG_FILE_BYTES, decodeConfigBytes, parseConfig } from './load';
 
 /**
  * Changes `config.json` on the user's behalf (policy rules now; servers added from the popup or
@@ -47,8 +47,11 @@ async function updateNow(
 ): Promise<Record<string, unknown>> {
   let text: string;
   try {
-    text = Buffer.from(await readFileBounded(file, MAX_CONFIG_FILE_BYTES)).toString('utf8');
+    // Read as the loader reads it: bytes that are not UTF-8 refuse the update, rather than come
+    // back as U+FFFD in a file the user wrote.
+    text = decodeConfigBytes(await readFileBounded(file, MAX_CONFIG_FILE_BYTES), file);
   } catch (error) {
+    if (error instanceof ConfigError) throw error;
     if (!isMissing(error)) {
       throw new ConfigError({ file, detail: 'cannot read the file to update it', cause: error });
     }
