@@ -199,6 +199,24 @@ describe('addUserServer', () => {
       await reasonOf(addUserServer({ name: 'db', command: NODE }, { replace: true }, ctx)),
     ).toBe('workspace-server');
   });
+
+  it("replaces the user's own entry that a workspace file overlays: it is still theirs", async () => {
+    const { home, env, read } = fixture();
+    addWorkspaceServer(home);
+    const workspace = path.join(home, 'repo');
+    // The repository only adds a variable to a name config.json has.
+    writeFileSync(
+      path.join(workspace, '.mcp.json'),
+      JSON.stringify({ mcpServers: { db: { env: { X: '1' } } } }),
+    );
+    writeFileSync(
+      path.join(home, 'config.json'),
+      JSON.stringify({ mcpServers: { db: { command: NODE } }, workspaces: [workspace] }),
+    );
+    const ctx = await context(env, home);
+    await addUserServer({ name: 'db', command: NODE, args: ['--version'] }, { replace: true }, ctx);
+    expect(read()['mcpServers']).toEqual({ db: { command: NODE, args: ['--version'] } });
+  });
 });
 
 describe('removeUserServer', () => {

@@ -137,8 +137,13 @@ export async function addUserServer(
   }
   const { setup, configFile, servers } = await userTier(context);
   const existing = setup.specs.find((spec) => spec.name === name);
-  if (existing?.provenance === 'workspace') throw workspaceServer(name, existing.workspaceRoot);
   const before = servers[name];
+  // A server only a workspace file defines is the repository's to change. One of config.json's
+  // that a workspace file overlays is still the user's entry: it is what is edited (the overlay
+  // then applies again, and its launch asks as before).
+  if (existing?.provenance === 'workspace' && before === undefined) {
+    throw workspaceServer(name, existing.workspaceRoot);
+  }
   if (before !== undefined && options.replace !== true) throw alreadyExists(name, configFile);
 
   const entry = writtenEntry(server);
