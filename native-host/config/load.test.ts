@@ -346,6 +346,17 @@ describe('parseConfig', () => {
     expect(warnings.at(-1)?.message).toMatch(/and 39949 more warnings in this file/);
   });
 
+  it('skips an entry whose cwd is relative: it would be resolved where the host happened to start', () => {
+    const text =
+      '{"mcpServers": {"a": {"command": "npx", "cwd": "tools"}, "b": {"command": "x", "cwd": "/srv/b"}}}';
+    const result = parseConfig(text, FILE);
+    expect(result.servers.map((s) => s.name)).toEqual(['b']);
+    expect(result.warnings).toEqual([
+      expect.objectContaining({ kind: 'invalid-entry', key: 'mcpServers.a.cwd', server: 'a' }),
+    ]);
+    expect(result.warnings[0]?.message).toMatch(/cwd must be an absolute folder, not "tools"/);
+  });
+
   it('points a VS Code style "servers" file at the right key', () => {
     const result = parseConfig('{\n  "servers": {"a": {"command": "x"}}\n}', FILE);
     expect(result.servers).toEqual([]);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { JsonSyntaxError, scanJson } from './json-scan';
 import { capWarnings, formatJsonPath, lineColumn, positionsIn } from './json-format';
+import { isFullyAbsolute } from './workspace-folder';
 import type { ScannedJson } from './json-scan';
 import type { JsonPath } from './json-format';
 import {
@@ -158,6 +159,18 @@ export function parseConfig(text: string, file: string): ConfigLoadResult {
     }
     const entry = ServerEntrySchema.safeParse(value);
     if (entry.success) {
+      const cwd = 'cwd' in entry.data ? entry.data.cwd : undefined;
+      if (cwd !== undefined && !isFullyAbsolute(cwd)) {
+        // Resolved against where the host or the CLI happened to start: a repository someone
+        // runs `switchyard tools` in would choose the folder, and what npx or python finds there.
+        warn(
+          'invalid-entry',
+          [...entryPath, 'cwd'],
+          false,
+          `cwd must be an absolute folder, not ${JSON.stringify(cwd)}. Server "${name}" was skipped; fix the entry and reload`,
+        );
+        continue;
+      }
       servers.push({ name, ...entry.data });
       continue;
     }
