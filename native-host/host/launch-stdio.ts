@@ -76,7 +76,7 @@ export async function spawnStdio(
     throw new LaunchError('missing-variable', missingVariablesMessage(launch.name, variables));
   }
   const { env } = buildChildEnv(launch.env, options.hostEnv, options.platform, variables.lookup);
-  const stderr = new RingBuffer();
+  const stderr = new RingBuffer({ transform: stderrRedaction() });
   const transport = new ProcessTransport({
     command: launch.executable,
     args: launch.args,
@@ -88,8 +88,9 @@ export async function spawnStdio(
     stderr,
     ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
     onProtocolNoise: (description) => options.onNoise?.(launch.name, description),
+    // Lines come already redacted by the buffer's transform, in order.
     ...(options.onStderrLine
-      ? { onStderrLine: (line: string) => options.onStderrLine?.(launch.name, safeText(line)) }
+      ? { onStderrLine: (line: string) => options.onStderrLine?.(launch.name, line) }
       : {}),
   });
   try {
@@ -116,12 +117,9 @@ export async function spawnStdio(
     get stderrDropped() {
       return stderr.droppedLines;
     },
-    // Stderr is untrusted text and often carries tokens (a server echoing its config).
-    stderrTail: (lines) =>
-      stderr
-        .lines()
-        .slice(-lines)
-        .map((line) => safeText(line)),
+    // Stderr is untrusted text and often carries tokens (a server echoing its config): the
+    // buffer keeps each line as stderrRedaction made it.
+    stderrTail: (lines) => stderr.lines().slice(-lines),
   };
   return process;
 }
@@ -181,4 +179,27 @@ class StartedTransport implements StdioTransport {
   close(): Promise<void> {
     return this.inner.close();
   }
+}
+
+/** Lines of a private key's body at most: past it, a missing END line stops hiding the rest. */
+const MAX_KEY_LINES = 200;
+const KEY_BEGIN = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/;
+const KEY_END = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/;
+
+/**
+ * How a server's stderr lines are kept (design D9): through the untrusted-text gate, which
+ * redacts secrets within a line, and across lines for a PEM private key, whose BEGIN, body and END
+ * arrive as separate lines (a server printing its TLS key on a crash): every line after a BEGIN,
+ * up to its END, is replaced. One per process: the state is that stream's.
+ */
+export function stderrRedaction(): (line: string) => string {
+  let keyLinesLeft = 0;
+  return (line) => {
+    if (keyLinesLeft > 0) {
+      keyLinesLeft = KEY_END.test(line) ? 0 : keyLinesLeft - 1;
+      return '[REDACTED:private-key]';
+    }
+    if (KEY_BEGIN.test(line) && !KEY_END.test(line)) keyLinesLeft = MAX_KEY_LINES;
+    return safeText(line);
+  };
 }

@@ -60,21 +60,39 @@ describe('RingBuffer: bounds', () => {
   });
 
   it('truncates a long line with a marker giving the omitted size', () => {
-    const buffer = new RingBuffer({ maxLineBytes: 4 });
-    expect(buffer.write('abcdefghij\nok\n')).toEqual(['abcd [… 6 more bytes]', 'ok']);
+    const buffer = new RingBuffer({ maxLineBytes: 8 });
+    expect(buffer.write('ab cd ef gh ij\nok\n')).toEqual(['ab cd [… 8 more bytes]', 'ok']);
     expect(buffer.truncatedLines).toBe(1);
+  });
+
+  it('drops the cut run of token characters whole: no prefix of a secret is kept', () => {
+    // Redaction needs a whole token: "ghp_" and 36 more characters. A cap inside one must not
+    // keep its first 30, which no rule recognises and which leave only a few characters to guess.
+    const token = `ghp_${'a1B2'.repeat(9)}`;
+    const buffer = new RingBuffer({ maxLineBytes: 30 });
+    expect(buffer.write(`token=${token}\n`)).toEqual(['[… 46 more bytes]']);
+    expect(buffer.write(`Authorization: Bearer ${token}\n`)).toEqual([
+      'Authorization: Bearer [… 40 more bytes]',
+    ]);
   });
 
   it('truncates across chunks without buffering the excess', () => {
     const buffer = new RingBuffer({ maxLineBytes: 5, maxTotalBytes: 1000 });
-    for (let i = 0; i < 1000; i++) buffer.write('x'.repeat(1000));
-    expect(buffer.write('\n')).toEqual([`xxxxx [… ${1_000_000 - 5} more bytes]`]);
+    for (let i = 0; i < 1000; i++) buffer.write('x '.repeat(500));
+    expect(buffer.write('\n')).toEqual([`x x [… ${1_000_000 - 4} more bytes]`]);
   });
 
   it('never cuts inside a character when truncating', () => {
     // 'é' is 2 bytes: a 4-byte cap falls inside the second one.
     const buffer = new RingBuffer({ maxLineBytes: 4 });
     expect(buffer.write('aéé\n')).toEqual(['aé [… 2 more bytes]']);
+  });
+
+  it('applies its transform to each finished line, in order, before keeping it', () => {
+    let seen = 0;
+    const buffer = new RingBuffer({ transform: (line) => `${String((seen += 1))}:${line}` });
+    expect(buffer.write('a\nb\n')).toEqual(['1:a', '2:b']);
+    expect(buffer.lines()).toEqual(['1:a', '2:b']);
   });
 
   it('never cuts inside a character split across chunks', () => {

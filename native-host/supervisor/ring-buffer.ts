@@ -14,7 +14,19 @@ export interface RingBufferOptions {
   maxLineBytes?: number;
   /** Most UTF-8 bytes over all kept lines; must be at least `maxLineBytes`. */
   maxTotalBytes?: number;
+  /**
+   * Applied to each finished line before it is kept and returned (the host's redaction of
+   * secrets, which may carry state from line to line: a private key's body). Default: none.
+   */
+  transform?: (line: string) => string;
 }
+
+/**
+ * What may be part of a credential (a token's alphabet, base64, a URL's query value): a line cut
+ * inside such a run loses the whole run, so no prefix of a token is kept that redaction, which
+ * needs the whole token, would miss.
+ */
+const TOKEN_TAIL = /[A-Za-z0-9_\-+/=.~%]+$/;
 
 const NEWLINE = 0x0a;
 
@@ -50,7 +62,10 @@ export class RingBuffer {
   #seenBytes = 0;
   #truncating = false;
 
+  readonly #transform: ((line: string) => string) | undefined;
+
   constructor(options: RingBufferOptions = {}) {
+    this.#transform = options.transform;
     this.maxLines = positiveInteger('maxLines', options.maxLines ?? DEFAULT_MAX_LINES);
     this.maxLineBytes = positiveInteger(
       'maxLineBytes',
@@ -135,11 +150,14 @@ export class RingBuffer {
     const tail = this.#decoder.end();
     let line = this.#parts.join('') + (this.#truncating ? '' : tail);
     if (this.#truncating) {
-      line += ` [… ${this.#seenBytes - this.#keptBytes} more bytes]`;
+      line = line.replace(TOKEN_TAIL, '');
+      const marker = `[… ${this.#seenBytes - Buffer.byteLength(line, 'utf8')} more bytes]`;
+      line = line === '' ? marker : `${line.trimEnd()} ${marker}`;
       this.#truncatedLines++;
     } else if (line.endsWith('\r')) {
       line = line.slice(0, -1);
     }
+    if (this.#transform !== undefined) line = this.#transform(line);
     this.#parts = [];
     this.#keptBytes = 0;
     this.#seenBytes = 0;
