@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_TOOL_DEFINITION_DEPTH, appUiOf, parseToolDefinition } from './tool-definition';
+import {
+  MAX_TOOL_DEFINITION_CHARS,
+  MAX_TOOL_DEFINITION_DEPTH,
+  appUiOf,
+  parseToolDefinition,
+} from './tool-definition';
 
 describe('appUiOf (MCP Apps _meta.ui)', () => {
   const both = { model: true, app: true };
@@ -71,5 +76,21 @@ describe('parseToolDefinition', () => {
     });
     // Deep enough to overflow any recursive walk of the host's (16 KB of JSON).
     expect(parseToolDefinition(toolOfDepth(100_000)).ok).toBe(false);
+  });
+
+  it('skips a tool whose definition is too large for its page of the listing, by name', () => {
+    const sized = (chars: number) => {
+      const base = { name: 'big', title: '', inputSchema: { type: 'object' } };
+      return { ...base, title: 'x'.repeat(chars - JSON.stringify(base).length) };
+    };
+    expect(JSON.stringify(sized(MAX_TOOL_DEFINITION_CHARS))).toHaveLength(
+      MAX_TOOL_DEFINITION_CHARS,
+    );
+    expect(parseToolDefinition(sized(MAX_TOOL_DEFINITION_CHARS)).ok).toBe(true);
+    const parsed = parseToolDefinition(sized(600_000));
+    expect(parsed.ok).toBe(false);
+    if (parsed.ok) return;
+    expect(parsed.name).toBe('big');
+    expect(parsed.problem).toMatch(/600000 characters of JSON, more than the 65536/);
   });
 });

@@ -20,6 +20,14 @@ export const MAX_LIST_PAGES = 100;
  * JSON Schema is two levels of JSON (`properties`, then the property).
  */
 export const MAX_TOOL_DEFINITION_DEPTH = 128;
+/**
+ * Largest tool definition, as JSON characters. Only the description is cut (2,000 characters);
+ * a title or schema strings as long as a server likes would make one tool's page of the listing
+ * pass the 1 MiB the browser takes in a frame, and the agent would get no tools from any server.
+ * The largest schemas of real servers are a few tens of KB; past this one, a tool would cost
+ * the model tens of thousands of tokens every turn anyway.
+ */
+export const MAX_TOOL_DEFINITION_CHARS = 64 * 1024;
 
 const ObjectSchema = z.record(z.string(), z.unknown());
 
@@ -125,6 +133,14 @@ export function parseToolDefinition(value: unknown): ToolParse {
       ok: false,
       name: rawName(),
       problem: `tool: nested deeper than ${String(MAX_TOOL_DEFINITION_DEPTH)} levels`,
+    };
+  }
+  const chars = JSON.stringify(value).length;
+  if (chars > MAX_TOOL_DEFINITION_CHARS) {
+    return {
+      ok: false,
+      name: rawName(),
+      problem: `tool: its definition is ${String(chars)} characters of JSON, more than the ${String(MAX_TOOL_DEFINITION_CHARS)} a tool may have`,
     };
   }
   const parsed = RawToolSchema.safeParse(value);
