@@ -75,6 +75,13 @@ describe('messageText', () => {
   it.each([[undefined], ['text'], [{}]])('a content of %j is empty', (content) => {
     expect(messageText(content)).toBe('');
   });
+  it('shows what would hide: tag characters, zero-width and bidi controls become markers', () => {
+    // "IGNORE" in Unicode tag characters: invisible in the box, read by the model as the user's.
+    const tags = String.fromCodePoint(...Array.from('IGNORE', (c) => 0xe0000 + c.charCodeAt(0)));
+    const text = messageText([{ type: 'text', text: `Summarize\u200B${tags} this \u202Eetirw` }]);
+    expect(text).not.toMatch(/[\u{E0000}-\u{E007F}\u200B\u202E]/u);
+    expect(text).toMatch(/^Summarize⟦U\+200B/);
+  });
 });
 
 describe('readWholePage', () => {

@@ -1,4 +1,5 @@
 import type { AppReadResult } from '../../../protocol/apps';
+import { sanitizeText } from '../../../protocol/untrusted/sanitize';
 import type { ParamsOf, ResultOf } from '../../../protocol/methods';
 import type { ExposedTool } from '../../../protocol/tools';
 
@@ -82,7 +83,12 @@ export function appToolName(
   return tool.name;
 }
 
-/** The text an app asks to put in the chat (`ui/message`): its text blocks, joined. */
+/**
+ * The text an app asks to put in the chat (`ui/message`): its text blocks, joined, with every
+ * invisible or reordering character (zero-width, bidi, Unicode tags) shown as a visible marker.
+ * The user sends it as their own message: nothing in it may be there without being seen. (The
+ * app's script made it in the browser: no gate of the host's has seen it.)
+ */
 export function messageText(content: unknown): string {
   if (!Array.isArray(content)) return '';
   return content
@@ -93,7 +99,7 @@ export function messageText(content: unknown): string {
         (block as { type?: unknown }).type === 'text' &&
         typeof (block as { text?: unknown }).text === 'string',
     )
-    .map((block) => block.text)
+    .map((block) => sanitizeText(block.text.slice(0, 20_000)))
     .join('\n\n')
     .slice(0, 20_000);
 }
