@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { ChatMessage } from '../../messaging/conversation';
 import type { PendingApproval } from '../../messaging/approvals';
+import type { BuiltinToolName } from '../../../protocol/builtin-tools';
 import type { ToolAnnotations } from '../../../protocol/tools';
 import {
   approvalChoices,
@@ -248,4 +249,22 @@ describe('approvalChoices: the default answer and whether "Always allow" asks ag
       expect([...labels].sort()).toEqual(['Allow once', 'Always allow this tool', 'Deny']);
     }
   });
+});
+
+test.each<[BuiltinToolName, Record<string, unknown>, RegExp]>([
+  ['browser_read_page', {}, /^Reads the text of the active tab's page\.$/],
+  ['browser_read_page', { tabId: 17 }, /tab 17, which may not be the tab you are looking at/],
+  ['browser_get_selection', { tabId: 3 }, /selected in tab 3/],
+  ['browser_get_tab', { tabId: 3 }, /URL and title of tab 3/],
+])('a %s card with %j says which tab', (tool, args, description) => {
+  const view = approvalView(
+    {
+      approvalId: 'a',
+      runId: 'r',
+      callId: 'c',
+      prompt: { kind: 'builtin', tool, arguments: args },
+    },
+    [],
+  );
+  expect(view.description).toMatch(description);
 });

@@ -48,6 +48,23 @@ const BUILTIN_DESCRIPTIONS: Readonly<Record<BuiltinToolName, string>> = {
   browser_screenshot: 'Takes a screenshot of what the active tab shows.',
 };
 
+/** What tab a built-in tool's arguments name: `tabId`, or the active tab when they name none. */
+const OTHER_TAB_DESCRIPTIONS: Partial<Record<BuiltinToolName, (tab: number) => string>> = {
+  browser_read_page: (tab) =>
+    `Reads the text of the page in tab ${String(tab)}, which may not be the tab you are looking at.`,
+  browser_get_selection: (tab) =>
+    `Reads the text selected in tab ${String(tab)}, which may not be the tab you are looking at.`,
+  browser_get_tab: (tab) => `Reads the URL and title of tab ${String(tab)}.`,
+};
+
+/** The card's sentence for a built-in tool: the tab the call names, never "active" for another. */
+function builtinDescription(tool: BuiltinToolName, args: unknown): string {
+  const tab =
+    typeof args === 'object' && args !== null ? (args as { tabId?: unknown }).tabId : undefined;
+  const other = OTHER_TAB_DESCRIPTIONS[tool];
+  return typeof tab === 'number' && other !== undefined ? other(tab) : BUILTIN_DESCRIPTIONS[tool];
+}
+
 /** Tool results whose text came from outside: a server's output, a page, or an error it wrote. */
 const UNTRUSTED_STATUSES = new Set(['ok', 'error']);
 
@@ -131,7 +148,7 @@ export function approvalView(
       server: null,
       tool: prompt.tool,
       exposedName: prompt.tool,
-      description: BUILTIN_DESCRIPTIONS[prompt.tool],
+      description: builtinDescription(prompt.tool, prompt.arguments),
       arguments: prompt.arguments,
       warnings: untrusted === null ? [] : [untrusted],
       changes: [],
