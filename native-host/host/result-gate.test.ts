@@ -91,3 +91,36 @@ describe('gateCallResult', () => {
     expect(bytes(gated)).toBeLessThanOrEqual(3_000);
   });
 });
+
+describe('gateCallResult, text in embedded resources and the wrapper of every note', () => {
+  const BUDGET = 1_048_576 - 1_024;
+
+  it("caps an embedded text resource's text as it caps a text block's, with the marker", () => {
+    const result: CallToolResult = {
+      content: [
+        { type: 'resource', resource: { uri: 'file:///big.txt', text: 'a'.repeat(2_000_000) } },
+      ],
+    };
+    const fitted = gateCallResult(result, BUDGET);
+    expect(bytes(fitted)).toBeLessThanOrEqual(BUDGET);
+    const block = fitted.content[0];
+    expect(block?.type === 'resource' && 'text' in block.resource && block.resource.text).toMatch(
+      /truncated/i,
+    );
+  });
+
+  it('keeps room for the wrapper of the notes that stand in for images, not only for text', () => {
+    // Twenty images too large to keep become twenty notes, each wrapped like text.
+    const image = { type: 'image' as const, mimeType: 'image/png', data: 'A'.repeat(600_000) };
+    const result: CallToolResult = {
+      content: [text('x'.repeat(1_040_000)), ...Array.from({ length: 20 }, () => image)],
+    };
+    const wrap = (t: string): string =>
+      `<untrusted id="0123456789abcdef">\n${t}\n</untrusted id="0123456789abcdef">`.padEnd(
+        t.length + 330,
+        ' ',
+      );
+    const fitted = gateCallResult(result, BUDGET, wrap);
+    expect(bytes(fitted)).toBeLessThanOrEqual(BUDGET);
+  });
+});

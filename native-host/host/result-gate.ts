@@ -107,6 +107,21 @@ function omittedNote(block: ContentBlock, bytes: number): ContentBlock {
   };
 }
 
+/** The text a block carries: a text block's, or an embedded text resource's (capped alike). */
+function textIn(block: ContentBlock): string | undefined {
+  if (block.type === 'text') return block.text;
+  if (block.type === 'resource' && 'text' in block.resource) return block.resource.text;
+  return undefined;
+}
+
+function withText(block: ContentBlock, text: string): ContentBlock {
+  if (block.type === 'text') return { type: 'text', text };
+  if (block.type === 'resource' && 'text' in block.resource) {
+    return { ...block, resource: { ...block.resource, text } };
+  }
+  return block;
+}
+
 /** Room kept per text block for the untrusted-data wrapper added after fitting. */
 const WRAP_RESERVE_BYTES = 512;
 
@@ -121,8 +136,10 @@ export function gateCallResult(
   wrap?: (text: string) => string,
 ): CallToolResult {
   if (wrap === undefined) return fitCallResult(result, budgetBytes);
-  const textBlocks = result.content.filter((b) => b.type === 'text').length;
-  const fitted = fitCallResult(result, budgetBytes - textBlocks * WRAP_RESERVE_BYTES);
+  // Every block may come out of the fitting as text (a note standing in for an image too large),
+  // and one more may be added (the note that structuredContent was left out): each is wrapped.
+  const wrapped = result.content.length + (result.structuredContent === undefined ? 0 : 1);
+  const fitted = fitCallResult(result, budgetBytes - wrapped * WRAP_RESERVE_BYTES);
   return {
     ...fitted,
     content: fitted.content.map((block) =>
@@ -181,16 +198,20 @@ function fitCallResult(result: CallToolResult, budgetBytes: number): CallToolRes
     content: content.map(() => ({ type: 'text', text: '' })),
   });
   const textBudget = Math.max(0, budgetBytes - overhead - content.length * 200);
-  const textBytes = content.map((b) => (b.type === 'text' ? jsonBytes(b.text) : 0));
+  const textBytes = content.map((b) => {
+    const text = textIn(b);
+    return text === undefined ? 0 : jsonBytes(text);
+  });
   const totalText = textBytes.reduce((a, b) => a + b, 0);
   content = content.map((block, i) => {
-    if (block.type !== 'text') return block;
+    const text = textIn(block);
+    if (text === undefined) return block;
     const bytes = textBytes[i] ?? 0;
     const share = totalText === 0 ? 0 : Math.floor((textBudget * bytes) / totalText);
     // JSON escaping and UTF-8 make bytes per character vary: scale the char cap by this block's ratio.
-    const bytesPerChar = block.text.length === 0 ? 1 : bytes / block.text.length;
+    const bytesPerChar = text.length === 0 ? 1 : bytes / text.length;
     const maxChars = Math.max(200, Math.floor(share / Math.max(1, bytesPerChar)));
-    return { type: 'text', text: capText(block.text, maxChars).text };
+    return withText(block, capText(text, maxChars).text);
   });
   const capped = assemble();
   size = jsonBytes(capped);
