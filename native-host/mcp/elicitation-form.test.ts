@@ -59,6 +59,22 @@ describe('readElicitation', () => {
     ]);
   });
 
+  it('keeps only the defaults of a multiple choice that are among its choices', () => {
+    const read = readElicitation(
+      form({
+        tools: {
+          type: 'array',
+          items: { type: 'string', enum: ['a', 'b'] },
+          default: ['b', 'ghost'],
+        },
+      }),
+    );
+    expect(read.ok).toBe(true);
+    if (!read.ok || read.ask.mode !== 'form') return;
+    // "ghost" has no box to untick: kept, it would make every submit fail.
+    expect(read.ask.fields[0]).toMatchObject({ kind: 'choices', default: ['b'] });
+  });
+
   it('gates the server’s words', () => {
     const read = readElicitation({
       message: 'Please \u202eenter\u202c your \u001b[31mtoken',

@@ -158,13 +158,17 @@ function fieldOf(name: string, raw: unknown, required: boolean): ElicitationFiel
     if (!verbatim(options.map((o) => o.value))) {
       return `field '${safeText(name)}' offers a choice with hidden characters`;
     }
+    // A default outside the choices would sit in the answer with no box to untick, and every
+    // submit would be refused: only the defaults the card can show are kept.
+    const offered = new Set(options.map((o) => o.value));
+    const defaults = p.default?.filter((value) => offered.has(value));
     return {
       ...base,
       kind: 'choices',
       options,
       ...(p.minItems === undefined ? {} : { minItems: p.minItems }),
       ...(p.maxItems === undefined ? {} : { maxItems: p.maxItems }),
-      ...(p.default === undefined ? {} : { default: p.default }),
+      ...(defaults === undefined ? {} : { default: defaults }),
     };
   }
   if (p.type === 'boolean') {
