@@ -30,6 +30,9 @@ describe('parseResource', () => {
     ['an empty uri', { uri: '' }],
     ['a negative size', { uri: 'a://1', size: -1 }],
     ['not an object', 'a://1'],
+    // The uri goes back to the server in resources/read: a gated copy would name nothing there.
+    ['a uri with a hidden character', { uri: 'a://pay\u200Bments' }],
+    ['a uri with a token the gate redacts', { uri: `a://x?key=ghp_${'a1B2'.repeat(9)}` }],
   ])('rejects %s', (_, raw) => {
     expect(parseResource(raw)).toBeUndefined();
   });
@@ -53,6 +56,12 @@ describe('parseTemplate and parsePrompt', () => {
 
   it('skips a template nobody can fill in', () => {
     expect(parseTemplate({ uriTemplate: 'f:///{p', name: 'broken' })).toBeUndefined();
+  });
+
+  it('skips a template or prompt whose name goes back to the server changed by the gate', () => {
+    expect(parseTemplate({ uriTemplate: 'f:///{p}\u202E' })).toBeUndefined();
+    expect(parsePrompt({ name: 'review\u200B' })).toBeUndefined();
+    expect(parsePrompt({ name: 'p', arguments: [{ name: 'a\u0007' }] })).toBeUndefined();
   });
 
   it('skips a prompt whose arguments cannot be read, keeps one without arguments', () => {

@@ -121,12 +121,23 @@ export interface FeaturePrompt {
   readonly arguments: PromptArgument[];
 }
 
+/**
+ * Whether `identifier` (a URI, a template, a prompt's or an argument's name) passes the
+ * untrusted-text gate unchanged. Such names go back to the server in requests: a gated copy (a
+ * hidden character shown as a marker, a token redacted) names nothing the server has, and the raw
+ * one cannot be shown. An item with an identifier the gate would change is skipped and counted.
+ */
+function verbatim(identifier: string): boolean {
+  return safeText(identifier) === identifier;
+}
+
 export function parseResource(value: unknown): FeatureResource | undefined {
   const parsed = RawResourceSchema.safeParse(value);
   if (!parsed.success) return undefined;
   const item = parsed.data;
+  if (!verbatim(item.uri)) return undefined;
   return {
-    uri: safeText(item.uri),
+    uri: item.uri,
     name: safeText(item.name ?? item.uri, { maxChars: NAME_CHARS }),
     ...labels(item),
     ...(item.size === undefined ? {} : { size: item.size }),
@@ -137,7 +148,8 @@ export function parseTemplate(value: unknown): FeatureTemplate | undefined {
   const parsed = RawTemplateSchema.safeParse(value);
   if (!parsed.success) return undefined;
   const item = parsed.data;
-  const uriTemplate = safeText(item.uriTemplate);
+  if (!verbatim(item.uriTemplate)) return undefined;
+  const uriTemplate = item.uriTemplate;
   // A template nobody can fill in is skipped and counted, like any malformed item.
   const variables = templateVariables(uriTemplate);
   if (variables === undefined) return undefined;
@@ -157,14 +169,17 @@ export function parsePrompt(value: unknown): FeaturePrompt | undefined {
   for (const raw of item.arguments ?? []) {
     const arg = RawPromptArgumentSchema.safeParse(raw);
     // A prompt whose arguments cannot be read cannot be filled in: skip it whole.
-    if (!arg.success) return undefined;
+    if (!arg.success || !verbatim(arg.data.name) || arg.data.name.length > NAME_CHARS) {
+      return undefined;
+    }
     args.push({
-      name: safeText(arg.data.name, { maxChars: NAME_CHARS }),
+      name: arg.data.name,
       ...labels(arg.data),
       ...(arg.data.required === undefined ? {} : { required: arg.data.required }),
     });
   }
-  return { name: safeText(item.name), ...labels(item), arguments: args };
+  if (!verbatim(item.name)) return undefined;
+  return { name: item.name, ...labels(item), arguments: args };
 }
 
 /** What following one listing's pages gave. */
