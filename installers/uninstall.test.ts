@@ -139,6 +139,32 @@ describe('uninstall', () => {
     expect([...registry.keys.keys()]).toEqual(['HKCU\\Software\\Other\\NativeMessagingHosts\\x']);
   });
 
+  it("leaves a manifest and a registry key another install wrote since (another SWITCHYARD_HOME's)", async () => {
+    const key = 'HKCU\\Software\\Google\\Chrome\\NativeMessagingHosts\\com.switchyard.host';
+    writeFileSync(
+      plan.paths.receipt,
+      receiptText({
+        ...plan.receipt,
+        registrations: plan.receipt.registrations.map((r) =>
+          r.browser === 'chrome' ? { ...r, registryKey: key } : r,
+        ),
+      }),
+    );
+    const chrome = plan.manifests[0]!.registration.manifest;
+    const written = JSON.parse(readFileSync(chrome, 'utf8')) as Record<string, unknown>;
+    const other = { ...written, path: '/opt/other/switchyard-host' };
+    writeFileSync(chrome, JSON.stringify(other));
+    const registry = fakeRegistry();
+    registry.keys.set(key, 'C:\\Other\\com.switchyard.host.json');
+    const result = await uninstall({ ...request(['chrome']), registry: registry.run });
+    expect(result.ok && result.actions.map((a) => [a.kind, a.status])).toEqual([
+      ['manifest', 'foreign'],
+      ['registry', 'foreign'],
+    ]);
+    expect(JSON.parse(readFileSync(chrome, 'utf8'))).toEqual(other);
+    expect(registry.keys.get(key)).toBe('C:\\Other\\com.switchyard.host.json');
+  });
+
   it('leaves a folder named like a manifest alone', async () => {
     const manifest = plan.manifests[1]!.registration.manifest;
     await uninstall(request(['firefox']));

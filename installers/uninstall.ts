@@ -20,7 +20,8 @@ import { queryDefault, regDeleteArgv, type RegistryRunner } from './registry';
  * config, trust store and audit log stay.
  */
 
-export type RemoveStatus = 'removed' | 'absent' | 'would-remove';
+/** `foreign`: the file or key is there but now names another install (it is left alone). */
+export type RemoveStatus = 'removed' | 'absent' | 'would-remove' | 'foreign';
 
 export interface UninstallAction {
   readonly kind: 'manifest' | 'registry' | 'launcher' | 'bundle' | 'main-bundle' | 'receipt';
@@ -84,18 +85,28 @@ export async function uninstall(request: UninstallRequest): Promise<UninstallRes
   const { dryRun } = request;
 
   for (const registration of remove) {
+    // The manifest's place and the registry key are the browser's, shared by every Switchyard
+    // home: another install (another SWITCHYARD_HOME) may have written them since. Only what
+    // still points at this install goes.
     actions.push({
       kind: 'manifest',
       target: registration.manifest,
       browser: registration.browser,
-      status: await removeFile(registration.manifest, dryRun),
+      status: (await namesOtherLauncher(registration.manifest, receipt.launcher))
+        ? 'foreign'
+        : await removeFile(registration.manifest, dryRun),
     });
     if (registration.registryKey !== null) {
       actions.push({
         kind: 'registry',
         target: registration.registryKey,
         browser: registration.browser,
-        status: await removeKey(request.registry, registration.registryKey, dryRun),
+        status: await removeKey(
+          request.registry,
+          registration.registryKey,
+          registration.manifest,
+          dryRun,
+        ),
       });
     }
     // Windows keeps manifests in Switchyard's own folder: tidy the per-browser folder there.
@@ -169,8 +180,33 @@ async function removeFile(file: string, dryRun: boolean): Promise<RemoveStatus> 
   return 'removed';
 }
 
-async function removeKey(run: RegistryRunner, key: string, dryRun: boolean): Promise<RemoveStatus> {
-  if ((await queryDefault(run, key)) === null) return 'absent';
+/** Whether `manifest` is a host manifest whose `path` is another launcher than `launcher`. */
+async function namesOtherLauncher(manifest: string, launcher: string): Promise<boolean> {
+  let text: string;
+  try {
+    text = await fs.readFile(manifest, 'utf8');
+  } catch {
+    return false;
+  }
+  try {
+    const parsed: unknown = JSON.parse(text);
+    const named =
+      typeof parsed === 'object' && parsed !== null ? (parsed as { path?: unknown }).path : null;
+    return typeof named === 'string' && named !== launcher;
+  } catch {
+    return false; // not a manifest anyone could use: this install's to remove
+  }
+}
+
+async function removeKey(
+  run: RegistryRunner,
+  key: string,
+  manifest: string,
+  dryRun: boolean,
+): Promise<RemoveStatus> {
+  const value = await queryDefault(run, key);
+  if (value === null) return 'absent';
+  if (value !== manifest) return 'foreign';
   if (dryRun) return 'would-remove';
   const result = await run(regDeleteArgv(key));
   if (result.code !== 0) {

@@ -66,6 +66,7 @@ export const STATUS_TEXT: Readonly<Record<string, string>> = {
   removed: 'removed',
   absent: 'not found',
   'would-remove': 'would remove',
+  foreign: "left (another install's now)",
 };
 
 /**
