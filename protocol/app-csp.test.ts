@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { appContentSecurityPolicy, htmlWithPolicy, isCspOrigin, readDeclaredCsp } from './app-csp';
+import {
+  appContentSecurityPolicy,
+  htmlWithPolicy,
+  isCspOrigin,
+  readDeclaredCsp,
+  withoutLoopback,
+} from './app-csp';
 
 describe('isCspOrigin', () => {
   it.each([
@@ -90,5 +96,25 @@ describe('htmlWithPolicy', () => {
 
   it('cannot be ended early by the policy text', () => {
     expect(htmlWithPolicy('', 'a"b&c')).toContain('content="a&quot;b&amp;c"');
+  });
+});
+
+describe('withoutLoopback', () => {
+  it("takes this machine's origins from a remote server's app, and says so", () => {
+    const reading = withoutLoopback(
+      readDeclaredCsp({
+        connectDomains: ['https://api.example.com', 'http://localhost:*', 'ws://127.0.0.1:8080'],
+        resourceDomains: ['http://[::1]:3000', 'https://cdn.example.com'],
+      }),
+    );
+    expect(reading.csp).toEqual({
+      connectDomains: ['https://api.example.com'],
+      resourceDomains: ['https://cdn.example.com'],
+    });
+    expect(reading.ignored).toEqual([
+      "connectDomains: http://localhost:* (this machine: not for a remote server's app)",
+      "connectDomains: ws://127.0.0.1:8080 (this machine: not for a remote server's app)",
+      "resourceDomains: http://[::1]:3000 (this machine: not for a remote server's app)",
+    ]);
   });
 });

@@ -80,6 +80,29 @@ export function readDeclaredCsp(value: unknown): CspReading {
 }
 
 /**
+ * `reading` without the loopback origins, each reported: for the app of a server that is not on
+ * this machine. A remote server cannot reach the user's localhost; its app, running in the user's
+ * browser, could (dev servers, local APIs, other local MCP servers), and an app gets no more than
+ * its server has.
+ */
+export function withoutLoopback(reading: CspReading): CspReading {
+  const ignored = [...reading.ignored];
+  const keep = (list: readonly string[], label: string): string[] =>
+    list.filter((origin) => {
+      if (!LOOPBACK_ORIGIN.test(origin)) return true;
+      ignored.push(`${label}: ${origin} (this machine: not for a remote server's app)`);
+      return false;
+    });
+  return {
+    csp: {
+      connectDomains: keep(reading.csp.connectDomains, 'connectDomains'),
+      resourceDomains: keep(reading.csp.resourceDomains, 'resourceDomains'),
+    },
+    ignored,
+  };
+}
+
+/**
  * The policy an app page runs under, written into the page before its own markup (and capped
  * again by the sandbox page's manifest policy, so the effective policy is the stricter of both).
  * Inline script and eval are allowed: an app is one self-contained HTML file by design. Network:

@@ -29,6 +29,7 @@ import {
 import type { CallOptions } from '../mcp/runtime-types';
 import type { ProfileStore } from '../profiles/store';
 import { HostError } from '../shared/host-error';
+import { isLoopbackHost } from '../../protocol/remote-url';
 import { safeText } from '../../protocol/untrusted/gate';
 import { messageOf } from '../../protocol/guards';
 import { gateCallResult } from './result-gate';
@@ -99,7 +100,13 @@ export class ServerContext {
         RawReadResultSchema,
         options,
       );
-      const { html, ...page } = readAppPage(raw, server, uri);
+      const remote = this.options.fleet.findSpec(server)?.remote ?? null;
+      const { html, ...page } = readAppPage(
+        raw,
+        server,
+        uri,
+        remote === null || onLoopback(remote.url),
+      );
       cached = { page, parts: splitIntoParts(html), at: Date.now() };
       this.pages.delete(key);
       this.pages.set(key, cached);
@@ -348,4 +355,13 @@ function contentsOf(block: ContentBlock, uri: string): ResourceContents {
   if (block.type === 'resource') return block.resource;
   if (block.type === 'text') return { uri, text: block.text };
   return { uri, text: '[Switchyard: omitted content the host cannot relay]' };
+}
+
+/** Whether a remote server's URL is on this machine (its app may then reach loopback too). */
+function onLoopback(url: string): boolean {
+  try {
+    return isLoopbackHost(new URL(url).hostname);
+  } catch {
+    return false;
+  }
 }

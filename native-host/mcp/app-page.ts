@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readDeclaredCsp, type AppCsp } from '../../protocol/app-csp';
+import { readDeclaredCsp, withoutLoopback, type AppCsp } from '../../protocol/app-csp';
 import { APP_MIME_TYPE, APP_PERMISSIONS, MAX_APP_HTML_BYTES } from '../../protocol/apps';
 import { HostError } from '../shared/host-error';
 import { safeText } from '../../protocol/untrusted/gate';
@@ -76,7 +76,11 @@ function tooLarge(server: string, uri: string, bytes: number): HostError {
 }
 
 /** Reads the page out of a `resources/read` result. Throws a HostError saying what is wrong. */
-export function readAppPage(raw: unknown, server: string, uri: string): AppPage {
+/**
+ * Reads an app page. `local`: whether its server is on this machine (stdio, or a remote entry on
+ * loopback); only then may the page's policy name loopback origins.
+ */
+export function readAppPage(raw: unknown, server: string, uri: string, local = true): AppPage {
   const contents = record(raw)?.['contents'];
   const entries = Array.isArray(contents) ? contents.map(record) : [];
   const entry = entries.find((e) => e?.['uri'] === uri) ?? entries.find((e) => e !== undefined);
@@ -93,7 +97,8 @@ export function readAppPage(raw: unknown, server: string, uri: string): AppPage 
   const bytes = Buffer.byteLength(html, 'utf8');
   if (bytes > MAX_APP_HTML_BYTES) throw tooLarge(server, uri, bytes);
   const ui = record(record(entry['_meta'])?.['ui']);
-  const { csp, ignored } = readDeclaredCsp(ui?.['csp']);
+  const declared = readDeclaredCsp(ui?.['csp']);
+  const { csp, ignored } = local ? declared : withoutLoopback(declared);
   const asked = record(ui?.['permissions']) ?? {};
   const permissions = APP_PERMISSIONS.filter((p) => p in asked);
   const border = ui?.['prefersBorder'];
