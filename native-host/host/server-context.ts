@@ -322,15 +322,25 @@ export class ServerContext {
         .filter((r) => r.requests.capabilities?.[capability] !== undefined);
     }
     const problems: ListingProblem[] = [];
+    // One reply carries every server's entries and must fit one frame: each server gets an equal
+    // share of the room, so one with thousands of long URIs cannot make the listing fail for all.
+    const share = Math.floor(MAX_LISTING_BYTES / Math.max(1, runtimes.length));
     const listed = await Promise.all(
       runtimes.map(async (runtime) => {
         try {
           const paged = await list(runtime);
+          const items = paged.items.map((item) => ({ ...item, server: runtime.name }));
+          const fitting = withinBytes(items, share);
           const notes: string[] = [];
           if (paged.truncated) notes.push('the listing was cut short (too many entries)');
+          if (fitting.length < items.length) {
+            notes.push(
+              `${String(items.length - fitting.length)} entries were left out to fit one message`,
+            );
+          }
           if (paged.skipped > 0) notes.push(`${paged.skipped} malformed entries were skipped`);
           if (notes.length > 0) problems.push({ server: runtime.name, message: notes.join('; ') });
-          return paged.items.map((item) => ({ ...item, server: runtime.name }));
+          return fitting;
         } catch (error) {
           if (scope.server !== undefined) throw error;
           problems.push({ server: runtime.name, message: messageOf(error) });
@@ -340,6 +350,21 @@ export class ServerContext {
     );
     return { items: listed.flat(), problems };
   }
+}
+
+/** Room for all servers' entries in one `resources/list` (or templates, prompts) reply. */
+const MAX_LISTING_BYTES = 768 * 1024;
+
+/** The first of `items` whose JSON, together, fits in `bytes`. */
+function withinBytes<T>(items: readonly T[], bytes: number): T[] {
+  let used = 0;
+  const kept: T[] = [];
+  for (const item of items) {
+    used += Buffer.byteLength(JSON.stringify(item), 'utf8') + 1;
+    if (used > bytes) break;
+    kept.push(item);
+  }
+  return kept;
 }
 
 function isMethodNotFound(error: unknown): boolean {
