@@ -68,6 +68,8 @@ export interface BuiltinTools {
    * permission), not yet wrapped (the worker wraps it when the message is sent).
    */
   activeSelection(): Promise<ActiveSelection>;
+  /** The active tab's id, undefined when there is none (or it cannot be told). */
+  activeTabId(): Promise<number | undefined>;
 }
 
 interface Definition {
@@ -285,6 +287,13 @@ export function createBuiltinTools(
   };
   return {
     activeSelection,
+    activeTabId: async () => {
+      try {
+        return (await tabs.activeTab())?.id;
+      } catch {
+        return undefined;
+      }
+    },
     specs: BUILTIN_TOOL_NAMES.map((name) => ({
       name,
       description: table[name].description,

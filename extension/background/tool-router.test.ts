@@ -274,6 +274,47 @@ describe('built-in calls', () => {
     ]);
   });
 
+  it('refuses a call on the active tab when the user switched tabs while the card was open', async () => {
+    // The card appears over the blog; the user switches to their bank, then clicks Allow.
+    let active = { id: 7, title: 'A blog', text: 'blog text' };
+    const moving: TabsApi = {
+      ...tabs,
+      activeTab: () =>
+        Promise.resolve({
+          id: active.id,
+          windowId: 1,
+          title: active.title,
+          url: 'https://x',
+          active: true,
+        }),
+      readPageText: () => Promise.resolve(active.text),
+    };
+    const { host } = await connectedHostClient();
+    const router = createToolRouter({
+      builtins: createBuiltinTools(moving, { random: fixedRandom }),
+      host,
+      approvals: memoryBuiltinApprovals(),
+      random: fixedRandom,
+    });
+    const switching: ApprovalPrompter = () => {
+      active = { id: 9, title: 'My bank', text: 'secret text of the bank' };
+      return Promise.resolve('allow-once');
+    };
+    const outcome = await router.call(
+      'browser_read_page',
+      {},
+      new AbortController().signal,
+      switching,
+    );
+    expect(outcome.status).toBe('error');
+    expect(outcome.content).toMatch(/active tab changed while the approval card was open/);
+    expect(outcome.content).not.toContain('bank');
+    // Answered without a switch, the same call reads the tab it was shown over.
+    const staying: ApprovalPrompter = () => Promise.resolve('allow-once');
+    const read = await router.call('browser_read_page', {}, new AbortController().signal, staying);
+    expect(read.content).toContain('secret text of the bank');
+  });
+
   it('"always" stops the prompts for that tool only', async () => {
     const { call, prompts } = await setup();
     await call('browser_get_tab', 'always');

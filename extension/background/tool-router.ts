@@ -184,6 +184,18 @@ export interface HostToolRouter extends ToolRouter {
   discovered(): readonly ToolSpec[];
 }
 
+/** Built-in tools that act on the active tab unless the call names one (`tabId`). */
+const ACTIVE_TAB_TOOLS: ReadonlySet<BuiltinToolName> = new Set([
+  'browser_read_page',
+  'browser_get_selection',
+  'browser_get_tab',
+  'browser_screenshot',
+]);
+
+/** What the model is told when the user switched tabs while the card was open. */
+const ACTIVE_TAB_MOVED =
+  'The active tab changed while the approval card was open, so nothing was read: the approval was for the tab in front of the user when it appeared. Call the tool again if it is still wanted.';
+
 export function createToolRouter(options: ToolRouterOptions): HostToolRouter {
   const { builtins, host } = options;
   const approvals = options.approvals ?? memoryBuiltinApprovals();
@@ -217,6 +229,10 @@ export function createToolRouter(options: ToolRouterOptions): HostToolRouter {
     prompt: ApprovalPrompter,
   ): Promise<ToolOutcome> => {
     if (!approvals.autopilot() && !approvals.isAlwaysAllowed(name)) {
+      // The card stands for the tab in front of the user when it appeared: a call on the active
+      // tab must not act on another one the user switched to before answering.
+      const onActiveTab = ACTIVE_TAB_TOOLS.has(name) && args['tabId'] === undefined;
+      const shownOn = onActiveTab ? await builtins.activeTabId() : undefined;
       const decision = await prompt({ kind: 'builtin', tool: name, arguments: args });
       switch (decision) {
         case 'deny':
@@ -226,6 +242,9 @@ export function createToolRouter(options: ToolRouterOptions): HostToolRouter {
           break;
         case 'allow-once':
           break;
+      }
+      if (onActiveTab && (await builtins.activeTabId()) !== shownOn) {
+        return { status: 'error', content: ACTIVE_TAB_MOVED };
       }
     }
     return builtins.run(name, args);
