@@ -59,6 +59,21 @@ describe('readElicitation', () => {
     ]);
   });
 
+  it('drops a text default with a character the field would not show', () => {
+    const read = readElicitation(
+      form({
+        plain: { type: 'string', default: 'yes' },
+        hidden: { type: 'string', default: 'ok\u202Eon' },
+      }),
+    );
+    expect(read.ok).toBe(true);
+    if (!read.ok || read.ask.mode !== 'form') return;
+    expect(read.ask.fields).toEqual([
+      { name: 'plain', required: false, kind: 'text', default: 'yes' },
+      { name: 'hidden', required: false, kind: 'text' },
+    ]);
+  });
+
   it('keeps only the defaults of a multiple choice that are among its choices', () => {
     const read = readElicitation(
       form({

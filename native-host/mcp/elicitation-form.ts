@@ -175,13 +175,16 @@ function fieldOf(name: string, raw: unknown, required: boolean): ElicitationFiel
     return { ...base, kind: 'boolean', ...(p.default === undefined ? {} : { default: p.default }) };
   }
   if (p.type === 'string') {
+    // A default goes back to the server as it is if the user accepts it unchanged: one with a
+    // character the field cannot show (bidi, zero-width) could say other than what they saw.
+    const shown = p.default !== undefined && verbatim([p.default]);
     return {
       ...base,
       kind: 'text',
       ...(p.minLength === undefined ? {} : { minLength: p.minLength }),
       ...(p.maxLength === undefined ? {} : { maxLength: p.maxLength }),
       ...(p.format === undefined ? {} : { format: p.format }),
-      ...(p.default === undefined ? {} : { default: p.default }),
+      ...(shown ? { default: p.default } : {}),
     };
   }
   return {
