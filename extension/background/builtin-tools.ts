@@ -57,6 +57,26 @@ export type ActiveSelection =
     }
   | { readonly ok: false; readonly problem: string };
 
+/** Built-in tools that act on the active tab unless the call names one (`tabId`). */
+const ACTIVE_TAB_TOOLS: ReadonlySet<BuiltinToolName> = new Set([
+  'browser_read_page',
+  'browser_get_selection',
+  'browser_get_tab',
+  'browser_screenshot',
+]);
+
+/** Whether this call acts on whichever tab is active (so an approval must be for that tab). */
+export function actsOnActiveTab(
+  name: BuiltinToolName,
+  args: Readonly<Record<string, unknown>>,
+): boolean {
+  return ACTIVE_TAB_TOOLS.has(name) && args['tabId'] === undefined;
+}
+
+/** What the model is told when the user switched tabs while the card was open. */
+export const ACTIVE_TAB_MOVED =
+  'The active tab changed while the approval card was open, so nothing was read: the approval was for the tab in front of the user when it appeared. Call the tool again if it is still wanted.';
+
 export interface BuiltinTools {
   readonly specs: readonly ToolSpec[];
   has(name: string): name is BuiltinToolName;

@@ -9,7 +9,7 @@ import { MAX_APP_RESULT_CHARS, type ToolApp } from '../messaging/conversation';
 import type { ConnectionState } from '../messaging/connection';
 import type { ToolSearchView } from '../messaging/ui-protocol';
 import { resolveApproval } from './approval-flow';
-import type { BuiltinTools } from './builtin-tools';
+import { ACTIVE_TAB_MOVED, actsOnActiveTab, type BuiltinTools } from './builtin-tools';
 import { outcomeOfFailure } from './call-failure';
 import type { RequestFailure } from './host-errors';
 import { sendApprovedToolCall, sendToolCall, type HostRequester } from './host-tool-call';
@@ -184,18 +184,6 @@ export interface HostToolRouter extends ToolRouter {
   discovered(): readonly ToolSpec[];
 }
 
-/** Built-in tools that act on the active tab unless the call names one (`tabId`). */
-const ACTIVE_TAB_TOOLS: ReadonlySet<BuiltinToolName> = new Set([
-  'browser_read_page',
-  'browser_get_selection',
-  'browser_get_tab',
-  'browser_screenshot',
-]);
-
-/** What the model is told when the user switched tabs while the card was open. */
-const ACTIVE_TAB_MOVED =
-  'The active tab changed while the approval card was open, so nothing was read: the approval was for the tab in front of the user when it appeared. Call the tool again if it is still wanted.';
-
 export function createToolRouter(options: ToolRouterOptions): HostToolRouter {
   const { builtins, host } = options;
   const approvals = options.approvals ?? memoryBuiltinApprovals();
@@ -231,7 +219,7 @@ export function createToolRouter(options: ToolRouterOptions): HostToolRouter {
     if (!approvals.autopilot() && !approvals.isAlwaysAllowed(name)) {
       // The card stands for the tab in front of the user when it appeared: a call on the active
       // tab must not act on another one the user switched to before answering.
-      const onActiveTab = ACTIVE_TAB_TOOLS.has(name) && args['tabId'] === undefined;
+      const onActiveTab = actsOnActiveTab(name, args);
       const shownOn = onActiveTab ? await builtins.activeTabId() : undefined;
       const decision = await prompt({ kind: 'builtin', tool: name, arguments: args });
       switch (decision) {
