@@ -5,7 +5,6 @@ import { closeConnection, type Connection } from './connection';
 import { negotiate, probeTimeoutMs } from './negotiation';
 import { ConnectionRequests } from './runtime-requests';
 import { restartDecision, type RestartPolicy, DEFAULT_RESTART_POLICY } from './restart-policy';
-
 import {
   crashMessage,
   handshakeOutcome,
