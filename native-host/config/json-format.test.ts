@@ -6,6 +6,27 @@ import type { JsonPath } from './json-format';
 // Dangerous direction: a key shown with a character a terminal hides or acts on (a warning that
 // names a different key than the file has). A column off by one only slows the reader down.
 
+/** The rule read straight off, one character at a time from the start: what the index must match. */
+function scanned(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let column = 1;
+  for (let i = 0; i < Math.min(offset, text.length); i++) {
+    const code = text.charCodeAt(i);
+    const high = text.charCodeAt(i - 1);
+    if (code === 0x0a || (code === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) {
+      line++;
+      column = 1;
+    } else if (code === 0x0d) {
+      // The CR of a CRLF pair: the LF that follows ends the line.
+    } else if (code >= 0xdc00 && code <= 0xdfff && high >= 0xd800 && high <= 0xdbff) {
+      // Second half of a surrogate pair: one code point, already counted.
+    } else {
+      column++;
+    }
+  }
+  return { line, column };
+}
+
 describe('lineColumn counts lines and code points as an editor shows them', () => {
   test.each([
     ['abc', 2, 1, 3],
@@ -20,7 +41,7 @@ describe('lineColumn counts lines and code points as an editor shows them', () =
     expect(positionsIn(text)(offset)).toEqual({ line, column });
   });
 
-  test('positionsIn answers as lineColumn does, at every offset of seeded texts', () => {
+  test('positionsIn answers as a scan from the start does, at every offset of seeded texts', () => {
     const random = seededRandom(15);
     const pieces = ['a', 'é', '😀', '\n', '\r', '\r\n', '\ud800', '\udc00', ' '];
     for (let round = 0; round < 200; round += 1) {
@@ -31,7 +52,7 @@ describe('lineColumn counts lines and code points as an editor shows them', () =
       const at = positionsIn(text);
       for (let offset = -1; offset <= text.length + 1; offset += 1) {
         expect(at(offset), `${JSON.stringify(text)} at ${String(offset)}`).toEqual(
-          lineColumn(text, offset),
+          scanned(text, offset),
         );
       }
     }

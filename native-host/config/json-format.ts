@@ -14,30 +14,15 @@ export type JsonPath = readonly JsonPathSegment[];
  * as a reader counts them.
  */
 export function lineColumn(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let column = 1;
-  const end = Math.min(offset, text.length);
-  for (let i = 0; i < end; i++) {
-    const code = text.charCodeAt(i);
-    if (code === 0x0a || (code === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) {
-      line++;
-      column = 1;
-    } else if (code === 0x0d) {
-      // The CR of a CRLF pair: the LF that follows ends the line.
-    } else if (code >= 0xdc00 && code <= 0xdfff && isHighSurrogate(text.charCodeAt(i - 1))) {
-      // Second half of a surrogate pair: the pair is one code point, already counted.
-    } else {
-      column++;
-    }
-  }
-  return { line, column };
+  return positionsIn(text)(offset);
 }
 
 /**
  * `lineColumn` for many offsets into one text: the text is read once, on the first lookup, and
- * each lookup then costs a binary search. A file with thousands of warnings (one per repeated
- * key) cost a scan from the start for each before: seconds to minutes for a hostile 1 MiB
- * workspace file, before the host could answer the browser.
+ * each lookup then costs a binary search (a single lookup costs what a scan from the start
+ * would). A file with thousands of warnings (one per repeated key) cost a scan from the start
+ * for each before: seconds to minutes for a hostile 1 MiB workspace file, before the host could
+ * answer the browser.
  */
 export function positionsIn(text: string): (offset: number) => { line: number; column: number } {
   let index: { lineStarts: number[]; uncounted: number[] } | undefined;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ElicitationField } from '../../protocol/elicitation';
-import { safeText } from '../../protocol/untrusted/gate';
+import { isVerbatim, safeText } from '../../protocol/untrusted/gate';
 
 /**
  * Reads a server's `elicitation/create` (issue 12) into what the user is shown: the fields of a
@@ -109,7 +109,7 @@ function describe(text: string | undefined): { description?: string } {
 
 /** A value sent back verbatim must be shown verbatim: one the gate would change is refused. */
 function verbatim(values: readonly string[]): boolean {
-  return values.every((value) => safeText(value) === value);
+  return values.every(isVerbatim);
 }
 
 function fieldOf(name: string, raw: unknown, required: boolean): ElicitationField | string {

@@ -6,7 +6,7 @@ import {
 } from '../../protocol/resources';
 import { ContentBlockSchema, type ContentBlock } from '../../protocol/tools';
 import { MAX_LIST_PAGES } from '../shared/tool-definition';
-import { safeText } from '../../protocol/untrusted/gate';
+import { isVerbatim, safeText } from '../../protocol/untrusted/gate';
 import { templateVariables } from './uri-template';
 
 /**
@@ -121,21 +121,17 @@ export interface FeaturePrompt {
   readonly arguments: PromptArgument[];
 }
 
-/**
- * Whether `identifier` (a URI, a template, a prompt's or an argument's name) passes the
- * untrusted-text gate unchanged. Such names go back to the server in requests: a gated copy (a
- * hidden character shown as a marker, a token redacted) names nothing the server has, and the raw
- * one cannot be shown. An item with an identifier the gate would change is skipped and counted.
+/*
+ * A URI, a template, a prompt's or an argument's name goes back to the server in requests: a
+ * gated copy names nothing the server has, and the raw one cannot be shown. An item with an
+ * identifier the gate would change is skipped and counted (isVerbatim).
  */
-function verbatim(identifier: string): boolean {
-  return safeText(identifier) === identifier;
-}
 
 export function parseResource(value: unknown): FeatureResource | undefined {
   const parsed = RawResourceSchema.safeParse(value);
   if (!parsed.success) return undefined;
   const item = parsed.data;
-  if (!verbatim(item.uri)) return undefined;
+  if (!isVerbatim(item.uri)) return undefined;
   return {
     uri: item.uri,
     name: safeText(item.name ?? item.uri, { maxChars: NAME_CHARS }),
@@ -148,7 +144,7 @@ export function parseTemplate(value: unknown): FeatureTemplate | undefined {
   const parsed = RawTemplateSchema.safeParse(value);
   if (!parsed.success) return undefined;
   const item = parsed.data;
-  if (!verbatim(item.uriTemplate)) return undefined;
+  if (!isVerbatim(item.uriTemplate)) return undefined;
   const uriTemplate = item.uriTemplate;
   // A template nobody can fill in is skipped and counted, like any malformed item.
   const variables = templateVariables(uriTemplate);
@@ -169,7 +165,7 @@ export function parsePrompt(value: unknown): FeaturePrompt | undefined {
   for (const raw of item.arguments ?? []) {
     const arg = RawPromptArgumentSchema.safeParse(raw);
     // A prompt whose arguments cannot be read cannot be filled in: skip it whole.
-    if (!arg.success || !verbatim(arg.data.name) || arg.data.name.length > NAME_CHARS) {
+    if (!arg.success || !isVerbatim(arg.data.name) || arg.data.name.length > NAME_CHARS) {
       return undefined;
     }
     args.push({
@@ -178,7 +174,7 @@ export function parsePrompt(value: unknown): FeaturePrompt | undefined {
       ...(arg.data.required === undefined ? {} : { required: arg.data.required }),
     });
   }
-  if (!verbatim(item.name)) return undefined;
+  if (!isVerbatim(item.name)) return undefined;
   return { name: item.name, ...labels(item), arguments: args };
 }
 

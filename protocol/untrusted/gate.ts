@@ -49,6 +49,15 @@ export function safeText(text: string, options: SafeTextOptions = {}): string {
 }
 
 /**
+ * Whether `text` passes the gate unchanged. A value that goes back to the server as it came (an
+ * elicitation choice, a resource URI, a prompt's name) must also be what was shown: one the gate
+ * would change (a hidden character marked, a token redacted) cannot be both, and is refused.
+ */
+export function isVerbatim(text: string): boolean {
+  return safeText(text) === text;
+}
+
+/**
  * The safe form of a JSON value a server sent (a tool's input schema, structured content): every
  * string, object keys included, sanitized and then redacted. Bounded like `sanitizeDeep`, whose
  * depth and node bounds apply first, so the redaction pass walks a value of bounded size.
