@@ -18,6 +18,7 @@ import {
   pinsText,
   reviewOrder,
 } from './approvals-view';
+import { SectionNotice, type Notice } from './SectionNotice';
 
 const loadApprovals = async (client: PageClient): Promise<readonly StoredApproval[]> =>
   (await client.host('trust/list', {})).approvals;
@@ -33,7 +34,7 @@ const onServerEvent = (event: PageEvent): boolean => event.type === 'host';
 export function ApprovalsSection() {
   const client = useMemo(() => pageClient(), []);
   const { data, error, reload } = useLive(loadApprovals, onServerEvent);
-  const [notice, setNotice] = useState<{ error: boolean; text: string } | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const listRef = useRef<HTMLUListElement>(null);
@@ -88,11 +89,7 @@ export function ApprovalsSection() {
         nothing, but would approve the same launch again if that server came back: forget it.
       </p>
       {error !== null && <p className="sy-error-text">{error}</p>}
-      {notice !== null && (
-        <p role="status" className={notice.error ? 'sy-error-text' : 'op-muted'}>
-          {notice.text}
-        </p>
-      )}
+      <SectionNotice notice={notice} />
       {data !== null && approvals.length === 0 && <p className="op-muted">No approvals yet.</p>}
       <ul ref={listRef} className="op-profile-list" aria-label="Approvals">
         {approvals.map((approval) => {

@@ -15,6 +15,7 @@ import {
   selectionsOf,
   sourceSummary,
 } from './import-view';
+import { SectionNotice, type Notice } from './SectionNotice';
 
 type Preview = ResultOf<'import/preview'>;
 
@@ -28,7 +29,7 @@ export function ImportSection() {
   const [preview, setPreview] = useState<Preview | null>(null);
   const [ticked, setTicked] = useState<ReadonlySet<string>>(new Set());
   const [busy, setBusy] = useState<'preview' | 'apply' | null>(null);
-  const [notice, setNotice] = useState<{ error: boolean; text: string } | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
 
   const loadPreview = async (): Promise<void> => {
     const next = await client.host('import/preview', {});
@@ -122,11 +123,7 @@ export function ImportSection() {
           </span>
         </div>
       )}
-      {notice !== null && (
-        <p role="status" className={notice.error ? 'sy-error-text' : 'op-muted'}>
-          {notice.text}
-        </p>
-      )}
+      <SectionNotice notice={notice} />
     </section>
   );
 }

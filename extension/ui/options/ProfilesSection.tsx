@@ -7,6 +7,7 @@ import { pageClient } from '../common/page-client';
 import { useLive, useServers } from '../popup/use-host-data';
 import { ProfileEditor } from './ProfileEditor';
 import { fieldsFromProfile, NEW_PROFILE_FIELDS, profileSummary } from './profile-form';
+import { SectionNotice, type Notice } from './SectionNotice';
 
 type Editing = { readonly kind: 'new' } | { readonly kind: 'edit'; readonly id: string } | null;
 
@@ -28,7 +29,7 @@ export function ProfilesSection() {
   const servers = useServers();
   const [editing, setEditing] = useState<Editing>(null);
   const [confirmDelete, setConfirmDelete] = useState<string | null>(null);
-  const [notice, setNotice] = useState<{ error: boolean; text: string } | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
 
   const all = data === null ? [] : [data.defaultProfile, ...data.profiles];
   const serverNames = (servers.data ?? []).map((server) => server.name);
@@ -67,11 +68,7 @@ export function ProfilesSection() {
         profile matches use the default profile. The side panel shows which one is active.
       </p>
       {error !== null && <p className="sy-error-text">{error}</p>}
-      {notice !== null && (
-        <p role="status" className={notice.error ? 'sy-error-text' : 'op-muted'}>
-          {notice.text}
-        </p>
-      )}
+      <SectionNotice notice={notice} />
       <ul className="op-profile-list">
         {all.map((profile) => (
           <li key={profile.id} className="op-profile">
