@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_LISTED_PER_SERVER } from '../../protocol/resources';
+import { MAX_CURSOR_CHARS } from '../shared/tool-definition';
 import {
   collectPages,
   completionValues,
@@ -99,6 +100,32 @@ describe('collectPages', () => {
     );
     expect(calls).toBe(2);
     expect(paged.truncated).toBe(false);
+  });
+
+  it('does not follow or keep a cursor longer than MAX_CURSOR_CHARS', async () => {
+    const asked: Array<string | undefined> = [];
+    const paged = await collectPages(
+      (cursor) => {
+        asked.push(cursor);
+        return Promise.resolve({
+          items: [asked.length],
+          nextCursor: 'c'.repeat(MAX_CURSOR_CHARS + 1),
+        });
+      },
+      (value) => value,
+    );
+    expect(asked).toEqual([undefined]);
+    expect(paged).toEqual({ items: [1], skipped: 0, truncated: true });
+  });
+
+  it('follows a cursor of exactly MAX_CURSOR_CHARS', async () => {
+    const long = 'c'.repeat(MAX_CURSOR_CHARS);
+    const paged = await collectPages(
+      (cursor) =>
+        Promise.resolve(cursor === long ? { items: [2] } : { items: [1], nextCursor: long }),
+      (value) => value,
+    );
+    expect(paged).toEqual({ items: [1, 2], skipped: 0, truncated: false });
   });
 
   it('keeps at most MAX_LISTED_PER_SERVER items and says it cut the listing', async () => {

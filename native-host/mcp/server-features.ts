@@ -5,7 +5,7 @@ import {
   type PromptArgument,
 } from '../../protocol/resources';
 import { ContentBlockSchema, type ContentBlock } from '../../protocol/tools';
-import { MAX_LIST_PAGES } from '../shared/tool-definition';
+import { MAX_CURSOR_CHARS, MAX_LIST_PAGES } from '../shared/tool-definition';
 import { isVerbatim, safeText } from '../../protocol/untrusted/gate';
 import { templateVariables } from './uri-template';
 
@@ -183,7 +183,10 @@ export interface Paged<T> {
   readonly items: T[];
   /** Entries that failed validation and were skipped. */
   readonly skipped: number;
-  /** More were listed than `MAX_LISTED_PER_SERVER` (or pages than MAX_LIST_PAGES). */
+  /**
+   * More were listed than `MAX_LISTED_PER_SERVER` (or pages than MAX_LIST_PAGES, or the next
+   * page's cursor was longer than MAX_CURSOR_CHARS).
+   */
   readonly truncated: boolean;
 }
 
@@ -212,6 +215,7 @@ export async function collectPages<T>(
     cursor = result.nextCursor;
     // A cursor seen before would loop forever.
     if (cursor === undefined || seen.has(cursor)) return { items, skipped, truncated: false };
+    if (cursor.length > MAX_CURSOR_CHARS) return { items, skipped, truncated: true };
     seen.add(cursor);
   }
   return { items, skipped, truncated: true };

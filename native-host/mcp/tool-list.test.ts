@@ -3,7 +3,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { inMemoryLauncher } from '../testing/in-memory-launcher';
 import type { ServerLaunch } from '../shared/server-spec';
 import { ServerRuntime } from './server-runtime';
-import { ListChangedRefresh } from './tool-list';
+import type { Client } from '@modelcontextprotocol/client';
+import { MAX_CURSOR_CHARS } from '../shared/tool-definition';
+import { ListChangedRefresh, listServerTools } from './tool-list';
 
 const TTL_LAUNCH: ServerLaunch = {
   name: 'notes',
@@ -176,5 +178,44 @@ describe('list ttl', () => {
     expect(t.lists()).toBe(1);
     expect(t.live()).toEqual([]);
     await t.runtime.stop();
+  });
+});
+
+describe('listServerTools paging', () => {
+  /**
+   * A client whose `tools/list` pages come from `next` (the cursor a page was asked with in, the
+   * page out). Only the two methods listServerTools uses exist; the cast says so.
+   */
+  function pagedClient(
+    next: (cursor: string | undefined) => { tools: unknown[]; nextCursor?: string },
+  ) {
+    const asked: Array<string | undefined> = [];
+    const client = {
+      getServerCapabilities: () => ({ tools: {} }),
+      request: (request: { params: { cursor?: string } }) => {
+        asked.push(request.params.cursor);
+        return Promise.resolve(next(request.params.cursor));
+      },
+    };
+    return { client: client as unknown as Client, asked };
+  }
+  const tool = (name: string) => ({ name, inputSchema: { type: 'object' } });
+
+  it('stops at a cursor it has seen instead of listing the same page a hundred times', async () => {
+    const { client, asked } = pagedClient(() => ({ tools: [tool('a')], nextCursor: 'again' }));
+    const listing = await listServerTools(client, 1_000);
+    expect(asked).toEqual([undefined, 'again']);
+    expect(listing.failure).toBeUndefined();
+  });
+
+  it('does not send back a cursor longer than MAX_CURSOR_CHARS, and says why it stopped', async () => {
+    const { client, asked } = pagedClient(() => ({
+      tools: [tool('a')],
+      nextCursor: 'c'.repeat(MAX_CURSOR_CHARS + 1),
+    }));
+    const listing = await listServerTools(client, 1_000);
+    expect(asked).toEqual([undefined]);
+    expect(listing.tools.map((t) => t.name)).toEqual(['a']);
+    expect(listing.failure).toMatch(/cursor is longer than 4096 characters/);
   });
 });

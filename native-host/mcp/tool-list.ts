@@ -4,6 +4,7 @@ import { untrustedMessage } from './runtime-errors';
 import type { ScheduleFn } from './schedule';
 import { canonicalHash } from '../shared/canonical-json';
 import {
+  MAX_CURSOR_CHARS,
   MAX_LIST_PAGES,
   MAX_TOOLS_PER_SERVER,
   ListToolsPageSchema,
@@ -53,6 +54,7 @@ export async function listServerTools(client: Client, timeoutMs: number): Promis
   const rejected: RejectedTool[] = [];
   let cursor: string | undefined;
   let ttlMs: number | undefined;
+  const seen = new Set<string>();
   try {
     for (let page = 0; page < MAX_LIST_PAGES; page += 1) {
       const result = await client.request(
@@ -69,6 +71,17 @@ export async function listServerTools(client: Client, timeoutMs: number): Promis
       }
       cursor = result.nextCursor;
       if (cursor === undefined || tools.length >= MAX_TOOLS_PER_SERVER) break;
+      // A cursor seen before would list the same page again until MAX_LIST_PAGES.
+      if (seen.has(cursor)) break;
+      if (cursor.length > MAX_CURSOR_CHARS) {
+        return {
+          tools,
+          rejected,
+          failure: `tools/list stopped after ${String(page + 1)} page(s): the server's next cursor is longer than ${String(MAX_CURSOR_CHARS)} characters`,
+          ttlMs,
+        };
+      }
+      seen.add(cursor);
     }
   } catch (error) {
     const message = messageOf(error);

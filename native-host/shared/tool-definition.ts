@@ -13,6 +13,12 @@ export const MAX_TOOL_NAME_CHARS = 256;
 export const MAX_TOOLS_PER_SERVER = 1_000;
 export const MAX_LIST_PAGES = 100;
 /**
+ * Longest `nextCursor` followed. A cursor is an opaque token (real servers send a few dozen
+ * characters); the host sends it back with the next page's request and keeps the ones seen to stop
+ * a server that loops. Without a cap, a server could make it hold a hundred cursors of 16 MiB.
+ */
+export const MAX_CURSOR_CHARS = 4_096;
+/**
  * Deepest nesting of one tool's definition (objects and arrays, the tool itself being level 1).
  * The host hashes definitions (pins, the listing's change check), compares and serializes them
  * with recursive walks; a hostile listing nested thousands deep would overflow the stack in one
