@@ -8,7 +8,10 @@ import path from 'node:path';
  * `flushDelayMs` has passed since its first line, at once when it reaches `maxBatchBytes`, and on
  * `flush()`. The timer keeps the process alive until its batch is written, so a process that
  * exits on its own loses nothing. Writes never throw at the caller; a failing disk costs the
- * lines, reported through `onError`. Used by the audit log and the servers' log files.
+ * lines, reported through `onError`. A disk that stops answering (a hung network mount) costs
+ * lines too, but not memory: past `maxPendingBytes` waiting, new lines are dropped and counted,
+ * reported once per gap, and marked in the file (`gapLine`) when writing resumes. Used by the
+ * audit log and the servers' log files.
  */
 
 /** Schedules `fn` after `ms`; returns a function that cancels it. */
@@ -26,12 +29,18 @@ export interface LineFileOptions {
   readonly maxBatchBytes?: number;
   /** Timer for the flush delay; tests inject a manual one. Default `setTimeout`. */
   readonly schedule?: Schedule;
+  /** Most characters held waiting for the disk; later lines are dropped. Default LINE_MAX_PENDING_BYTES. */
+  readonly maxPendingBytes?: number;
+  /** The line written where `dropped` lines were lost; default: none (only `onError` tells). */
+  readonly gapLine?: (dropped: number) => string;
 }
 
 /** Short enough that a file someone tails (or a test polls) looks live. */
 export const LINE_FLUSH_DELAY_MS = 100;
 /** Bounds what a batch holds in memory under a burst. */
 export const LINE_MAX_BATCH_BYTES = 64 * 1024;
+/** What a stalled disk can make one file hold in memory: 128 full batches. */
+export const LINE_MAX_PENDING_BYTES = 8 * 1024 * 1024;
 
 export class LineFile {
   private readonly options: LineFileOptions;
@@ -39,6 +48,8 @@ export class LineFile {
   /** Lines not yet handed to a write, oldest first, each ending in `\n`. */
   private pending: string[] = [];
   private pendingChars = 0;
+  /** Lines dropped since the last batch was taken, the pending ones being at the cap. */
+  private dropped = 0;
   /** The running write loop, if any: it writes batches until nothing is pending. */
   private writing: Promise<void> | undefined;
   private cancelTimer: (() => void) | undefined;
@@ -51,7 +62,19 @@ export class LineFile {
 
   /** Queues lines (each ending in `\n`); a write starts at once or when the timer fires. */
   push(lines: readonly string[]): void {
+    const maxPending = this.options.maxPendingBytes ?? LINE_MAX_PENDING_BYTES;
     for (const line of lines) {
+      if (this.pendingChars + line.length > maxPending) {
+        if (this.dropped === 0) {
+          this.report(
+            new Error(
+              `${this.options.file}: the disk is not keeping up; lines are dropped until it does`,
+            ),
+          );
+        }
+        this.dropped += 1;
+        continue;
+      }
       this.pending.push(line);
       this.pendingChars += line.length;
     }
@@ -95,6 +118,12 @@ export class LineFile {
       const lines = this.pending;
       this.pending = [];
       this.pendingChars = 0;
+      if (this.dropped > 0) {
+        // The dropped lines came after every pending one: the mark goes where they were.
+        const gap = this.options.gapLine?.(this.dropped);
+        if (gap !== undefined) lines.push(gap);
+        this.dropped = 0;
+      }
       try {
         await this.write(lines);
       } catch (error) {

@@ -49,13 +49,18 @@ export class ServerLogs {
       file = new LineFile({
         file: serverLogFile(this.options.home, server),
         maxBytes: SERVER_LOG_MAX_BYTES,
+        gapLine: (dropped) =>
+          `${this.now()} [Switchyard: ${String(dropped)} line(s) dropped here: the disk did not keep up]\n`,
         ...(this.options.onError ? { onError: this.options.onError } : {}),
         ...this.options.file,
       });
       this.files.set(server, file);
     }
-    const at = (this.options.now?.() ?? new Date()).toISOString();
-    file.push([`${at} ${line.replace(/\n/g, ' ')}\n`]);
+    file.push([`${this.now()} ${line.replace(/\n/g, ' ')}\n`]);
+  }
+
+  private now(): string {
+    return (this.options.now?.() ?? new Date()).toISOString();
   }
 
   /** Resolves once every line queued so far is on disk. Never rejects. */
