@@ -24,7 +24,10 @@ export const StoredApprovalSchema = z.object({
   fingerprint: z.string().regex(/^[0-9a-f]{64}$/),
   /** ISO 8601. */
   approvedAt: z.string(),
-  /** What it let run: the program (or, for a remote server, the URL), shown literally. */
+  /**
+   * What it let run: the program, shown literally, or a remote server's URL with credential-named
+   * query values masked (`displayUrl`).
+   */
   executable: z.string(),
   args: z.array(z.string()),
   use: ApprovalUseSchema,

@@ -11,6 +11,7 @@ import { consentRequest, shown } from './launch-gate';
 import type { ServerFleet } from './server-fleet';
 import type { ToolCatalog } from './tool-catalog';
 import { compareCodeUnits } from '../shared/compare';
+import { displayUrl } from '../../protocol/remote-url';
 
 /**
  * Launch trust (design D6): a server starts only when the trust store approves exactly what
@@ -202,7 +203,8 @@ export class LaunchTrust {
 
   /**
    * Every stored launch approval and whether a configured server uses it (`trust/list`), by
-   * scope (`user` first) and then name. Paths and arguments are shown as on the consent card.
+   * scope (`user` first) and then name. Paths and arguments are shown as on the consent card; a
+   * remote URL as `servers/list` shows it (`displayUrl`).
    */
   async list(): Promise<StoredApproval[]> {
     const snapshot = await this.options.trust.snapshot();
@@ -221,7 +223,13 @@ export class LaunchTrust {
         scope,
         fingerprint: approval.fingerprint,
         approvedAt: approval.approvedAt,
-        executable: shown(definition.remote?.url ?? definition.executable),
+        // A remote URL masked as servers/list shows it: this list is for review (and screenshots),
+        // not consent, and a key in the query has no business on it.
+        executable: shown(
+          definition.remote === undefined
+            ? definition.executable
+            : displayUrl(definition.remote.url),
+        ),
         args: definition.args.map(shown),
         use,
         pins,

@@ -237,7 +237,11 @@ describe('launch trust', () => {
 
   it('lists every stored approval with what it let run and whether a server uses it; forgets one', async () => {
     const fixture = { command: process.execPath, args: [FIXTURE_SERVER] };
-    const home = makeHome({ mcpServers: { kept: fixture, edited: fixture, gone: fixture } });
+    // A remote server whose URL carries a key: the list masks it, as servers/list does.
+    const cloud = { url: 'https://mcp.example.test/mcp?api_key=sk-live-0123456789abcdef&team=7' };
+    const home = makeHome({
+      mcpServers: { kept: fixture, edited: fixture, gone: fixture, cloud },
+    });
     approveAll(home);
     // Then, by hand: one entry taken out, one changed; and a repository now defines a server of
     // the name taken out, which the user-tier approval must not reach.
@@ -264,11 +268,16 @@ describe('launch trust', () => {
       await host.settled();
       const { approvals } = await host.call<{ approvals: Listed[] }>('trust/list');
       expect(approvals.map((a) => [a.server, a.scope, a.use])).toEqual([
+        ['cloud', 'user', 'unconfigured'],
         ['edited', 'user', 'changed'],
         ['gone', 'user', 'unconfigured'],
         ['kept', 'user', 'in-use'],
       ]);
-      expect(approvals[1]).toMatchObject({
+      expect(approvals[0]).toMatchObject({
+        executable: 'https://mcp.example.test/mcp?api_key=…&team=7',
+        args: [],
+      });
+      expect(approvals[2]).toMatchObject({
         executable: process.execPath,
         args: [FIXTURE_SERVER],
         pins: 0,
@@ -289,7 +298,7 @@ describe('launch trust', () => {
       const servers = await host.call<{ servers: ServerView[] }>('servers/list');
       expect(servers.servers.find((s) => s.name === 'gone')?.status.state).toBe('needs-approval');
       const after = await host.call<{ approvals: Listed[] }>('trust/list');
-      expect(after.approvals.map((a) => a.server)).toEqual(['edited', 'kept']);
+      expect(after.approvals.map((a) => a.server)).toEqual(['cloud', 'edited', 'kept']);
     } finally {
       await host.close();
     }
