@@ -73,7 +73,13 @@ function plant(
 /** Whether any process of group `pgid` is alive (zombies count as dead: PID 1 may not reap). */
 async function groupAlive(pgid: number): Promise<boolean> {
   for (const member of await processes.membersOf(pgid)) {
-    const state = readFileSync(`/proc/${member.pid}/stat`, 'utf8').split(') ')[1]?.[0];
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${member.pid}/stat`, 'utf8');
+    } catch {
+      continue; // it was reaped between the listing and this read: dead
+    }
+    const state = stat.split(') ')[1]?.[0];
     if (state !== 'Z') return true;
   }
   return false;
