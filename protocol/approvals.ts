@@ -36,10 +36,29 @@ export const StoredApprovalSchema = z.object({
 });
 export type StoredApproval = z.infer<typeof StoredApprovalSchema>;
 
+/**
+ * Tool pins of a server that has no launch approval in that scope: a revoke keeps a server's pins
+ * (so a re-approved server cannot change its tools unseen), and they stay after its entry is
+ * taken out of the configuration by hand. A later server of that name would find its tools
+ * suspended as changed; `trust/forget` removes them.
+ */
+export const UnapprovedPinsSchema = z.object({
+  server: z.string(),
+  scope: z.string(),
+  pins: z.number().int().positive(),
+});
+export type UnapprovedPins = z.infer<typeof UnapprovedPinsSchema>;
+
 export const approvalMethods = {
   'trust/list': {
     params: z.object({}).optional(),
-    /** Every stored launch approval, by scope (`user` first), then server name. */
-    result: z.object({ approvals: z.array(StoredApprovalSchema) }),
+    /**
+     * Every stored launch approval, and every server with pins but no approval, each by scope
+     * (`user` first), then server name.
+     */
+    result: z.object({
+      approvals: z.array(StoredApprovalSchema),
+      unapprovedPins: z.array(UnapprovedPinsSchema),
+    }),
   },
 };

@@ -1,4 +1,4 @@
-import type { StoredApproval } from '../../protocol/approvals';
+import type { StoredApproval, UnapprovedPins } from '../../protocol/approvals';
 import type { TrustDecision } from '../../protocol/activity';
 import type { Profile, ProfileResolution } from '../../protocol/profiles';
 import type { ConsentRequest, ServerSummary } from '../../protocol/servers';
@@ -177,8 +177,11 @@ export class HostCore {
     return (await this.launch.revoke(target, options)).map((r) => this.summarize(r));
   }
 
-  /** Every stored launch approval and whether a configured server uses it (`trust/list`). */
-  listApprovals(): Promise<StoredApproval[]> {
+  /**
+   * Every stored launch approval and whether a configured server uses it, and the pins left
+   * without one (`trust/list`).
+   */
+  listApprovals(): Promise<{ approvals: StoredApproval[]; unapprovedPins: UnapprovedPins[] }> {
     return this.launch.list();
   }
 

@@ -1,5 +1,5 @@
 import type { TrustDecision } from '../../protocol/activity';
-import type { ApprovalUse, StoredApproval } from '../../protocol/approvals';
+import type { ApprovalUse, StoredApproval, UnapprovedPins } from '../../protocol/approvals';
 import type { ConsentRequest, LaunchChange } from '../../protocol/servers';
 import type { AuditLog } from '../audit/audit-log';
 import type { ServerRuntime } from '../mcp/server-runtime';
@@ -202,11 +202,11 @@ export class LaunchTrust {
   }
 
   /**
-   * Every stored launch approval and whether a configured server uses it (`trust/list`), by
-   * scope (`user` first) and then name. Paths and arguments are shown as on the consent card; a
+   * Every stored launch approval and whether a configured server uses it, and every server with
+   * pins but no approval (`trust/list`), by scope (`user` first) and then name. Paths and arguments are shown as on the consent card; a
    * remote URL as `servers/list` shows it (`displayUrl`).
    */
-  async list(): Promise<StoredApproval[]> {
+  async list(): Promise<{ approvals: StoredApproval[]; unapprovedPins: UnapprovedPins[] }> {
     const snapshot = await this.options.trust.snapshot();
     const specs = this.options.fleet.allSpecs();
     const listed = snapshot.approvals().map(({ scope, server, approval, pins }) => {
@@ -235,12 +235,10 @@ export class LaunchTrust {
         pins,
       };
     });
-    const order = (scope: string): string => (scope === 'user' ? '' : scope);
-    return listed.sort((a, b) =>
-      order(a.scope) === order(b.scope)
-        ? compareCodeUnits(a.server, b.server)
-        : compareCodeUnits(order(a.scope), order(b.scope)),
-    );
+    return {
+      approvals: listed.sort(byScopeThenServer),
+      unapprovedPins: snapshot.unapprovedPins().sort(byScopeThenServer),
+    };
   }
 
   /** Records a trust decision in the audit log (also one made outside this class). */
@@ -252,4 +250,15 @@ export class LaunchTrust {
       ...(fingerprint === undefined ? {} : { fingerprint }),
     });
   }
+}
+
+/** `user` first, then workspaces; within a scope, by server name. */
+function byScopeThenServer(
+  a: { scope: string; server: string },
+  b: { scope: string; server: string },
+): number {
+  const order = (scope: string): string => (scope === 'user' ? '' : scope);
+  return order(a.scope) === order(b.scope)
+    ? compareCodeUnits(a.server, b.server)
+    : compareCodeUnits(order(a.scope), order(b.scope));
 }

@@ -34,7 +34,7 @@ function handlers(overrides: Partial<Handlers> = {}): Handlers {
     'trust/approve': ({ server }) => Promise.reject(new HostError('not-pending', server)),
     'trust/revoke': () => Promise.resolve({ servers: [] }),
     'trust/forget': () => Promise.resolve({ launch: false, pins: 0, server: null }),
-    'trust/list': () => Promise.resolve({ approvals: [] }),
+    'trust/list': () => Promise.resolve({ approvals: [], unapprovedPins: [] }),
     'profiles/list': () =>
       Promise.resolve({
         profiles: [],

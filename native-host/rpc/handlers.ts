@@ -141,7 +141,7 @@ export function createHandlers({
       }
       return await core.forgetLaunch(server, user === true ? 'user' : workspace);
     },
-    'trust/list': async () => ({ approvals: await core.listApprovals() }),
+    'trust/list': () => core.listApprovals(),
     'activity/list': (params) => core.activity(params ?? {}),
     'resources/list': (params) => core.context.listResources(params ?? {}),
     'resources/templates/list': (params) => core.context.listTemplates(params ?? {}),

@@ -221,6 +221,22 @@ describe('snapshot', () => {
     expect(reads).toBe(1);
   });
 
+  it('lists the pins a revoke kept, by server and scope, apart from the approvals', async () => {
+    const store = await open();
+    await store.approveLaunch('user', 'one', definition);
+    await store.approveLaunch(WORKSPACE, 'two', definition);
+    await store.pinTool(WORKSPACE, 'two', tool);
+    await store.pinTool(WORKSPACE, 'two', { ...tool, name: 'create_issue' });
+    await store.pinTool('user', 'one', { ...tool, name: 'read' });
+    expect((await store.snapshot()).unapprovedPins()).toEqual([]);
+    await store.revokeLaunch(WORKSPACE, 'two');
+    const snapshot = await store.snapshot();
+    expect(snapshot.unapprovedPins()).toEqual([{ scope: WORKSPACE, server: 'two', pins: 2 }]);
+    expect(snapshot.approvals().map((a) => a.server)).toEqual(['one']);
+    await store.forgetServer(WORKSPACE, 'two');
+    expect((await store.snapshot()).unapprovedPins()).toEqual([]);
+  });
+
   it('is the file as read: a later revocation is in the next snapshot, not this one', async () => {
     const store = await open();
     await store.approveLaunch('user', 'one', definition);

@@ -288,6 +288,23 @@ export class TrustSnapshot {
     }));
   }
 
+  /**
+   * Servers with tool pins and no launch approval in their scope, with how many: what a revoke
+   * keeps (the pins outlive it on purpose, so a re-approved server cannot swap its tools
+   * unseen) once its entry is also gone from the configuration by hand.
+   */
+  unapprovedPins(): { scope: TrustScope; server: string; pins: number }[] {
+    const found = new Map<string, { scope: TrustScope; server: string; pins: number }>();
+    for (const record of this.state.pins.values()) {
+      const key = launchKey(record.scope, record.server);
+      if (this.state.launches.has(key)) continue;
+      const entry = found.get(key);
+      if (entry) entry.pins += 1;
+      else found.set(key, { scope: record.scope, server: record.server, pins: 1 });
+    }
+    return [...found.values()];
+  }
+
   /** Every pin of `server` in `scope`, by raw tool name. */
   pinsOf(scope: TrustScope, server: string): Map<string, ToolPin> {
     checkKey(scope, server);

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { StoredApproval } from '../../../protocol/approvals';
+import type { StoredApproval, UnapprovedPins } from '../../../protocol/approvals';
 import type { PageClient } from '../../messaging/page-client';
 import type { PageEvent } from '../../messaging/ui-protocol';
 import { Button } from '../common/Button';
@@ -15,13 +15,17 @@ import {
   approvalUseText,
   forgetLabel,
   forgetParams,
+  forgetPinsLabel,
+  forgottenText,
   pinsText,
   reviewOrder,
 } from './approvals-view';
 import { SectionNotice, type Notice } from './SectionNotice';
 
-const loadApprovals = async (client: PageClient): Promise<readonly StoredApproval[]> =>
-  (await client.host('trust/list', {})).approvals;
+const loadApprovals = (
+  client: PageClient,
+): Promise<{ approvals: StoredApproval[]; unapprovedPins: UnapprovedPins[] }> =>
+  client.host('trust/list', {});
 
 // Approvals change with the servers (an approval, a revoke, a reload): re-read on those.
 const onServerEvent = (event: PageEvent): boolean => event.type === 'host';
@@ -30,6 +34,7 @@ const onServerEvent = (event: PageEvent): boolean => event.type === 'host';
  * The launch approvals Switchyard keeps (design D6), for review: what each let run, whether a
  * configured server still uses it, and Forget for those nothing uses (an approval left behind by
  * a server taken out of the configuration would approve the same launch again if it came back).
+ * Then the tool pins a revoke kept (D7) for a server no approval covers, with Forget too.
  */
 export function ApprovalsSection() {
   const client = useMemo(() => pageClient(), []);
@@ -54,19 +59,16 @@ export function ApprovalsSection() {
     next?.focus();
   }, [busy, data]);
 
-  const forget = (approval: StoredApproval, button: HTMLButtonElement): void => {
+  const forget = (
+    target: Pick<StoredApproval, 'scope' | 'server'>,
+    button: HTMLButtonElement,
+  ): void => {
     const index = [...(listRef.current?.querySelectorAll('button') ?? [])].indexOf(button);
-    setBusy(approvalKey(approval));
+    setBusy(approvalKey(target));
     client
-      .host('trust/forget', forgetParams(approval))
+      .host('trust/forget', forgetParams(target))
       .then(async (result) => {
-        const pins = result.pins === 0 ? '' : ` and ${pinsText(result.pins)}`;
-        setNotice({
-          error: false,
-          text: result.launch
-            ? `Forgot the approval of ${approval.server}${pins}.`
-            : `The approval of ${approval.server} was already gone.`,
-        });
+        setNotice({ error: false, text: forgottenText(target.server, result) });
         focusAfter.current = Math.max(index, 0);
         await reload();
       })
@@ -78,7 +80,8 @@ export function ApprovalsSection() {
       });
   };
 
-  const approvals = data === null ? [] : reviewOrder(data);
+  const approvals = data === null ? [] : reviewOrder(data.approvals);
+  const leftPins = data?.unapprovedPins ?? [];
   return (
     <section className="op-card" aria-labelledby="approvals-heading">
       <h2 id="approvals-heading" ref={headingRef} tabIndex={-1}>
@@ -90,7 +93,9 @@ export function ApprovalsSection() {
       </p>
       {error !== null && <p className="sy-error-text">{error}</p>}
       <SectionNotice notice={notice} />
-      {data !== null && approvals.length === 0 && <p className="op-muted">No approvals yet.</p>}
+      {data !== null && approvals.length === 0 && leftPins.length === 0 && (
+        <p className="op-muted">No approvals yet.</p>
+      )}
       <ul ref={listRef} className="op-profile-list" aria-label="Approvals">
         {approvals.map((approval) => {
           const key = approvalKey(approval);
@@ -125,6 +130,36 @@ export function ApprovalsSection() {
                   </Button>
                 </div>
               )}
+            </li>
+          );
+        })}
+        {leftPins.map((pins) => {
+          const key = approvalKey(pins);
+          return (
+            <li key={key} className="op-profile op-approval" data-use="pins-only">
+              <div className="op-profile-head">
+                <strong>
+                  <VisibleText text={pins.server} edgeSpaces />
+                </strong>
+                <span className="op-badge">Tool pins, no approval</span>
+              </div>
+              <p className="op-muted op-wrap">
+                From <VisibleText text={approvalScopeText(pins.scope)} />: {pinsText(pins.pins)}{' '}
+                kept when its approval was revoked. A server of this name would find these tools
+                changed and suspended until you allow them again.
+              </p>
+              <div className="op-actions">
+                <Button
+                  aria-label={forgetPinsLabel(pins)}
+                  disabled={busy !== null}
+                  aria-busy={busy === key}
+                  onClick={(event) => {
+                    forget(pins, event.currentTarget);
+                  }}
+                >
+                  Forget
+                </Button>
+              </div>
             </li>
           );
         })}

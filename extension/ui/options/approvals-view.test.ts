@@ -4,7 +4,9 @@ import {
   approvalScopeText,
   approvalUseText,
   forgetLabel,
+  forgetPinsLabel,
   forgetParams,
+  forgottenText,
   pinsText,
   reviewOrder,
 } from './approvals-view';
@@ -59,4 +61,19 @@ test.each([
   [3, '3 tool pins'],
 ])('pinsText(%i)', (pins, text) => {
   expect(pinsText(pins)).toBe(text);
+});
+
+test.each<[string, { launch: boolean; pins: number }, string]>([
+  ['approval only', { launch: true, pins: 0 }, 'Forgot the approval of fs.'],
+  ['approval and pins', { launch: true, pins: 2 }, 'Forgot the approval of fs and 2 tool pins.'],
+  ['pins a revoke left', { launch: false, pins: 1 }, 'Forgot 1 tool pin of fs.'],
+  ['nothing left', { launch: false, pins: 0 }, 'Nothing of fs was left to forget.'],
+])('forgottenText: %s', (_, result, text) => {
+  expect(forgottenText('fs', result)).toBe(text);
+});
+
+test('forgetPinsLabel names the server and where it was configured', () => {
+  expect(forgetPinsLabel({ server: 'fs', scope: '/src/repo' })).toBe(
+    'Forget the tool pins of fs from workspace /src/repo',
+  );
 });

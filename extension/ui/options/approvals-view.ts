@@ -22,7 +22,9 @@ export function approvalScopeText(scope: string): string {
 }
 
 /** The `trust/forget` request that forgets exactly this approval, whatever else is configured. */
-export function forgetParams(approval: StoredApproval): ParamsOf<'trust/forget'> {
+export function forgetParams(
+  approval: Pick<StoredApproval, 'scope' | 'server'>,
+): ParamsOf<'trust/forget'> {
   return approval.scope === 'user'
     ? { server: approval.server, user: true }
     : { server: approval.server, workspace: approval.scope };
@@ -42,6 +44,20 @@ export function reviewOrder(approvals: readonly StoredApproval[]): StoredApprova
 /** One approval's identity, as the host keys it: scope and server. */
 export function approvalKey(approval: Pick<StoredApproval, 'scope' | 'server'>): string {
   return `${approval.scope}\u0000${approval.server}`;
+}
+
+/** What the Forget button of pins left without an approval says to a screen reader. */
+export function forgetPinsLabel(pins: Pick<StoredApproval, 'scope' | 'server'>): string {
+  return `Forget the tool pins of ${pins.server} from ${approvalScopeText(pins.scope)}`;
+}
+
+/** What a `trust/forget` did, for the status line. */
+export function forgottenText(server: string, result: { launch: boolean; pins: number }): string {
+  if (result.launch) {
+    return `Forgot the approval of ${server}${result.pins === 0 ? '' : ` and ${pinsText(result.pins)}`}.`;
+  }
+  if (result.pins > 0) return `Forgot ${pinsText(result.pins)} of ${server}.`;
+  return `Nothing of ${server} was left to forget.`;
 }
 
 /** `1 tool pin`, `3 tool pins`; empty for none. */
