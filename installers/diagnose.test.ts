@@ -5,6 +5,7 @@ import { diagnoseInstall, reinstallCommand, type InstallDiagnosis } from './diag
 import type { FirefoxPackage } from './firefox-packages';
 import type { InstallPlan } from './plan';
 import { receiptText } from './receipt';
+import { REG_NOT_RUN, type RegistryRunner } from './registry';
 import { fakeRegistry, installPlan, makeInstallFixture, type InstallFixture } from './test-support';
 
 // Dangerous direction: doctor saying "ok" about an install someone widened or opened up. Each
@@ -141,6 +142,22 @@ describe('diagnoseInstall', () => {
     expect(allProblems(await diagnose(registry.run))).toMatch(/points to C:\\elsewhere\.json/);
     registry.keys.set(key, manifest());
     expect(allProblems(await diagnose(registry.run))).toBe('');
+  });
+
+  it('says reg.exe did not run, not that the key is missing', async () => {
+    const key = 'HKCU\\Software\\Chromium\\NativeMessagingHosts\\com.switchyard.host';
+    writeFileSync(
+      plan.paths.receipt,
+      receiptText({
+        ...plan.receipt,
+        registrations: plan.receipt.registrations.map((r) => ({ ...r, registryKey: key })),
+      }),
+    );
+    const broken: RegistryRunner = () =>
+      Promise.resolve({ code: REG_NOT_RUN, stdout: '', stderr: 'cannot find reg.exe: SystemRoot' });
+    const problems = allProblems(await diagnose(broken));
+    expect(problems).toMatch(/could not read .*cannot find reg\.exe/);
+    expect(problems).not.toMatch(/is missing/);
   });
 
   it.each<[string, FirefoxPackage[], RegExp[]]>([

@@ -9,7 +9,7 @@ import { StoredManifestSchema, manifestProblems } from './manifest';
 import { readReceipt, type Receipt, type Registration } from './receipt';
 import { errnoCode, isErrno } from '../native-host/shared/errno';
 import { endOfLifeNote, nodeSupport } from '../native-host/shared/node-support';
-import { queryDefault, type RegistryRunner } from './registry';
+import { RegistryUnavailableError, queryDefault, type RegistryRunner } from './registry';
 import { directoryProblem, fileProblem } from './safety';
 
 /**
@@ -156,12 +156,19 @@ async function registrationProblems(
   const name = BROWSER_INFO[registration.browser].displayName;
   const problems: string[] = [];
   if (registration.registryKey !== null) {
-    const value = await queryDefault(options.registry, registration.registryKey);
+    // undefined: reg.exe did not run, so the key is neither missing nor right (said so).
+    let value: string | null | undefined;
+    try {
+      value = await queryDefault(options.registry, registration.registryKey);
+    } catch (error) {
+      if (!(error instanceof RegistryUnavailableError)) throw error;
+      problems.push(`${name}: ${error.message}`);
+    }
     if (value === null) {
       problems.push(
         `${name}: the registry key ${registration.registryKey} is missing, so ${name} cannot find the host: ${fix}.`,
       );
-    } else if (value !== registration.manifest) {
+    } else if (value !== undefined && value !== registration.manifest) {
       problems.push(
         `${name}: the registry key ${registration.registryKey} points to ${value}, not to ${registration.manifest}: ${fix}.`,
       );

@@ -2,11 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { BROWSERS } from './browsers';
 import { registryKeyFor } from './locations';
 import {
+  REG_NOT_RUN,
+  RegistryUnavailableError,
   parseRegQueryDefault,
+  queryDefault,
   regAddArgv,
   regDeleteArgv,
   regExePath,
   regQueryArgv,
+  unknownWindowsRootMessage,
+  type RegistryRunner,
 } from './registry';
 
 // Dangerous direction: a key written anywhere but HKCU\Software\<vendor>\NativeMessagingHosts
@@ -78,8 +83,40 @@ describe('regExePath: never a bare name Windows would look up in the current fol
   it.each<[Record<string, string>, string]>([
     [{ SystemRoot: 'C:\\Windows' }, 'C:\\Windows\\System32\\reg.exe'],
     [{ SYSTEMROOT: 'D:\\WINNT\\' }, 'D:\\WINNT\\System32\\reg.exe'],
-    [{}, 'C:\\Windows\\System32\\reg.exe'],
+    [{ SystemRoot: 'Windows', windir: 'E:\\Win' }, 'E:\\Win\\System32\\reg.exe'],
   ])('%j', (env, expected) => {
     expect(regExePath(env)).toBe(expected);
+  });
+
+  // Dangerous direction: '' gave '\System32\reg.exe' (the current drive's root), 'Windows'
+  // gave 'Windows\System32\reg.exe' (the current folder): a planted reg.exe would have run.
+  it.each<Record<string, string>>([
+    {},
+    { SystemRoot: '' },
+    { SystemRoot: 'Windows' },
+    { SystemRoot: '.\\Windows' },
+    { SystemRoot: '\\\\server\\share' },
+    { SystemRoot: 'C:\\Users\\me\\..\\..\\tmp' },
+    { SystemRoot: 'C:Windows' },
+    { SystemRoot: 'C:\\Win"dows' },
+    { SystemRoot: 'C:\\%TEMP%' },
+  ])('refuses %j', (env) => {
+    expect(regExePath(env)).toBeNull();
+    expect(unknownWindowsRootMessage(env)).toMatch(/Open a new terminal/);
+  });
+});
+
+describe('queryDefault: a reg.exe that did not run is not an absent key', () => {
+  const key = registryKeyFor('chrome');
+  it('absent when reg.exe answers that the key is not there', async () => {
+    const run: RegistryRunner = () =>
+      Promise.resolve({ code: 1, stdout: '', stderr: 'ERROR: unable to find' });
+    await expect(queryDefault(run, key)).resolves.toBeNull();
+  });
+  it('throws when reg.exe could not be run', async () => {
+    const run: RegistryRunner = () =>
+      Promise.resolve({ code: REG_NOT_RUN, stdout: '', stderr: 'spawn reg.exe ENOENT' });
+    await expect(queryDefault(run, key)).rejects.toThrow(RegistryUnavailableError);
+    await expect(queryDefault(run, key)).rejects.toThrow(/could not read .*ENOENT/);
   });
 });

@@ -47,34 +47,84 @@ export interface RegResult {
 /** Runs reg.exe with an argument vector. Injected, so tests on any OS can fake the registry. */
 export type RegistryRunner = (argv: readonly string[]) => Promise<RegResult>;
 
+/** What a RegistryRunner reports when reg.exe did not run at all (not found, timed out). */
+export const REG_NOT_RUN = -1;
+
+/**
+ * Windows' own folder, from `SystemRoot` (or `windir`), only when it is a plain absolute drive
+ * path (`C:\Windows`): an empty, relative or `..` value would make `<root>\System32\reg.exe`
+ * a file in the current folder or drive, which anyone who put a `reg.exe` there would have run.
+ * Null when neither variable holds such a path.
+ */
+export function windowsRoot(env: Readonly<Record<string, string | undefined>>): string | null {
+  for (const name of ['SystemRoot', 'SYSTEMROOT', 'windir', 'WINDIR']) {
+    const value = env[name];
+    if (value === undefined || !/^[A-Za-z]:\\[\w .()\\-]*$/.test(value)) continue;
+    if (value.split('\\').some((segment) => segment === '.' || segment === '..')) continue;
+    return value.replace(/\\+$/, '');
+  }
+  return null;
+}
+
 /**
  * reg.exe by absolute path: a bare name would be searched for in the current folder first on
- * Windows, where someone else's `reg.exe` could be waiting.
+ * Windows, where someone else's `reg.exe` could be waiting. Null when Windows' folder is unknown.
  */
-export function regExePath(env: Readonly<Record<string, string | undefined>>): string {
-  const root = env['SystemRoot'] ?? env['SYSTEMROOT'] ?? 'C:\\Windows';
-  return `${root.replace(/[\\/]+$/, '')}\\System32\\${REG_EXE}`;
+export function regExePath(env: Readonly<Record<string, string | undefined>>): string | null {
+  const root = windowsRoot(env);
+  return root === null ? null : `${root}\\System32\\${REG_EXE}`;
+}
+
+/** Why reg.exe was not run: SystemRoot does not name Windows' folder. */
+export function unknownWindowsRootMessage(
+  env: Readonly<Record<string, string | undefined>>,
+): string {
+  const got = env['SystemRoot'] ?? env['SYSTEMROOT'];
+  return `cannot find reg.exe: SystemRoot ${got === undefined ? 'is not set' : `is ${JSON.stringify(got)}`}, not the absolute path of your Windows folder. Open a new terminal (or run 'set SystemRoot=C:\\Windows' with your Windows folder) and run the command again.`;
 }
 
 /** The production RegistryRunner: `execFile`, no shell, 10 s timeout. */
 export const runReg: RegistryRunner = (argv) => {
+  const exe = regExePath(process.env);
+  if (exe === null) {
+    return Promise.resolve({
+      code: REG_NOT_RUN,
+      stdout: '',
+      stderr: unknownWindowsRootMessage(process.env),
+    });
+  }
   // Not import(): the bundle runs from V8's code cache, where import() is not wired (0033).
   const { execFile } = process.getBuiltinModule('node:child_process');
   return new Promise((resolve) => {
     execFile(
-      regExePath(process.env),
+      exe,
       [...argv],
       { windowsHide: true, timeout: 10_000, encoding: 'utf8' },
       (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
-        resolve({ code, stdout, stderr: stderr || (error?.message ?? '') });
+        // A string code (ENOENT, EACCES) or a kill (the timeout): reg.exe did not answer.
+        const code =
+          error === null
+            ? 0
+            : typeof error.code === 'number' && error.signal == null && error.killed !== true
+              ? error.code
+              : REG_NOT_RUN;
+        const why = error === null ? '' : `${exe}: ${error.message}`;
+        resolve({ code, stdout, stderr: stderr || why });
       },
     );
   });
 };
 
+/** reg.exe could not be run, so whether a key is there is unknown (not "absent"). */
+export class RegistryUnavailableError extends Error {}
+
 /** The manifest path a key's default value holds, or null when the key or value is absent. */
 export async function queryDefault(run: RegistryRunner, key: string): Promise<string | null> {
   const result = await run(regQueryArgv(key));
+  if (result.code === REG_NOT_RUN) {
+    throw new RegistryUnavailableError(
+      `could not read ${key}: ${result.stderr.trim() || 'reg.exe did not run'}`,
+    );
+  }
   return result.code === 0 ? parseRegQueryDefault(result.stdout) : null;
 }

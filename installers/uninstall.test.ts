@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InstallPlan } from './plan';
 import { parseReceipt, receiptText, type Registration } from './receipt';
 import { fakeRegistry, installPlan, makeInstallFixture, type InstallFixture } from './test-support';
+import { REG_NOT_RUN, type RegistryRunner } from './registry';
 import { selectRegistrations, uninstall } from './uninstall';
 
 // Dangerous direction: deleting something the installer did not write (another host's manifest,
@@ -137,6 +138,28 @@ describe('uninstall', () => {
     ]);
     expect(registry.calls).toContainEqual(['delete', key, '/f']);
     expect([...registry.keys.keys()]).toEqual(['HKCU\\Software\\Other\\NativeMessagingHosts\\x']);
+  });
+
+  it('keeps the receipt when reg.exe cannot run, rather than forget a key it could not check', async () => {
+    const key = 'HKCU\\Software\\Google\\Chrome\\NativeMessagingHosts\\com.switchyard.host';
+    const withKey = {
+      ...plan.receipt,
+      registrations: plan.receipt.registrations.map((r) =>
+        r.browser === 'chrome' ? { ...r, registryKey: key } : r,
+      ),
+    };
+    writeFileSync(plan.paths.receipt, receiptText(withKey));
+    const broken: RegistryRunner = () =>
+      Promise.resolve({ code: REG_NOT_RUN, stdout: '', stderr: 'cannot find reg.exe' });
+    await expect(uninstall({ ...request(null), registry: broken })).rejects.toThrow(
+      /could not read .*cannot find reg\.exe/,
+    );
+    // Before, the key counted as "not found": the receipt went, and the key with it from view.
+    expect(parseReceipt(readFileSync(plan.paths.receipt, 'utf8'), 'r')).toEqual({
+      kind: 'ok',
+      receipt: withKey,
+    });
+    expect(existsSync(plan.paths.launcher)).toBe(true);
   });
 
   it("leaves a manifest and a registry key another install wrote since (another SWITCHYARD_HOME's)", async () => {
