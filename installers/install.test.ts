@@ -14,6 +14,7 @@ import { DEV_EXTENSION_ID } from '../protocol/identity';
 import { applyInstall, type ApplyOptions } from './install';
 import type { InstallPlan } from './plan';
 import { parseReceipt } from './receipt';
+import { uninstall } from './uninstall';
 import {
   FAKE_BUNDLE,
   FAKE_MAIN_BUNDLE,
@@ -205,6 +206,58 @@ describe('applyInstall', () => {
     const receipt = parseReceipt(readFileSync(plan.paths.receipt, 'utf8'), 'r');
     expect(receipt.kind === 'ok' && receipt.receipt.registrations.map((r) => r.browser)).toEqual([
       'chrome',
+    ]);
+  });
+
+  it('records the launcher and host copy when the first manifest fails, so uninstall removes them', async () => {
+    mkdirSync(
+      path.join(fx.homedir, '.mozilla', 'native-messaging-hosts', 'com.switchyard.host.json'),
+      { recursive: true },
+    );
+    const plan = fx.plan(['firefox']);
+    const result = await applyInstall(plan, null, options());
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.message).toMatch(/'switchyard uninstall' removes what was/);
+    expect(existsSync(plan.paths.launcher)).toBe(true);
+    // Before, no receipt was written, and 'switchyard uninstall' said there was nothing to do.
+    const receipt = parseReceipt(readFileSync(plan.paths.receipt, 'utf8'), 'r');
+    expect(receipt.kind === 'ok' && receipt.receipt.registrations).toEqual([]);
+    const removed = await uninstall({
+      paths: plan.paths,
+      browsers: null,
+      dryRun: false,
+      registry: fakeRegistry().run,
+    });
+    expect(removed.ok && removed.installed).toBe(true);
+    for (const file of [plan.paths.launcher, plan.paths.bundle, plan.paths.mainBundle]) {
+      expect(existsSync(file)).toBe(false);
+    }
+  });
+
+  it('records a manifest whose registry key failed, so uninstall removes the file', async () => {
+    const plan = fx.plan(['edge']);
+    const key = 'HKCU\\Software\\Microsoft\\Edge\\NativeMessagingHosts\\com.switchyard.host';
+    const windowsLike: InstallPlan = {
+      ...plan,
+      manifests: plan.manifests.map((m) => ({
+        ...m,
+        registration: { ...m.registration, registryKey: key },
+      })),
+    };
+    const denied = options({
+      registry: (argv) =>
+        Promise.resolve(
+          argv[0] === 'query'
+            ? { code: 1, stdout: '', stderr: 'not found' }
+            : { code: 1, stdout: '', stderr: 'ERROR: Access is denied.' },
+        ),
+    });
+    const result = await applyInstall(windowsLike, null, denied);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.message).toMatch(/could not write .*Access is denied/);
+    const receipt = parseReceipt(readFileSync(plan.paths.receipt, 'utf8'), 'r');
+    expect(receipt.kind === 'ok' && receipt.receipt.registrations.map((r) => r.browser)).toEqual([
+      'edge',
     ]);
   });
 

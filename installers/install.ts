@@ -91,8 +91,10 @@ export async function applyInstall(
   if (!mainText.ok) return { ok: false, actions, message: mainText.message };
 
   const completed: Registration[] = [];
+  let hostDirMade = false;
   try {
     await ensureDir(plan.paths.hostDir, uid, dryRun);
+    hostDirMade = true;
     const sameFile = await isSameFile(options.bundleSource, plan.paths.bundle);
     // The main bundle first: a host starting meanwhile runs the entry it finds with whichever
     // main bundle is there, and the entry only ever loads the file beside it.
@@ -139,6 +141,8 @@ export async function applyInstall(
           dryRun,
         ),
       });
+      // Recorded once its manifest is there, key or not: uninstall checks a key before deleting.
+      completed.push(registration);
       if (registration.registryKey !== null) {
         actions.push({
           kind: 'registry',
@@ -152,12 +156,12 @@ export async function applyInstall(
           ),
         });
       }
-      completed.push(registration);
     }
   } catch (error) {
     const message = error instanceof InstallError ? error.message : describe(error);
-    // Whatever was written is recorded, so 'switchyard uninstall' can remove it.
-    if (!dryRun && completed.length > 0) {
+    // Whatever was written is recorded, so 'switchyard uninstall' can remove it: the launcher
+    // and the host copy too, when no manifest was written (a receipt without registrations).
+    if (!dryRun && hostDirMade) {
       const partial = {
         ...plan.receipt,
         registrations: mergeRegistrations(previous?.registrations ?? [], completed),
@@ -169,7 +173,12 @@ export async function applyInstall(
         false,
       ).catch(() => 'unchanged');
     }
-    return { ok: false, actions, message: `The install stopped: ${message}` };
+    return {
+      ok: false,
+      actions,
+      message:
+        `The install stopped: ${message} ${dryRun ? '' : "Then run 'switchyard install' again; 'switchyard uninstall' removes what was written so far."}`.trimEnd(),
+    };
   }
   actions.push({
     kind: 'receipt',
