@@ -4,6 +4,9 @@ import { registryKeyFor } from './locations';
 import {
   REG_NOT_RUN,
   RegistryUnavailableError,
+  makeRegRunner,
+  regCommand,
+  type ExecFileLike,
   parseRegQueryDefault,
   queryDefault,
   regAddArgv,
@@ -118,5 +121,83 @@ describe('queryDefault: a reg.exe that did not run is not an absent key', () => 
       Promise.resolve({ code: REG_NOT_RUN, stdout: '', stderr: 'spawn reg.exe ENOENT' });
     await expect(queryDefault(run, key)).rejects.toThrow(RegistryUnavailableError);
     await expect(queryDefault(run, key)).rejects.toThrow(/could not read .*ENOENT/);
+  });
+});
+
+describe('reg query reads values in UTF-8, whatever the console code page', () => {
+  const key = registryKeyFor('edge');
+  const manifest =
+    'C:\\Users\\Jérôme Ünal\\AppData\\Roaming\\Switchyard\\host\\edge\\com.switchyard.host.json';
+
+  it('runs a query in cmd.exe after chcp 65001, every program by absolute path', () => {
+    expect(regCommand('C:\\Windows', regQueryArgv(key))).toEqual({
+      file: 'C:\\Windows\\System32\\cmd.exe',
+      args: [
+        '/d',
+        '/s',
+        '/c',
+        `""C:\\Windows\\System32\\chcp.com" 65001 >nul & "C:\\Windows\\System32\\reg.exe" "query" "${key}" "/ve""`,
+      ],
+      verbatim: true,
+    });
+  });
+
+  // Dangerous direction: a user's path reaching cmd.exe, which would parse `&` and `%`.
+  it.each([
+    ['add', regAddArgv(key, MANIFEST)],
+    ['delete', regDeleteArgv(key)],
+    ['a query with a word cmd would parse', ['query', 'HKCU\\x&calc', '/ve']],
+  ])('runs reg.exe directly for %s', (_name, argv) => {
+    expect(regCommand('C:\\Windows', argv)).toEqual({
+      file: 'C:\\Windows\\System32\\reg.exe',
+      args: argv,
+      verbatim: false,
+    });
+  });
+
+  it("runs reg.exe directly when Windows' folder has a space", () => {
+    expect(regCommand('C:\\My Windows', regQueryArgv(key)).file).toBe(
+      'C:\\My Windows\\System32\\reg.exe',
+    );
+  });
+
+  it('hands execFile that command, and the UTF-8 answer gives back the exact path', async () => {
+    const seen: [string, readonly string[], boolean][] = [];
+    const execFile: ExecFileLike = (file, args, options, callback) => {
+      seen.push([file, args, options.windowsVerbatimArguments]);
+      callback(
+        null,
+        `\r\nHKEY_CURRENT_USER\\${key.slice(5)}\r\n    (Default)    REG_SZ    ${manifest}\r\n`,
+        '',
+      );
+    };
+    const run = makeRegRunner({ SystemRoot: 'C:\\Windows' }, () => execFile);
+    await expect(queryDefault(run, key)).resolves.toBe(manifest);
+    expect(seen[0]?.[0]).toBe('C:\\Windows\\System32\\cmd.exe');
+    expect(seen[0]?.[2]).toBe(true);
+  });
+
+  it('reports a reg.exe that did not run, or a bad SystemRoot, as not run', async () => {
+    const missing: ExecFileLike = (_file, _args, _options, callback) => {
+      callback({ code: 'ENOENT', message: 'spawn ENOENT' }, '', '');
+    };
+    const timedOut: ExecFileLike = (_file, _args, _options, callback) => {
+      callback({ code: null, signal: 'SIGTERM', killed: true, message: 'timeout' }, '', '');
+    };
+    const absent: ExecFileLike = (_file, _args, _options, callback) => {
+      callback({ code: 1, message: 'exit 1' }, '', 'ERROR: unable to find');
+    };
+    const env = { SystemRoot: 'C:\\Windows' };
+    expect((await makeRegRunner(env, () => missing)(['query', key, '/ve'])).code).toBe(REG_NOT_RUN);
+    expect((await makeRegRunner(env, () => timedOut)(['query', key, '/ve'])).code).toBe(
+      REG_NOT_RUN,
+    );
+    expect((await makeRegRunner(env, () => absent)(['query', key, '/ve'])).code).toBe(1);
+    const unset = await makeRegRunner(
+      { SystemRoot: 'Windows' },
+      () => absent,
+    )(['query', key, '/ve']);
+    expect(unset.code).toBe(REG_NOT_RUN);
+    expect(unset.stderr).toMatch(/SystemRoot is "Windows"/);
   });
 });

@@ -83,37 +83,106 @@ export function unknownWindowsRootMessage(
   return `cannot find reg.exe: SystemRoot ${got === undefined ? 'is not set' : `is ${JSON.stringify(got)}`}, not the absolute path of your Windows folder. Open a new terminal (or run 'set SystemRoot=C:\\Windows' with your Windows folder) and run the command again.`;
 }
 
-/** The production RegistryRunner: `execFile`, no shell, 10 s timeout. */
-export const runReg: RegistryRunner = (argv) => {
-  const exe = regExePath(process.env);
-  if (exe === null) {
-    return Promise.resolve({
-      code: REG_NOT_RUN,
-      stdout: '',
-      stderr: unknownWindowsRootMessage(process.env),
+/** What runs for one reg.exe call: a program by absolute path and its argument vector. */
+export interface RegCommand {
+  readonly file: string;
+  readonly args: readonly string[];
+  /** The vector is one command line already (cmd.exe's `/s /c "..."`): Node must not quote it. */
+  readonly verbatim: boolean;
+}
+
+/**
+ * How one reg.exe call is run. reg.exe prints a value in the console's code page (850, 932,
+ * ...), not UTF-8, so `reg query` of a manifest under `C:\Users\Jérôme` came back with
+ * replacement characters: never equal to the manifest path, so uninstall left the key as
+ * "another install's" and doctor reported it wrong. A query therefore runs in cmd.exe after
+ * `chcp 65001` (cmd.exe and chcp.com by absolute path, no AutoRun), in its own hidden console;
+ * its words are fixed names (`query`, a key of ours, `/ve`), checked to hold nothing cmd
+ * interprets. Everything else (`add` carries the manifest path) runs reg.exe directly.
+ */
+export function regCommand(root: string, argv: readonly string[]): RegCommand {
+  const reg = `${root}\\System32\\${REG_EXE}`;
+  // Node passes a verbatim command line's program name unquoted: no space in the root then.
+  const plain = !root.includes(' ') && argv.every((word) => /^[\w\\ ./-]+$/.test(word));
+  if (argv[0] !== 'query' || !plain) return { file: reg, args: [...argv], verbatim: false };
+  const words = [reg, ...argv].map((word) => `"${word}"`).join(' ');
+  const chcp = `"${root}\\System32\\chcp.com" 65001 >nul`;
+  return {
+    file: `${root}\\System32\\cmd.exe`,
+    args: ['/d', '/s', '/c', `"${chcp} & ${words}"`],
+    verbatim: true,
+  };
+}
+
+/** The part of `child_process.execFile` the runner uses, injectable for tests. */
+export type ExecFileLike = (
+  file: string,
+  args: readonly string[],
+  options: {
+    readonly windowsHide: true;
+    readonly timeout: number;
+    readonly encoding: 'utf8';
+    readonly windowsVerbatimArguments: boolean;
+  },
+  callback: (
+    error: {
+      code?: number | string | null;
+      signal?: string | null;
+      killed?: boolean;
+      message: string;
+    } | null,
+    stdout: string,
+    stderr: string,
+  ) => void,
+) => unknown;
+
+/** A RegistryRunner over `execFile`: no shell of the user's, 10 s timeout. */
+export function makeRegRunner(
+  env: Readonly<Record<string, string | undefined>>,
+  execFile: () => ExecFileLike,
+): RegistryRunner {
+  return (argv) => {
+    const root = windowsRoot(env);
+    if (root === null) {
+      return Promise.resolve({
+        code: REG_NOT_RUN,
+        stdout: '',
+        stderr: unknownWindowsRootMessage(env),
+      });
+    }
+    const command = regCommand(root, argv);
+    return new Promise((resolve) => {
+      execFile()(
+        command.file,
+        command.args,
+        {
+          windowsHide: true,
+          timeout: 10_000,
+          encoding: 'utf8',
+          windowsVerbatimArguments: command.verbatim,
+        },
+        (error, stdout, stderr) => {
+          // A string code (ENOENT, EACCES) or a kill (the timeout): reg.exe did not answer.
+          const code =
+            error === null
+              ? 0
+              : typeof error.code === 'number' && error.signal == null && error.killed !== true
+                ? error.code
+                : REG_NOT_RUN;
+          const why = error === null ? '' : `${command.file}: ${error.message}`;
+          resolve({ code, stdout, stderr: stderr || why });
+        },
+      );
     });
-  }
+  };
+}
+
+/** The production RegistryRunner. */
+export const runReg: RegistryRunner = makeRegRunner(
+  process.env,
   // Not import(): the bundle runs from V8's code cache, where import() is not wired (0033).
-  const { execFile } = process.getBuiltinModule('node:child_process');
-  return new Promise((resolve) => {
-    execFile(
-      exe,
-      [...argv],
-      { windowsHide: true, timeout: 10_000, encoding: 'utf8' },
-      (error, stdout, stderr) => {
-        // A string code (ENOENT, EACCES) or a kill (the timeout): reg.exe did not answer.
-        const code =
-          error === null
-            ? 0
-            : typeof error.code === 'number' && error.signal == null && error.killed !== true
-              ? error.code
-              : REG_NOT_RUN;
-        const why = error === null ? '' : `${exe}: ${error.message}`;
-        resolve({ code, stdout, stderr: stderr || why });
-      },
-    );
-  });
-};
+  () => process.getBuiltinModule('node:child_process').execFile,
+);
 
 /** reg.exe could not be run, so whether a key is there is unknown (not "absent"). */
 export class RegistryUnavailableError extends Error {}
