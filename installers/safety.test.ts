@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -81,5 +81,21 @@ describe('checkTargetDirectory (real folders)', () => {
     expect(nested.join('\n')).toMatch(/open is writable by every user/);
     expect((await checkTargetDirectory(open, uid)).join('\n')).toMatch(/writable by every user/);
     chmodSync(open, 0o700);
+  });
+
+  it('checks the folders above where a linked folder really is', async () => {
+    // ~/.mozilla is a link into a folder anyone may rename things in (not sticky).
+    const shared = path.join(root, 'shared');
+    mkdirSync(path.join(shared, 'mozilla'), { recursive: true, mode: 0o700 });
+    chmodSync(shared, 0o777);
+    const home = path.join(root, 'home');
+    mkdirSync(home, { mode: 0o700 });
+    symlinkSync(path.join(shared, 'mozilla'), path.join(home, '.mozilla'));
+    const problems = await checkTargetDirectory(
+      path.join(home, '.mozilla', 'native-messaging-hosts'),
+      uid,
+    );
+    expect(problems.join('\n')).toMatch(/shared is writable by every user/);
+    chmodSync(shared, 0o700);
   });
 });

@@ -70,8 +70,33 @@ function modeText(mode: number): string {
  * problems found, empty when safe.
  */
 export async function checkTargetDirectory(target: string, uid: number): Promise<string[]> {
+  const problems = await checkPath(path.resolve(target), uid);
+  // A linked folder on the way (~/.config -> a dotfiles checkout, a profile on another disk):
+  // whoever can rename a folder above where it really is can swap it too.
+  const real = await realPathOfNearest(path.resolve(target));
+  if (real !== null && real !== path.resolve(target)) {
+    for (const problem of await checkPath(real, uid)) {
+      if (!problems.includes(problem)) problems.push(problem);
+    }
+  }
+  return problems;
+}
+
+/** The real path of `target`'s nearest existing folder, or null when nothing resolves. */
+async function realPathOfNearest(target: string): Promise<string | null> {
+  for (let current = target; ; current = path.dirname(current)) {
+    try {
+      return await fs.realpath(current);
+    } catch (error) {
+      if (!isErrno(error, 'ENOENT') && !isErrno(error, 'ENOTDIR')) throw error;
+    }
+    if (path.dirname(current) === current) return null;
+  }
+}
+
+async function checkPath(target: string, uid: number): Promise<string[]> {
   const problems: string[] = [];
-  let current = path.resolve(target);
+  let current = target;
   let role: 'target' | 'ancestor' = 'target';
   for (;;) {
     let stat: StatLike | null = null;
