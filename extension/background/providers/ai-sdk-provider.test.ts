@@ -522,6 +522,76 @@ describe('createAiSdkProvider over Anthropic messages', () => {
   });
 });
 
+describe('createAiSdkProvider: what a failed turn says', () => {
+  function messageStart(): string {
+    return sse(
+      {
+        type: 'message_start',
+        message: {
+          id: 'msg_1',
+          type: 'message',
+          role: 'assistant',
+          model: 'claude-test',
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: 25, output_tokens: 1 },
+        },
+      },
+      'message_start',
+    );
+  }
+
+  // Anthropic sends `overloaded_error` as an SSE event after a 200 when it is busy; the SDK
+  // passes the event's plain `{type, message}` object on, which is no Error.
+  it("names a provider's mid-stream error, not [object Object] (Anthropic)", async () => {
+    const { baseURL } = await serve(() => ({
+      kind: 'sse',
+      events: [
+        messageStart(),
+        sse({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, 'error'),
+      ],
+    }));
+    const provider = createAiSdkProvider(
+      { kind: 'anthropic', apiKey: 'sk-ant-test', model: 'claude-test', baseURL },
+      { maxRetries: 0 },
+    );
+
+    const events = await collect(provider);
+
+    expect(events).toEqual([
+      {
+        type: 'error',
+        message: 'The request to Anthropic failed: Overloaded (overloaded_error)',
+      },
+    ]);
+  });
+
+  it("names a provider's mid-stream error, not [object Object] (OpenAI chat)", async () => {
+    const { baseURL } = await serve(() => ({
+      kind: 'sse',
+      events: [
+        chunk({ content: 'Hel' }),
+        sse({ error: { message: 'The server had an error', type: 'server_error' } }),
+      ],
+    }));
+    const provider = createAiSdkProvider(
+      { kind: 'openai', apiKey: 'sk', model: 'gpt-test', baseURL },
+      { maxRetries: 0 },
+    );
+
+    const events = await collect(provider);
+
+    expect(events).toEqual([
+      { type: 'text-delta', text: 'Hel' },
+      {
+        type: 'error',
+        message: 'The request to OpenAI failed: The server had an error (server_error)',
+      },
+    ]);
+  });
+});
+
 describe('ProviderSettingsSchema', () => {
   it.each([
     [{ kind: 'openai', apiKey: 'sk', model: 'gpt-4.1' }, true],

@@ -17,7 +17,7 @@ import {
   providerLabel,
   type ProviderSettings,
 } from '../../messaging/provider';
-import { messageOf } from '../../../protocol/guards';
+import { isRecord, messageOf } from '../../../protocol/guards';
 import { classifyProbe } from './connection-test';
 import { diagnoseNetworkFailure, isNetworkFailure, type ReachDeps } from './provider-reach';
 
@@ -93,6 +93,19 @@ function isAbort(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
 }
 
+/**
+ * What a failure says. A provider's error event mid-stream (Anthropic's `overloaded_error` after
+ * a 200, OpenAI's `{"error": ...}` chunk) reaches us as the provider's plain `{type, message}`
+ * object, not an Error: its message and kind, never "[object Object]".
+ */
+function reasonOf(cause: unknown): string {
+  if (!isRecord(cause) || cause instanceof Error) return messageOf(cause);
+  const message = typeof cause['message'] === 'string' ? cause['message'] : undefined;
+  const kind = [cause['type'], cause['code']].find((v) => typeof v === 'string' && v !== '');
+  if (message === undefined) return typeof kind === 'string' ? kind : 'no reason given';
+  return typeof kind === 'string' ? `${message} (${kind})` : message;
+}
+
 /** Turns an SDK error into a sentence for the user; exported for table tests. */
 export function describeError(error: unknown, settings: ProviderSettings): string {
   const cause = RetryError.isInstance(error) ? error.lastError : error;
@@ -119,8 +132,7 @@ export function describeError(error: unknown, settings: ProviderSettings): strin
   if (isNetworkFailure(cause)) {
     return `Cannot reach ${effectiveBaseUrl(settings)}: check the base URL and that the server is running.`;
   }
-  const message = messageOf(cause);
-  return `The request to ${label} failed: ${message}`;
+  return `The request to ${label} failed: ${reasonOf(cause)}`;
 }
 
 /**
