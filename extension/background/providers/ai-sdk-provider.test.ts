@@ -592,6 +592,74 @@ describe('createAiSdkProvider: what a failed turn says', () => {
   });
 });
 
+describe('createAiSdkProvider: an error body the SDK does not understand', () => {
+  async function failWith(reply: LoopbackReply): Promise<ProviderEvent[]> {
+    const { baseURL } = await serve(() => reply);
+    const provider = createAiSdkProvider(
+      { kind: 'openai-compatible', name: 'lmstudio', baseURL, model: 'qwen' },
+      { maxRetries: 0 },
+    );
+    return collect(provider);
+  }
+
+  // Servers that do not use OpenAI's {"error": {"message"}} shape: the SDK then keeps only the
+  // status text, and the reason the server gave was never shown.
+  it.each([
+    [{ error: 'Model is still loading' }, 'Model is still loading'],
+    [
+      { object: 'error', message: 'max_tokens is too large', type: 'BadRequestError' },
+      'max_tokens is too large',
+    ],
+    [{ detail: 'Not enough memory to load qwen' }, 'Not enough memory to load qwen'],
+  ])('shows the reason in %j', async (body, reason) => {
+    const events = await failWith({ kind: 'json', status: 400, body });
+
+    expect(events).toEqual([{ type: 'error', message: `lmstudio answered HTTP 400: ${reason}` }]);
+  });
+
+  it('shows a plain-text body, capped', async () => {
+    const events = await failWith({
+      kind: 'text',
+      status: 500,
+      contentType: 'text/plain',
+      body: `upstream failed: ${'x'.repeat(1000)}\nstack trace`,
+    });
+
+    const message = events[0]?.type === 'error' ? events[0].message : '';
+    expect(message).toMatch(/^lmstudio answered HTTP 500: upstream failed: x{183}…$/);
+    expect(message.length).toBeLessThan(400);
+  });
+
+  // Over HTTP/2 (most hosted APIs, and proxies in front of local ones) a response has no status
+  // text, so an HTML error page left the message ending in ": ".
+  it('says there was no readable reason for an HTML page without a status text', async () => {
+    const provider = createAiSdkProvider(
+      {
+        kind: 'openai-compatible',
+        name: 'lmstudio',
+        baseURL: 'https://llm.example/v1',
+        model: 'm',
+      },
+      {
+        maxRetries: 0,
+        fetch: () =>
+          Promise.resolve(
+            new Response('<html><body><h1>502 Bad Gateway</h1></body></html>', {
+              status: 502,
+              headers: { 'content-type': 'text/html' },
+            }),
+          ),
+      },
+    );
+
+    const events = await collect(provider);
+
+    expect(events).toEqual([
+      { type: 'error', message: 'lmstudio answered HTTP 502 without a readable reason.' },
+    ]);
+  });
+});
+
 describe('ProviderSettingsSchema', () => {
   it.each([
     [{ kind: 'openai', apiKey: 'sk', model: 'gpt-4.1' }, true],

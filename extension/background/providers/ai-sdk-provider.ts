@@ -18,7 +18,7 @@ import {
   type ProviderSettings,
 } from '../../messaging/provider';
 import { isRecord, messageOf } from '../../../protocol/guards';
-import { classifyProbe } from './connection-test';
+import { classifyProbe, serverWords } from './connection-test';
 import { diagnoseNetworkFailure, isNetworkFailure, type ReachDeps } from './provider-reach';
 
 /**
@@ -106,6 +106,27 @@ function reasonOf(cause: unknown): string {
   return typeof kind === 'string' ? `${message} (${kind})` : message;
 }
 
+/**
+ * Why the server refused a request, in its words. The SDK reads only its provider's own error
+ * shape (`{"error": {"message"}}`) and otherwise keeps the status text, which says nothing more
+ * than the status and is empty over HTTP/2; the body then has the reason (LM Studio's
+ * `{"error": "..."}`, vLLM's `{"message"}`, a proxy's plain text). An HTML page is no reason.
+ */
+function refusalReason(cause: APICallError): string {
+  const body = cause.responseBody?.trim() ?? '';
+  if (cause.data === undefined && body !== '' && !body.startsWith('<')) {
+    let parsed: unknown = body;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      // Plain text: quoted as it is.
+    }
+    const words = serverWords(parsed);
+    if (words !== '') return words;
+  }
+  return cause.message.trim();
+}
+
 /** Turns an SDK error into a sentence for the user; exported for table tests. */
 export function describeError(error: unknown, settings: ProviderSettings): string {
   const cause = RetryError.isInstance(error) ? error.lastError : error;
@@ -127,7 +148,10 @@ export function describeError(error: unknown, settings: ProviderSettings): strin
     if (status === 429) {
       return `${label} is rate-limiting requests (HTTP 429): wait a moment and try again.`;
     }
-    return `${label} answered HTTP ${status}: ${cause.message}`;
+    const reason = refusalReason(cause);
+    return reason === ''
+      ? `${label} answered HTTP ${status} without a readable reason.`
+      : `${label} answered HTTP ${status}: ${reason}`;
   }
   if (isNetworkFailure(cause)) {
     return `Cannot reach ${effectiveBaseUrl(settings)}: check the base URL and that the server is running.`;

@@ -120,6 +120,13 @@ describe('classifyProbe', () => {
     ],
     ['418', response(418, 'teapot'), OPENAI, 'unexpected', /HTTP 418 at .*It said: "teapot"/],
     [
+      "vLLM's bare message is quoted",
+      response(400, { object: 'error', message: 'max_tokens is too large', type: 'x' }),
+      LOCAL,
+      'unexpected',
+      /HTTP 400 at .*It said: "max_tokens is too large"$/,
+    ],
+    [
       'no access, the server answers',
       { kind: 'network', diagnosis: 'no-access' },
       LOCAL,

@@ -96,17 +96,28 @@ export const ModelListSchema = z.looseObject({
 const ErrorBodySchema = z.looseObject({
   error: z.union([z.string(), z.looseObject({ message: z.string() })]),
 });
+/** vLLM's `{"object": "error", "message"}` and FastAPI's `{"detail"}`. */
+const BareErrorBodySchema = z.union([
+  z.looseObject({ message: z.string() }).transform((body) => body.message),
+  z.looseObject({ detail: z.string() }).transform((body) => body.detail),
+]);
 
-/** The server's own words about an error, shortened (text only: it is shown as text). */
-function serverWords(body: unknown): string {
+/**
+ * The server's own words about an error (the JSON body, or the text when it was not JSON),
+ * shortened (text only: it is shown as text); '' when it gave none.
+ */
+export function serverWords(body: unknown): string {
   const parsed = ErrorBodySchema.safeParse(body);
+  const bare = BareErrorBodySchema.safeParse(body);
   const text = parsed.success
     ? typeof parsed.data.error === 'string'
       ? parsed.data.error
       : parsed.data.error.message
-    : typeof body === 'string'
-      ? body
-      : '';
+    : bare.success
+      ? bare.data
+      : typeof body === 'string'
+        ? body
+        : '';
   const flat = text.replace(/\s+/g, ' ').trim();
   if (flat === '') return '';
   return flat.length > MAX_QUOTED_CHARS ? `${flat.slice(0, MAX_QUOTED_CHARS)}…` : flat;
