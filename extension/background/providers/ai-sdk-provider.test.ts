@@ -592,6 +592,118 @@ describe('createAiSdkProvider: what a failed turn says', () => {
   });
 });
 
+describe('createAiSdkProvider: a stream that ends before its last event', () => {
+  const CUT = 'ended before it was complete (the connection closed early)';
+
+  // A proxy or a dropped connection can close a 200 stream cleanly mid-answer. Without the
+  // provider's stop reason the SDK reports finish reason 'other', which read as a finished reply.
+  it('is an error for Anthropic, after the text that arrived', async () => {
+    const { baseURL } = await serve(() => ({
+      kind: 'sse',
+      events: [
+        sse(
+          {
+            type: 'message_start',
+            message: {
+              id: 'msg_1',
+              type: 'message',
+              role: 'assistant',
+              model: 'claude-test',
+              content: [],
+              stop_reason: null,
+              stop_sequence: null,
+              usage: { input_tokens: 25, output_tokens: 1 },
+            },
+          },
+          'message_start',
+        ),
+        sse(
+          { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+          'content_block_start',
+        ),
+        sse(
+          { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'The fi' } },
+          'content_block_delta',
+        ),
+      ],
+    }));
+    const provider = createAiSdkProvider(
+      { kind: 'anthropic', apiKey: 'sk-ant-test', model: 'claude-test', baseURL },
+      { maxRetries: 0 },
+    );
+
+    const events = await collect(provider);
+
+    expect(events).toEqual([
+      { type: 'text-delta', text: 'The fi' },
+      { type: 'error', message: expect.stringContaining(`Anthropic's reply ${CUT}`) as unknown },
+    ]);
+  });
+
+  it('is an error for OpenAI chat completions', async () => {
+    const { baseURL } = await serve(() => ({
+      kind: 'sse',
+      events: [chunk({ content: 'The fi' })],
+    }));
+    const provider = createAiSdkProvider(
+      { kind: 'openai', apiKey: 'sk', model: 'gpt-test', baseURL },
+      { maxRetries: 0 },
+    );
+
+    const events = await collect(provider);
+
+    expect(events).toEqual([
+      { type: 'text-delta', text: 'The fi' },
+      { type: 'error', message: expect.stringContaining(`OpenAI's reply ${CUT}`) as unknown },
+    ]);
+  });
+
+  it('is an error for the Responses API', async () => {
+    const event = (data: Record<string, unknown>): string => sse(data);
+    const { baseURL } = await serve(() => ({
+      kind: 'sse',
+      events: [
+        event({
+          type: 'response.created',
+          sequence_number: 0,
+          response: { id: 'resp_1', created_at: 1, model: 'gpt-test', object: 'response' },
+        }),
+        event({
+          type: 'response.output_item.added',
+          sequence_number: 1,
+          output_index: 0,
+          item: {
+            type: 'message',
+            id: 'msg_1',
+            role: 'assistant',
+            status: 'in_progress',
+            content: [],
+          },
+        }),
+        event({
+          type: 'response.output_text.delta',
+          sequence_number: 2,
+          item_id: 'msg_1',
+          output_index: 0,
+          content_index: 0,
+          delta: 'The fi',
+        }),
+      ],
+    }));
+    const provider = createAiSdkProvider(
+      { kind: 'openai', apiKey: 'sk', model: 'gpt-test', baseURL, api: 'responses' },
+      { maxRetries: 0 },
+    );
+
+    const events = await collect(provider);
+
+    expect(events).toEqual([
+      { type: 'text-delta', text: 'The fi' },
+      { type: 'error', message: expect.stringContaining(`OpenAI's reply ${CUT}`) as unknown },
+    ]);
+  });
+});
+
 describe('createAiSdkProvider: an error body the SDK does not understand', () => {
   async function failWith(reply: LoopbackReply): Promise<ProviderEvent[]> {
     const { baseURL } = await serve(() => reply);

@@ -159,6 +159,11 @@ export function describeError(error: unknown, settings: ProviderSettings): strin
   return `The request to ${label} failed: ${reasonOf(cause)}`;
 }
 
+/** A stream that ended before the provider said how the answer ended. */
+function cutShort(settings: ProviderSettings): string {
+  return `${providerLabel(settings)}'s reply ended before it was complete (the connection closed early): what arrived is kept; try again.`;
+}
+
 /**
  * The URL of a request that failed before any HTTP answer, or null for any other failure. The
  * SDK wraps Node's "fetch failed" (which has a cause) as an APICallError without a status, but
@@ -241,6 +246,14 @@ export function createAiSdkProvider(
               };
               break;
             case 'finish': {
+              // Every adapter starts at 'other' with no raw reason and sets both from the
+              // provider's last event (Anthropic's message_delta, a chunk's finish_reason,
+              // response.completed), so both unset means that event never came: the stream
+              // was closed mid-answer. (openai-compatible reports this as an error itself.)
+              if (part.finishReason === 'other' && part.rawFinishReason === undefined) {
+                yield { type: 'error', message: cutShort(parsed) };
+                return;
+              }
               // A server that reports no usage (an OpenAI-compatible one may not) gets none shown.
               const { inputTokens, outputTokens } = part.totalUsage;
               const reported = inputTokens !== undefined || outputTokens !== undefined;
