@@ -772,6 +772,63 @@ describe('createAiSdkProvider: an error body the SDK does not understand', () =>
   });
 });
 
+describe('createAiSdkProvider: a rate limit', () => {
+  async function limited(headers: Record<string, string>, body: unknown): Promise<string> {
+    const provider = createAiSdkProvider(
+      { kind: 'openai', apiKey: 'sk', model: 'gpt-test' },
+      {
+        maxRetries: 0,
+        fetch: () =>
+          Promise.resolve(
+            new Response(JSON.stringify(body), {
+              status: 429,
+              headers: { 'content-type': 'application/json', ...headers },
+            }),
+          ),
+      },
+    );
+    const events = await collect(provider);
+    return events[0]?.type === 'error' ? events[0].message : '';
+  }
+
+  // OpenAI answers an account without credit with a 429 that waiting never clears.
+  it("quotes the provider's reason, which may not be a matter of waiting", async () => {
+    const message = await limited(
+      {},
+      {
+        error: {
+          message: 'You exceeded your current quota, please check your plan and billing details.',
+          type: 'insufficient_quota',
+        },
+      },
+    );
+
+    expect(message).toBe(
+      'OpenAI is rate-limiting requests (HTTP 429): You exceeded your current quota, please check your plan and billing details.',
+    );
+  });
+
+  it.each([
+    ['30', 'try again in 30 s'],
+    ['600', 'try again in 10 min'],
+  ])('says when to try again from Retry-After: %s', async (retryAfter, when) => {
+    const message = await limited(
+      { 'retry-after': retryAfter },
+      { error: { message: 'Rate limit reached for requests', type: 'requests' } },
+    );
+
+    expect(message).toBe(
+      `OpenAI is rate-limiting requests (HTTP 429): Rate limit reached for requests. Wait and ${when}.`,
+    );
+  });
+
+  it('keeps the advice when the provider says nothing', async () => {
+    expect(await limited({}, {})).toBe(
+      'OpenAI is rate-limiting requests (HTTP 429): wait a moment and try again.',
+    );
+  });
+});
+
 describe('ProviderSettingsSchema', () => {
   it.each([
     [{ kind: 'openai', apiKey: 'sk', model: 'gpt-4.1' }, true],

@@ -127,8 +127,38 @@ function refusalReason(cause: APICallError): string {
   return cause.message.trim();
 }
 
+/** Retry-After (seconds or an HTTP date) as "in 30 s"; undefined when absent or past. */
+function retryAfter(cause: APICallError, now: number): string | undefined {
+  const value = cause.responseHeaders?.['retry-after']?.trim() ?? '';
+  if (value === '') return undefined;
+  const seconds = /^\d+(\.\d+)?$/.test(value) ? Number(value) : (Date.parse(value) - now) / 1000;
+  if (!(seconds > 0)) return undefined;
+  return seconds < 90 ? `in ${Math.ceil(seconds)} s` : `in ${Math.ceil(seconds / 60)} min`;
+}
+
+/**
+ * A 429 says what the provider said (OpenAI's `insufficient_quota` is a 429 that waiting never
+ * clears) and when it said to come back.
+ */
+function rateLimited(label: string, cause: APICallError, now: number): string {
+  const head = `${label} is rate-limiting requests (HTTP 429): `;
+  const reason = refusalReason(cause);
+  const when = retryAfter(cause, now);
+  if (reason === '') {
+    return (
+      head + (when === undefined ? 'wait a moment and try again.' : `wait and try again ${when}.`)
+    );
+  }
+  const sentence = /[.!?]$/.test(reason) ? reason : `${reason}.`;
+  return head + sentence + (when === undefined ? '' : ` Wait and try again ${when}.`);
+}
+
 /** Turns an SDK error into a sentence for the user; exported for table tests. */
-export function describeError(error: unknown, settings: ProviderSettings): string {
+export function describeError(
+  error: unknown,
+  settings: ProviderSettings,
+  now: number = Date.now(),
+): string {
   const cause = RetryError.isInstance(error) ? error.lastError : error;
   const label = providerLabel(settings);
   if (APICallError.isInstance(cause)) {
@@ -145,9 +175,7 @@ export function describeError(error: unknown, settings: ProviderSettings): strin
     if (status === 404) {
       return `${label} does not know model '${settings.model}' or the endpoint (HTTP 404): check the model name and base URL.`;
     }
-    if (status === 429) {
-      return `${label} is rate-limiting requests (HTTP 429): wait a moment and try again.`;
-    }
+    if (status === 429) return rateLimited(label, cause, now);
     const reason = refusalReason(cause);
     return reason === ''
       ? `${label} answered HTTP ${status} without a readable reason.`
