@@ -579,6 +579,25 @@ describe('serialization', () => {
     expect(restoreConversation(stored)).toEqual(agent.conversation);
   });
 
+  // The store parses every transcript it reads back: one figure its schema refuses made the whole
+  // conversation unreadable after a worker restart, and in the history list.
+  it('keeps usage a provider reported out of shape storable', async () => {
+    const turn: ScriptedTurn = {
+      steps: [
+        { type: 'text-delta', text: 'Hi.' },
+        { type: 'finish', reason: 'stop', usage: { inputTokens: 12.6, outputTokens: -3 } },
+      ],
+    };
+    const { agent, saved } = session([turn]);
+    expect(await agent.send('Go')).toMatchObject({ usage: { inputTokens: 13, outputTokens: 0 } });
+    const stored: unknown = JSON.parse(JSON.stringify(saved.at(-1)));
+    expect(restoreConversation(stored)?.messages.at(-1)).toEqual({
+      role: 'assistant',
+      content: [{ type: 'text', text: 'Hi.' }],
+      usage: { inputTokens: 13, outputTokens: 0 },
+    });
+  });
+
   it('a conversation saved mid-call restores paired, the call marked interrupted', async () => {
     const tools = new FakeTools({ slow: blocks(false) });
     const { agent, saved } = session(

@@ -80,6 +80,23 @@ function normalizeCall(
   return { part: { type: 'tool-call', id, name, arguments: args }, problem };
 }
 
+/** A token count as stored (UsageSchema): a whole number, not negative. */
+function tokenCount(reported: number): number {
+  const rounded = Math.round(reported);
+  return Number.isSafeInteger(rounded) && rounded > 0 ? rounded : 0;
+}
+
+/**
+ * The provider's figures as the transcript can keep them: the store parses every transcript it
+ * reads back, so one fraction or negative count would make the whole conversation unreadable.
+ */
+function storableUsage(reported: Usage): Usage {
+  return {
+    inputTokens: tokenCount(reported.inputTokens),
+    outputTokens: tokenCount(reported.outputTokens),
+  };
+}
+
 /** What reading one turn needs from the run (AgentRunInput has all of it). */
 export interface TurnInput {
   readonly system: string;
@@ -129,15 +146,17 @@ export async function readTurn(
         case 'tool-call':
           calls.push(normalizeCall(event, usedIds, newCallId));
           break;
-        case 'finish':
-          usage.inputTokens += event.usage?.inputTokens ?? 0;
-          usage.outputTokens += event.usage?.outputTokens ?? 0;
+        case 'finish': {
+          const step = event.usage === undefined ? undefined : storableUsage(event.usage);
+          usage.inputTokens += step?.inputTokens ?? 0;
+          usage.outputTokens += step?.outputTokens ?? 0;
           return {
             text,
             calls,
-            ...(event.usage === undefined ? {} : { usage: event.usage }),
+            ...(step === undefined ? {} : { usage: step }),
             end: { kind: 'finish', reason: event.reason },
           };
+        }
         case 'error':
           return { text, calls, end: { ...event, kind: 'error' } };
       }
