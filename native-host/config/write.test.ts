@@ -1,4 +1,12 @@
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -78,4 +86,24 @@ describe('updateConfigFile', () => {
     ).rejects.toBeInstanceOf(ConfigError);
     expect(readFileSync(file, 'utf8')).toBe('{"mcpServers": {}}');
   });
+
+  it.skipIf(process.platform === 'win32')(
+    'keeps a config.json that is a symlink (a dotfiles manager’s), changing what it points to',
+    async () => {
+      const dir = home();
+      mkdirSync(join(dir, 'dotfiles'));
+      const target = join(dir, 'dotfiles', 'switchyard.json');
+      writeFileSync(target, '{"mcpServers": {}}');
+      const file = join(dir, 'config.json');
+      symlinkSync(target, file);
+      await updateConfigFile(file, (raw) => {
+        raw['toolPolicy'] = { 'a__*': 'allow' };
+      });
+      expect(lstatSync(file).isSymbolicLink()).toBe(true);
+      expect(JSON.parse(readFileSync(target, 'utf8'))).toEqual({
+        mcpServers: {},
+        toolPolicy: { 'a__*': 'allow' },
+      });
+    },
+  );
 });
