@@ -19,13 +19,37 @@ export function updateConfigFile(
   file: string,
   mutate: (raw: Record<string, unknown>) => void,
 ): Promise<Record<string, unknown>> {
+  return withLockedConfigFile(file, (locked) => locked.update(mutate));
+}
+
+/** config.json while its lock is held: what is read here cannot change until `fn` returns. */
+export interface LockedConfigFile {
+  /** The file parsed strictly (`{"mcpServers": {}}` when there is none). */
+  read(): Promise<Record<string, unknown>>;
+  /** Reads, changes and replaces the file, as updateConfigFile does. */
+  update(mutate: (raw: Record<string, unknown>) => void): Promise<Record<string, unknown>>;
+}
+
+/**
+ * Runs `fn` holding config.json's lock (and this process's queue of updates), for a change that
+ * must read the file, do more work (record an approval in trust.json) and write it, with no other
+ * writer in between: a read outside the lock may be stale by the time the write lands.
+ */
+export function withLockedConfigFile<T>(
+  file: string,
+  fn: (locked: LockedConfigFile) => Promise<T>,
+): Promise<T> {
   // One update of a file at a time in this process: `policy/set`, `profiles/set` and
   // `servers/add` each read, change and replace the whole file, and two interleaved would lose
   // one change. The queue keeps this process's updates in order; the lock orders processes.
   const previous = pending.get(file) ?? Promise.resolve();
-  const update = async (): Promise<Record<string, unknown>> => {
+  const locked: LockedConfigFile = {
+    read: async () => structuredClone(parseConfig(await readText(file), file).raw),
+    update: (mutate) => updateNow(file, mutate),
+  };
+  const update = async (): Promise<T> => {
     await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-    return await withFileLock(file, () => updateNow(file, mutate));
+    return await withFileLock(file, () => fn(locked));
   };
   const run = previous.then(update, update);
   const done = run.then(
@@ -45,24 +69,26 @@ async function updateNow(
   file: string,
   mutate: (raw: Record<string, unknown>) => void,
 ): Promise<Record<string, unknown>> {
-  let text: string;
-  try {
-    // Read as the loader reads it: bytes that are not UTF-8 refuse the update, rather than come
-    // back as U+FFFD in a file the user wrote.
-    text = decodeConfigBytes(await readFileBounded(file, MAX_CONFIG_FILE_BYTES), file);
-  } catch (error) {
-    if (error instanceof ConfigError) throw error;
-    if (!isMissing(error)) {
-      throw new ConfigError({ file, detail: 'cannot read the file to update it', cause: error });
-    }
-    text = '{"mcpServers": {}}';
-  }
-  const raw = structuredClone(parseConfig(text, file).raw);
+  const raw = structuredClone(parseConfig(await readText(file), file).raw);
   mutate(raw);
   const next = `${JSON.stringify(raw, null, 2)}\n`;
   parseConfig(next, file);
   await writeFileAtomic(file, next, 0o600);
   return raw;
+}
+
+async function readText(file: string): Promise<string> {
+  try {
+    // Read as the loader reads it: bytes that are not UTF-8 refuse the update, rather than come
+    // back as U+FFFD in a file the user wrote.
+    return decodeConfigBytes(await readFileBounded(file, MAX_CONFIG_FILE_BYTES), file);
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    if (!isMissing(error)) {
+      throw new ConfigError({ file, detail: 'cannot read the file to update it', cause: error });
+    }
+    return '{"mcpServers": {}}';
+  }
 }
 
 function isMissing(error: unknown): boolean {

@@ -11,9 +11,9 @@ import {
   addUserServer,
   removeUserServer,
   setUserServerApps,
-  type NewUserServer,
   type UserServersContext,
 } from './user-servers';
+import type { NewUserServer } from './written-entry';
 import { isErrno } from '../shared/errno';
 import { updateUserServer, type ServerEdit } from './user-server-edit';
 

@@ -1,10 +1,10 @@
 import { isRecord } from '../../protocol/guards';
 import { HostError } from '../shared/host-error';
 import {
-  addUserServer,
   unknownEntry,
   userTier,
   workspaceServer,
+  writeUserServer,
   type AddedServer,
   type UserServersContext,
 } from './user-servers';
@@ -36,39 +36,44 @@ export async function updateUserServer(
   context: UserServersContext,
 ): Promise<AddedServer> {
   const { setup, configFile, servers } = await userTier(context);
-  const entry = servers[name];
-  if (!isRecord(entry)) {
+  if (!isRecord(servers[name])) {
     const existing = setup.specs.find((spec) => spec.name === name);
     if (existing?.provenance === 'workspace') throw workspaceServer(name, existing.workspaceRoot);
     throw unknownEntry(name, configFile);
   }
-  if (typeof entry['command'] !== 'string') {
-    throw new HostError(
-      'invalid-params',
-      `Server '${name}' is a remote server: add it again with its URL to change it; nothing was changed.`,
-      { server: name },
-    );
-  }
-  const written = isRecord(entry['env']) ? entry['env'] : {};
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(edit.env)) {
-    const kept = value ?? written[key];
-    if (typeof kept !== 'string') {
-      throw new HostError(
-        'invalid-params',
-        `Server '${name}' has no value for ${key} to keep: give one; nothing was changed.`,
-        { server: name },
-      );
-    }
-    env[key] = kept;
-  }
-  return addUserServer(
-    {
-      name,
-      command: edit.command,
-      args: edit.args,
-      env,
-      ...(edit.cwd === null ? {} : { cwd: edit.cwd }),
+  // The values to keep are read from the entry as it is under config.json's lock: removed or
+  // changed meanwhile (another host, an editor), what the edit keeps is what is there now.
+  return writeUserServer(
+    name,
+    (entry) => {
+      if (entry === undefined) throw unknownEntry(name, configFile);
+      if (typeof entry['command'] !== 'string') {
+        throw new HostError(
+          'invalid-params',
+          `Server '${name}' is a remote server: add it again with its URL to change it; nothing was changed.`,
+          { server: name },
+        );
+      }
+      const written = isRecord(entry['env']) ? entry['env'] : {};
+      const env: Record<string, string> = {};
+      for (const [key, value] of Object.entries(edit.env)) {
+        const kept = value ?? written[key];
+        if (typeof kept !== 'string') {
+          throw new HostError(
+            'invalid-params',
+            `Server '${name}' has no value for ${key} to keep: give one; nothing was changed.`,
+            { server: name },
+          );
+        }
+        env[key] = kept;
+      }
+      return {
+        name,
+        command: edit.command,
+        args: edit.args,
+        env,
+        ...(edit.cwd === null ? {} : { cwd: edit.cwd }),
+      };
     },
     { replace: true, approve: false },
     context,

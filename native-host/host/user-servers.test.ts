@@ -5,12 +5,8 @@ import { describe, expect, it, test } from 'vitest';
 import { TrustStore } from '../trust/trust-store';
 import { HostError } from '../shared/host-error';
 import { loadSetup } from './setup';
-import {
-  addUserServer,
-  removeUserServer,
-  setUserServerApps,
-  type NewUserServer,
-} from './user-servers';
+import { addUserServer, removeUserServer, setUserServerApps } from './user-servers';
+import type { NewUserServer } from './written-entry';
 import { reasonOf } from '../testing/host-errors';
 
 // The dangerous direction: an approval that covers something other than what the host will run
@@ -216,6 +212,48 @@ describe('addUserServer', () => {
     const ctx = await context(env, home);
     await addUserServer({ name: 'db', command: NODE, args: ['--version'] }, { replace: true }, ctx);
     expect(read()['mcpServers']).toEqual({ db: { command: NODE, args: ['--version'] } });
+  });
+});
+
+describe('addUserServer and removeUserServer racing other writers', () => {
+  // Each reads the entry it changes under config.json's lock: read outside it, two writers
+  // (the popup and the CLI, two hosts) each approved and wrote from what they had read.
+
+  it('two adds of one name: one wins, and its entry stays approved', async () => {
+    const { home, env, read } = fixture({ mcpServers: {} });
+    const ctx = await context(env, home);
+    const outcomes = await Promise.allSettled([
+      addUserServer({ name: 'm', command: NODE, args: ['a.js'] }, {}, ctx),
+      addUserServer({ name: 'm', command: NODE, args: ['b.js'] }, {}, ctx),
+    ]);
+    expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const refused = outcomes.find((o) => o.status === 'rejected');
+    expect(refused?.reason).toMatchObject({ reason: 'already-exists' });
+    expect(Object.keys(read()['mcpServers'] as object)).toEqual(['m']);
+    expect(await gateOf(env, home, 'm')).toBe('approved');
+  });
+
+  it('a replace keeps what another writer changed in the entry meanwhile', async () => {
+    const { home, env, read } = fixture({ mcpServers: { m: { command: NODE, prefix: 'p' } } });
+    const ctx = await context(env, home);
+    await Promise.all([
+      addUserServer({ name: 'm', command: NODE, args: ['new.js'] }, { replace: true }, ctx),
+      setUserServerApps('m', false, ctx),
+    ]);
+    expect(read()['mcpServers']).toEqual({
+      m: { command: NODE, args: ['new.js'], prefix: 'p', apps: false },
+    });
+    expect(await gateOf(env, home, 'm')).toBe('approved');
+  });
+
+  it('a remove racing an add of the same name never leaves the added entry unapproved', async () => {
+    const { home, env } = fixture({ mcpServers: { m: { command: NODE } } });
+    const ctx = await context(env, home);
+    await Promise.allSettled([
+      removeUserServer('m', ctx),
+      addUserServer({ name: 'm', command: NODE, args: ['b.js'] }, { replace: true }, ctx),
+    ]);
+    expect(['approved', 'not configured']).toContain(await gateOf(env, home, 'm'));
   });
 });
 

@@ -1,17 +1,22 @@
-import { copyIdp } from '../shared/remote-endpoint';
 import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError, loadConfigFile } from '../config/load';
 import { ServerEntrySchema, serverNameProblem } from '../config/schema';
-import { LAUNCH_FIELDS, mergeTiers } from '../config/workspace';
-import { updateConfigFile } from '../config/write';
+import { mergeTiers } from '../config/workspace';
+import { updateConfigFile, withLockedConfigFile, type LockedConfigFile } from '../config/write';
 import { launchFingerprint } from '../trust/fingerprint';
-import type { LaunchApproval, TrustStore } from '../trust/trust-store';
+import type { TrustStore } from '../trust/trust-store';
 import { HostError } from '../shared/host-error';
-import type { PreRegisteredClient, ShimRead } from '../shared/server-spec';
+import type { ShimRead } from '../shared/server-spec';
 import { configUpdateError } from '../config/config-error-details';
 import { loadSetup, toSpec, type HostSetup, type SetupEnvironment } from './setup';
 import { isRecord } from '../../protocol/guards';
+import {
+  launchlessCopy,
+  writtenEntry,
+  type NewUserServer,
+  type WrittenEntry,
+} from './written-entry';
 
 /**
  * Servers written to the user tier by Switchyard itself (the popup through `servers/add`, or
@@ -23,47 +28,9 @@ import { isRecord } from '../../protocol/guards';
  * Errors are HostErrors with a protocol reason; the CLI prints their messages.
  */
 
-/** A server as the user gave it: the popup's form, or `switchyard add`'s arguments. A local
- * server has a `command`; a remote one a `url` (and maybe `transport` and `headers`). */
-export type NewUserServer = NewLocalServer | NewRemoteServer;
-
-export interface NewLocalServer {
-  readonly name: string;
-  readonly command: string;
-  readonly args?: readonly string[] | undefined;
-  readonly env?: Readonly<Record<string, string>> | undefined;
-  readonly cwd?: string | undefined;
-}
-
-export interface NewRemoteServer {
-  readonly name: string;
-  readonly url: string;
-  /** Written as `"type"`; omitted, the host tries Streamable HTTP, then the legacy SSE. */
-  readonly transport?: 'http' | 'sse' | undefined;
-  /** Values as the user wrote them: `${VAR}` is expanded when connecting. */
-  readonly headers?: Readonly<Record<string, string>> | undefined;
-  /** A pre-registered OAuth client (an import); omitted, an existing entry's `oauth` is kept. */
-  readonly oauth?: PreRegisteredClient | undefined;
-}
-
 export interface UserServersContext extends SetupEnvironment {
   readonly trust: TrustStore;
 }
-
-/** The launch fields as written under `mcpServers.<name>`: a command, or a url. */
-export type WrittenEntry =
-  | {
-      readonly command: string;
-      readonly args?: string[];
-      readonly env?: Record<string, string>;
-      readonly cwd?: string;
-    }
-  | {
-      readonly type?: 'http' | 'sse';
-      readonly url: string;
-      readonly headers?: Record<string, string>;
-      readonly oauth?: Record<string, unknown>;
-    };
 
 export interface AddedServer {
   readonly name: string;
@@ -92,6 +59,21 @@ export interface RemovedServer {
 
 const USER_SCOPE = 'user';
 
+export interface AddOptions {
+  readonly replace?: boolean;
+  /**
+   * Refuse, writing nothing, when the command cannot be resolved (`switchyard add`: a typo
+   * should fail where it is typed). The popup writes it anyway and shows the server as not
+   * found, so the entry can be fixed in place.
+   */
+  readonly requireCommand?: boolean;
+  /**
+   * false: write the entry and record no approval, so what it runs waits at the launch gate
+   * (`servers/update`: an edit of what runs is a new approval). Default true.
+   */
+  readonly approve?: boolean;
+}
+
 /**
  * Adds `server` to config.json and approves its launch. Refuses a name config.json already has
  * unless `replace` (which replaces the launch fields and keeps the entry's other keys), and a name
@@ -99,29 +81,88 @@ const USER_SCOPE = 'user';
  * reloads in between must never see the entry unapproved) and withdrawn if the write fails.
  * A command that is not found is written unapproved, unless `requireCommand` refuses it.
  */
-export async function addUserServer(
+export function addUserServer(
   server: NewUserServer,
-  options: {
-    readonly replace?: boolean;
-    /**
-     * Refuse, writing nothing, when the command cannot be resolved (`switchyard add`: a typo
-     * should fail where it is typed). The popup writes it anyway and shows the server as not
-     * found, so the entry can be fixed in place.
-     */
-    readonly requireCommand?: boolean;
-    /**
-     * false: write the entry and record no approval, so what it runs waits at the launch gate
-     * (`servers/update`: an edit of what runs is a new approval). Default true.
-     */
-    readonly approve?: boolean;
-  },
+  options: AddOptions,
   context: UserServersContext,
 ): Promise<AddedServer> {
-  const { name } = server;
+  return writeUserServer(server.name, () => server, options, context);
+}
+
+/**
+ * addUserServer, for a server built from the entry config.json has (`before`, undefined when
+ * there is none): `build` runs, and the approval is recorded and the entry written, all under
+ * config.json's lock, so another writer (a second host, the CLI) can neither slip an entry of
+ * that name in between nor have a change it made to the entry overwritten from a stale read.
+ */
+export async function writeUserServer(
+  name: string,
+  build: (before: Readonly<Record<string, unknown>> | undefined) => NewUserServer,
+  options: AddOptions,
+  context: UserServersContext,
+): Promise<AddedServer> {
   const nameProblem = serverNameProblem(name);
   if (nameProblem !== undefined) {
     throw new HostError('invalid-params', `'${name}' cannot be a server name: ${nameProblem}.`);
   }
+  const { setup, configFile } = await userTier(context);
+  const existing = setup.specs.find((spec) => spec.name === name);
+  return await lockedConfig(configFile, async (locked) => {
+    const current = serversOf(await locked.read());
+    const before = Object.hasOwn(current, name) ? current[name] : undefined;
+    // A server only a workspace file defines is the repository's to change. One of config.json's
+    // that a workspace file overlays is still the user's entry: it is what is edited (the overlay
+    // then applies again, and its launch asks as before).
+    if (existing?.provenance === 'workspace' && before === undefined) {
+      throw workspaceServer(name, existing.workspaceRoot);
+    }
+    if (before !== undefined && options.replace !== true) throw alreadyExists(name, configFile);
+    const server = build(isRecord(before) ? before : undefined);
+    const prepared = await prepare(server, before, options, context);
+    const { trust } = context;
+    const approved = options.approve === false ? null : prepared.spec.definition;
+    const previous = await trust.launchApproval(USER_SCOPE, name);
+    if (approved !== null) await trust.approveLaunch(USER_SCOPE, name, approved);
+    try {
+      await locked.update((config) => {
+        const servers = serversOf(config);
+        servers[name] = prepared.raw;
+        config['mcpServers'] = servers;
+      });
+    } catch (error) {
+      // Put trust.json back as it was: an approval must not outlive the entry it was made for.
+      if (approved !== null) {
+        if (previous === undefined) await trust.revokeLaunch(USER_SCOPE, name);
+        else await trust.approveLaunch(USER_SCOPE, name, previous.definition);
+      }
+      throw error;
+    }
+    const { spec } = prepared;
+    return {
+      name,
+      configFile,
+      entry: prepared.entry,
+      replaced: before !== undefined,
+      executable: spec.definition?.executable ?? null,
+      shim: spec.shim,
+      notFound: spec.resolutionError?.message ?? null,
+      fingerprint: approved === null ? null : launchFingerprint(approved),
+    };
+  });
+}
+
+/** The entry `server` is written as over `before` (checked), and the launch it loads as. */
+async function prepare(
+  server: NewUserServer,
+  before: unknown,
+  options: AddOptions,
+  context: UserServersContext,
+): Promise<{
+  entry: WrittenEntry;
+  raw: Record<string, unknown>;
+  spec: Awaited<ReturnType<typeof toSpec>>;
+}> {
+  const { name } = server;
   if (
     'cwd' in server &&
     server.cwd !== undefined &&
@@ -135,17 +176,6 @@ export async function addUserServer(
       `Server '${name}' cannot be added: cwd must be an absolute folder, not '${server.cwd}'.`,
     );
   }
-  const { setup, configFile, servers } = await userTier(context);
-  const existing = setup.specs.find((spec) => spec.name === name);
-  const before = servers[name];
-  // A server only a workspace file defines is the repository's to change. One of config.json's
-  // that a workspace file overlays is still the user's entry: it is what is edited (the overlay
-  // then applies again, and its launch asks as before).
-  if (existing?.provenance === 'workspace' && before === undefined) {
-    throw workspaceServer(name, existing.workspaceRoot);
-  }
-  if (before !== undefined && options.replace !== true) throw alreadyExists(name, configFile);
-
   const entry = writtenEntry(server);
   const raw = { ...launchlessCopy(before), ...entry };
   const parsed = ServerEntrySchema.safeParse(raw);
@@ -168,38 +198,7 @@ export async function addUserServer(
       { server: name },
     );
   }
-
-  const { trust } = context;
-  const approved = options.approve === false ? null : spec.definition;
-  const previous: LaunchApproval | undefined = await trust.launchApproval(USER_SCOPE, name);
-  if (approved !== null) await trust.approveLaunch(USER_SCOPE, name, approved);
-  try {
-    await writeConfig(configFile, (config) => {
-      const current = serversOf(config);
-      if (Object.hasOwn(current, name) && options.replace !== true) {
-        throw alreadyExists(name, configFile);
-      }
-      current[name] = raw;
-      config['mcpServers'] = current;
-    });
-  } catch (error) {
-    // Put trust.json back as it was: an approval must not outlive the entry it was made for.
-    if (approved !== null) {
-      if (previous === undefined) await trust.revokeLaunch(USER_SCOPE, name);
-      else await trust.approveLaunch(USER_SCOPE, name, previous.definition);
-    }
-    throw error;
-  }
-  return {
-    name,
-    configFile,
-    entry,
-    replaced: before !== undefined,
-    executable: spec.definition?.executable ?? null,
-    shim: spec.shim,
-    notFound: spec.resolutionError?.message ?? null,
-    fingerprint: approved === null ? null : launchFingerprint(approved),
-  };
+  return { entry, raw, spec };
 }
 
 /**
@@ -211,23 +210,27 @@ export async function removeUserServer(
   name: string,
   context: UserServersContext,
 ): Promise<RemovedServer> {
-  const { setup, configFile, servers } = await userTier(context);
-  if (servers[name] === undefined) {
-    const existing = setup.specs.find((spec) => spec.name === name);
-    if (existing?.provenance === 'workspace') throw workspaceServer(name, existing.workspaceRoot);
-    throw new HostError(
-      'unknown-server',
-      `No server named '${name}' is in ${configFile}; nothing was removed.`,
-      { server: name },
-    );
-  }
-  await writeConfig(configFile, (config) => {
-    const current = Object.entries(serversOf(config)).filter(([key]) => key !== name);
-    config['mcpServers'] = Object.fromEntries(current);
+  const { setup, configFile } = await userTier(context);
+  return await lockedConfig(configFile, async (locked) => {
+    // Under the lock: an add of that name cannot land between the entry's removal and the
+    // forgetting of its approval (which would then be the new entry's).
+    if (!Object.hasOwn(serversOf(await locked.read()), name)) {
+      const existing = setup.specs.find((spec) => spec.name === name);
+      if (existing?.provenance === 'workspace') throw workspaceServer(name, existing.workspaceRoot);
+      throw new HostError(
+        'unknown-server',
+        `No server named '${name}' is in ${configFile}; nothing was removed.`,
+        { server: name },
+      );
+    }
+    await locked.update((config) => {
+      const current = Object.entries(serversOf(config)).filter(([key]) => key !== name);
+      config['mcpServers'] = Object.fromEntries(current);
+    });
+    // After the entry is gone, so a host reloading in between never sees it unapproved.
+    const forgotten = await context.trust.forgetServer(USER_SCOPE, name);
+    return { name, configFile, ...forgotten };
   });
-  // After the entry is gone, so a host reloading in between never sees it unapproved.
-  const forgotten = await context.trust.forgetServer(USER_SCOPE, name);
-  return { name, configFile, ...forgotten };
 }
 
 /**
@@ -323,58 +326,17 @@ async function writeConfig(
   }
 }
 
-/** The launch fields `server` is written as: what `switchyard add`, the popup and import write. */
-export function writtenEntry(server: NewUserServer): WrittenEntry {
-  if ('url' in server) {
-    return {
-      ...(server.transport === undefined ? {} : { type: server.transport }),
-      url: server.url,
-      ...(server.headers === undefined || Object.keys(server.headers).length === 0
-        ? {}
-        : { headers: { ...server.headers } }),
-      ...(server.oauth === undefined ? {} : { oauth: oauthEntry(server.oauth) }),
-    };
+/** withLockedConfigFile, a file Switchyard would not change reported as writeConfig does. */
+async function lockedConfig<T>(
+  file: string,
+  fn: (locked: LockedConfigFile) => Promise<T>,
+): Promise<T> {
+  try {
+    return await withLockedConfigFile(file, fn);
+  } catch (error) {
+    if (error instanceof ConfigError) throw configUpdateError(error);
+    throw error;
   }
-  return {
-    command: server.command,
-    ...(server.args === undefined || server.args.length === 0 ? {} : { args: [...server.args] }),
-    ...(server.env === undefined || Object.keys(server.env).length === 0
-      ? {}
-      : { env: { ...server.env } }),
-    ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
-  };
-}
-
-/** A pre-registered client as config.json spells it (no empty `scopes`). */
-function oauthEntry(client: PreRegisteredClient): Record<string, unknown> {
-  return {
-    clientId: client.clientId,
-    ...(client.clientSecret === undefined ? {} : { clientSecret: client.clientSecret }),
-    ...(client.scopes.length === 0 ? {} : { scopes: [...client.scopes] }),
-    ...(client.grant === undefined ? {} : { grant: client.grant }),
-    ...(client.privateKey === undefined ? {} : { privateKey: client.privateKey }),
-    ...(client.algorithm === undefined ? {} : { algorithm: client.algorithm }),
-    ...(client.issuer === undefined ? {} : { issuer: client.issuer }),
-    ...(client.idp === undefined ? {} : { idp: copyIdp(client.idp) }),
-  };
-}
-
-/** The keys of an entry that say what runs or what is contacted, as a file spells them. */
-const WRITTEN_LAUNCH_KEYS: ReadonlySet<string> = new Set([
-  ...LAUNCH_FIELDS.filter((field) => field !== 'remote'),
-  'type',
-  'transportType',
-  'url',
-  'serverUrl',
-  'httpUrl',
-  'headers',
-]);
-
-/** An existing entry without its launch fields: what `replace` keeps (prefix, timeouts, ...).
- * Replacing a local server with a remote one (or back) leaves nothing of the old kind behind. */
-function launchlessCopy(entry: unknown): Record<string, unknown> {
-  if (!isRecord(entry)) return {};
-  return Object.fromEntries(Object.entries(entry).filter(([key]) => !WRITTEN_LAUNCH_KEYS.has(key)));
 }
 
 function alreadyExists(name: string, configFile: string): HostError {

@@ -2,7 +2,7 @@ import { ConfigError } from '../config/load';
 import { updateConfigFile } from '../config/write';
 import { HostError } from '../shared/host-error';
 import { configUpdateError } from '../config/config-error-details';
-import { writtenEntry, type NewUserServer } from '../host/user-servers';
+import { writtenEntry, type NewUserServer } from '../host/written-entry';
 import { isRecord } from '../../protocol/guards';
 import { WRITTEN_TYPE } from './convert-remote';
 import { isRemoteImport, type ImportedEntry } from './types';

@@ -6,7 +6,7 @@ import { ConfigError } from '../../config/load';
 import { ServerEntrySchema } from '../../config/schema';
 import { CLIENTS } from '../clients';
 import type { RemoteTransport } from '../../shared/server-spec';
-import { writtenEntry } from '../../host/user-servers';
+import { writtenEntry } from '../../host/written-entry';
 import type { ConvertResult, ImportedEntry } from '../types';
 import { newUserServer } from '../write-servers';
 
