@@ -1,6 +1,10 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, test } from 'vitest';
-import { parseAddArguments } from './add';
+import { describe, expect, it, test } from 'vitest';
+import { FileLockTimeoutError } from '../shared/file-lock';
+import { parseAddArguments, withTrustStore } from './add';
+import type { CliIo } from './io';
 
 // The dangerous direction: an option read as part of the command (or the command's own flags
 // read as ours), which would approve something other than what the user typed.
@@ -110,5 +114,24 @@ describe('parseAddArguments refuses', () => {
     const parsed = parseAddArguments(argv, CWD);
     expect(parsed.ok).toBe(false);
     if (!parsed.ok) expect(parsed.error).toMatch(message);
+  });
+});
+
+describe('withTrustStore', () => {
+  it('prints what to do when config.json or trust.json stays locked, not a stack trace', async () => {
+    const home = mkdtempSync(path.join(tmpdir(), 'sy-add-'));
+    const err: string[] = [];
+    const io: CliIo = {
+      out: () => undefined,
+      err: (text) => err.push(text),
+      env: { SWITCHYARD_HOME: home, PATH: path.dirname(process.execPath) },
+      platform: process.platform,
+    };
+    const lock = path.join(home, 'config.json.lock');
+    const code = await withTrustStore(io, 'remove', () =>
+      Promise.reject(new FileLockTimeoutError(lock, `${lock} has been held ... Try again.`)),
+    );
+    expect(code).toBe(1);
+    expect(err.join('')).toBe(`switchyard remove: ${lock} has been held ... Try again.\n`);
   });
 });

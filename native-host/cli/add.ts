@@ -4,6 +4,7 @@ import { messageOf } from '../../protocol/guards';
 import { AUDIT_FILE_NAME, AuditLog, type AuditEntry } from '../audit/audit-log';
 import { ConfigError } from '../config/load';
 import { switchyardHome } from '../config/paths';
+import { FileLockTimeoutError } from '../shared/file-lock';
 import { HostError } from '../shared/host-error';
 import { addUserServer, type AddedServer } from '../host/user-servers';
 import type { NewUserServer } from '../host/written-entry';
@@ -267,7 +268,9 @@ export async function withTrustStore(
     if (
       error instanceof HostError ||
       error instanceof ConfigError ||
-      error instanceof TrustStoreError
+      error instanceof TrustStoreError ||
+      // Another Switchyard held config.json or trust.json too long: its message says what to do.
+      error instanceof FileLockTimeoutError
     ) {
       io.err(`switchyard ${command}: ${error.message}\n`);
       return 1;
