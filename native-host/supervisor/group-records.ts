@@ -272,7 +272,9 @@ async function appendReaped(runDir: string, entries: readonly ReapedGroup[]): Pr
 
 async function writeAtomically(file: string, text: string): Promise<void> {
   await fsp.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  await writeFileAtomic(file, text, 0o600);
+  // Not durable: the record names processes of this boot, which a power loss ends too; it is
+  // rewritten at every server start, where two fsyncs each would only slow the start.
+  await writeFileAtomic(file, text, 0o600, { durable: false });
 }
 
 async function unlinkIfPresent(file: string): Promise<void> {
