@@ -1,3 +1,8 @@
+import {
+  unknownWindowsRootMessage as windowsRootMessage,
+  windowsRoot,
+} from '../native-host/shared/windows-root';
+
 /**
  * Windows registry operations as `reg.exe` argument vectors. They are run with `execFile`
  * (never a shell), so a manifest path with spaces, `&`, `^` or `%` reaches reg.exe as one
@@ -38,6 +43,8 @@ export function parseRegQueryDefault(output: string): string | null {
   return null;
 }
 
+export { windowsRoot };
+
 export interface RegResult {
   readonly code: number;
   readonly stdout: string;
@@ -49,22 +56,6 @@ export type RegistryRunner = (argv: readonly string[]) => Promise<RegResult>;
 
 /** What a RegistryRunner reports when reg.exe did not run at all (not found, timed out). */
 export const REG_NOT_RUN = -1;
-
-/**
- * Windows' own folder, from `SystemRoot` (or `windir`), only when it is a plain absolute drive
- * path (`C:\Windows`): an empty, relative or `..` value would make `<root>\System32\reg.exe`
- * a file in the current folder or drive, which anyone who put a `reg.exe` there would have run.
- * Null when neither variable holds such a path.
- */
-export function windowsRoot(env: Readonly<Record<string, string | undefined>>): string | null {
-  for (const name of ['SystemRoot', 'SYSTEMROOT', 'windir', 'WINDIR']) {
-    const value = env[name];
-    if (value === undefined || !/^[A-Za-z]:\\[\w .()\\-]*$/.test(value)) continue;
-    if (value.split('\\').some((segment) => segment === '.' || segment === '..')) continue;
-    return value.replace(/\\+$/, '');
-  }
-  return null;
-}
 
 /**
  * reg.exe by absolute path: a bare name would be searched for in the current folder first on
@@ -79,8 +70,7 @@ export function regExePath(env: Readonly<Record<string, string | undefined>>): s
 export function unknownWindowsRootMessage(
   env: Readonly<Record<string, string | undefined>>,
 ): string {
-  const got = env['SystemRoot'] ?? env['SYSTEMROOT'];
-  return `cannot find reg.exe: SystemRoot ${got === undefined ? 'is not set' : `is ${JSON.stringify(got)}`}, not the absolute path of your Windows folder. Open a new terminal (or run 'set SystemRoot=C:\\Windows' with your Windows folder) and run the command again.`;
+  return windowsRootMessage(REG_EXE, env);
 }
 
 /** What runs for one reg.exe call: a program by absolute path and its argument vector. */

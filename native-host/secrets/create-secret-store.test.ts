@@ -96,11 +96,20 @@ describe('createSecretStore picks the backend', () => {
     {
       name: 'Windows without PowerShell',
       platform: 'win32',
-      env: {},
+      env: { SystemRoot: 'C:\\Windows' },
       isExecutable: noTool,
       answer: () => ok(),
       kind: 'file',
       note: /powershell.exe was not found/,
+    },
+    {
+      name: 'Windows with a relative SystemRoot (no powershell.exe from the current folder)',
+      platform: 'win32',
+      env: { SystemRoot: 'Windows' },
+      isExecutable: everyTool,
+      answer: () => ok(),
+      kind: 'file',
+      note: /cannot find powershell.exe: SystemRoot is "Windows"/,
     },
     {
       name: 'SWITCHYARD_SECRET_STORE=file',

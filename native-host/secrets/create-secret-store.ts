@@ -7,6 +7,7 @@ import { runCommand, type CommandRunner } from './run-command';
 import { SecretServiceStore, probeSecretService } from './secret-service';
 import type { SecretStore, SecretStoreInfo } from './secret-store';
 import { findTool, toolEnv, type EnvLike } from './tool-env';
+import { unknownWindowsRootMessage } from '../shared/windows-root';
 
 /**
  * Picks where secrets live (decision 0017): the OS secret store when it is usable, otherwise
@@ -99,6 +100,7 @@ async function keychainChoice({ run, env, exists }: ToolContext): Promise<OsChoi
 /** The Credential Manager, which every interactive Windows user has; not probed (~1 s a call). */
 function credentialManagerChoice({ run, env, exists }: ToolContext, hostEnv: EnvLike): OsChoice {
   const shell = powershellPath(hostEnv);
+  if (shell === null) return { note: unknownWindowsRootMessage('powershell.exe', hostEnv) };
   if (!exists(shell)) return { note: `${shell} was not found` };
   return { store: new CredentialManagerStore({ run, env }) };
 }

@@ -111,8 +111,19 @@ describe('CredentialManagerStore with a fake PowerShell', () => {
     expect(powershellPath({ SystemRoot: 'D:\\Win', PATH: 'C:\\evil' })).toBe(
       'D:\\Win\\System32\\WindowsPowerShell\\v1.0\\powershell.exe',
     );
-    expect(powershellPath({})).toBe(
-      'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe',
+    // Unset, empty, relative or `..`: no path at all, never one in the current folder.
+    for (const SystemRoot of ['', 'Windows', '.\\Windows', 'C:\\..\\x', '\\\\server\\share']) {
+      expect(powershellPath({ SystemRoot })).toBeNull();
+    }
+    expect(powershellPath({})).toBeNull();
+  });
+
+  test('with no usable SystemRoot, nothing runs and the error says what to do', async () => {
+    const runner = new FakeCommandRunner(() => ok('ok\n'));
+    const store = new CredentialManagerStore({ run: runner.run, env: { SystemRoot: 'Windows' } });
+    await expect(store.get('var:K')).rejects.toThrow(
+      /cannot find powershell.exe: .*Open a new terminal/,
     );
+    expect(runner.requests).toHaveLength(0);
   });
 });

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { unknownWindowsRootMessage, windowsRoot } from '../shared/windows-root';
 import { SecretStoreError, checkKey, keyProblem } from './keys';
 import { firstLine, type CommandRunner } from './run-command';
 import type { SecretStore, SecretStoreInfo } from './secret-store';
@@ -26,10 +27,18 @@ export interface CredentialManagerOptions {
   readonly timeoutMs?: number;
 }
 
-/** `%SystemRoot%\System32\WindowsPowerShell\v1.0\powershell.exe`, never a PATH lookup. */
-export function powershellPath(env: Readonly<Record<string, string | undefined>>): string {
-  const root = env['SystemRoot'] ?? env['SYSTEMROOT'] ?? 'C:\\Windows';
-  return path.win32.join(root, 'System32', 'WindowsPowerShell', 'v1.0', 'powershell.exe');
+const POWERSHELL = 'powershell.exe';
+
+/**
+ * `%SystemRoot%\System32\WindowsPowerShell\v1.0\powershell.exe`, never a PATH lookup; null when
+ * SystemRoot is not a plain absolute Windows folder (`windowsRoot`): a relative one would run a
+ * `powershell.exe` from the current folder, with the secrets on its stdin.
+ */
+export function powershellPath(env: Readonly<Record<string, string | undefined>>): string | null {
+  const root = windowsRoot(env);
+  return root === null
+    ? null
+    : path.win32.join(root, 'System32', 'WindowsPowerShell', 'v1.0', POWERSHELL);
 }
 
 const CSHARP = `
@@ -190,8 +199,10 @@ export class CredentialManagerStore implements SecretStore {
 
   /** One PowerShell run; the answer with an `error` line turned into a thrown error. */
   private async call(op: string, target: string, value: string, key: string): Promise<string> {
+    const command = powershellPath(this.options.env);
+    if (command === null) throw new Error(unknownWindowsRootMessage(POWERSHELL, this.options.env));
     const result = await this.options.run({
-      command: powershellPath(this.options.env),
+      command,
       args: powershellArgs(),
       stdin: `${op}\n${b64(target)}\n${value}\n`,
       env: this.options.env,
