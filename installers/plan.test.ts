@@ -165,6 +165,14 @@ describe('planInstall for every OS x browser', () => {
       /not a Chromium extension id/,
     ],
     ['no extension id', { browsers: ['chrome'], extensionIds: [] }, /at least one/],
+    [
+      'more extension ids than a receipt holds',
+      {
+        browsers: ['chrome'],
+        extensionIds: [DEV_EXTENSION_ID, ...'abcdefghijklmnop'.split('').map((c) => c.repeat(32))],
+      },
+      /at most 16 extension ids/,
+    ],
     ['a relative node', { browsers: ['chrome'], node: 'node' }, /node path must be absolute/],
     ['a relative home', { browsers: ['chrome'], home: 'sy' }, /home folder must be absolute/],
   ])('refuses %s', (_name, change, message) => {

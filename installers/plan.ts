@@ -9,7 +9,13 @@ import {
 } from './locations';
 import type { RecordedPath } from './login-path';
 import { EXTENSION_ID, hostManifest, manifestText, type HostManifest } from './manifest';
-import { RECEIPT_FORMAT, mergeRegistrations, type Receipt, type Registration } from './receipt';
+import {
+  MAX_EXTENSION_IDS,
+  RECEIPT_FORMAT,
+  mergeRegistrations,
+  type Receipt,
+  type Registration,
+} from './receipt';
 
 /**
  * What an install will write, computed before anything is touched: if any part cannot be made
@@ -80,6 +86,15 @@ export function planInstall(request: InstallRequest, previous: Receipt | null): 
   }
   if (request.extensionIds.length === 0) {
     return { ok: false, message: 'at least one extension id is needed' };
+  }
+  // The receipt holds at most this many per manifest: more would write one that the host and
+  // uninstall then refuse to read.
+  const uniqueIds = new Set(request.extensionIds).size;
+  if (uniqueIds > MAX_EXTENSION_IDS) {
+    return {
+      ok: false,
+      message: `at most ${String(MAX_EXTENSION_IDS)} extension ids can be allowed, the development id included; got ${String(uniqueIds)}.`,
+    };
   }
   const paths = installPaths(home, platform);
   const launcher = launcherText(platform, {

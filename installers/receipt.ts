@@ -39,6 +39,9 @@ const AbsolutePath = z
 const namedPath = (...names: string[]) =>
   AbsolutePath.refine((v) => names.includes(lastSegment(v)), `a file named ${names.join(' or ')}`);
 
+/** Chromium extension ids one manifest allows, as the receipt records them. */
+export const MAX_EXTENSION_IDS = 16;
+
 export const RegistrationSchema = z.strictObject({
   browser: z.enum(BROWSERS),
   manifest: namedPath(MANIFEST_FILE),
@@ -48,7 +51,7 @@ export const RegistrationSchema = z.strictObject({
     .nullable(),
   userDataDir: AbsolutePath.nullable(),
   /** Chromium ids the manifest allows (empty for Firefox, whose manifest names the gecko id). */
-  extensionIds: z.array(z.string().regex(EXTENSION_ID)).max(16),
+  extensionIds: z.array(z.string().regex(EXTENSION_ID)).max(MAX_EXTENSION_IDS),
 });
 export type Registration = z.infer<typeof RegistrationSchema>;
 
