@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -122,6 +122,31 @@ describe('watchConfigFile', () => {
     const edited = watch.next();
     writeFileSync(file, '{"servers": {"a": {}}}');
     await expect(edited).resolves.toBeUndefined();
+  });
+
+  it('follows edits of the file a symlinked config.json points to, and a link repointed', async () => {
+    const home = mkdtempSync(path.join(tmpdir(), 'sy-watch-'));
+    const dotfiles = mkdtempSync(path.join(tmpdir(), 'sy-dotfiles-'));
+    const other = mkdtempSync(path.join(tmpdir(), 'sy-dotfiles-'));
+    const file = path.join(home, 'config.json');
+    writeFileSync(path.join(dotfiles, 'switchyard.json'), '{}');
+    writeFileSync(path.join(other, 'switchyard.json'), '{}');
+    symlinkSync(path.join(dotfiles, 'switchyard.json'), file);
+    const watch = start(file);
+    // An edit where the user keeps the file, saved the way editors save.
+    let changed = watch.next();
+    writeFileSync(path.join(dotfiles, '.switchyard.json.swp'), '{"n": 1}');
+    renameSync(path.join(dotfiles, '.switchyard.json.swp'), path.join(dotfiles, 'switchyard.json'));
+    await changed;
+    // The link pointed at another file: that one's edits count from then on.
+    changed = watch.next();
+    symlinkSync(path.join(other, 'switchyard.json'), `${file}.new`);
+    renameSync(`${file}.new`, file);
+    await changed;
+    await settle();
+    changed = watch.next();
+    writeFileSync(path.join(other, 'switchyard.json'), '{"n": 2}');
+    await changed;
   });
 
   it('reports nothing once closed', async () => {

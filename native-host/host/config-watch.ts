@@ -38,7 +38,50 @@ const defaultWatch = (
   listener: (event: string, filename: string | null) => void,
 ): fs.FSWatcher => fs.watch(folder, { persistent: false }, listener);
 
+/**
+ * Also follows a file that is a symbolic link (a dotfiles manager's config.json): the link's
+ * folder sees the link replaced, but an edit of the file it points to happens in another folder,
+ * so that folder is watched too, for the target's name. The target is looked up again at every
+ * change, so a link pointed elsewhere is followed there.
+ */
 export function watchConfigFile(options: ConfigWatchOptions): ConfigWatch {
+  let target: { readonly file: string; readonly watch: ConfigWatch } | undefined;
+  const follow = (): void => {
+    const real = linkTarget(options.file);
+    if (real === target?.file) return;
+    target?.watch.close();
+    target =
+      real === undefined
+        ? undefined
+        : { file: real, watch: watchOneFile({ ...options, file: real, onChange: changed }) };
+  };
+  const changed = (): void => {
+    follow();
+    options.onChange();
+  };
+  const own = watchOneFile({ ...options, onChange: changed });
+  follow();
+  return {
+    close: () => {
+      own.close();
+      target?.watch.close();
+      target = undefined;
+    },
+  };
+}
+
+/** Where the symbolic link at `file` ends, when it is one and that resolves; else undefined. */
+function linkTarget(file: string): string | undefined {
+  try {
+    if (!fs.lstatSync(file).isSymbolicLink()) return undefined;
+    const real = fs.realpathSync(file);
+    return real === file ? undefined : real;
+  } catch {
+    return undefined; // no file yet, or a dangling link: the link's own folder is watched
+  }
+}
+
+function watchOneFile(options: ConfigWatchOptions): ConfigWatch {
   const folder = path.dirname(options.file);
   const name = path.basename(options.file);
   const debounceMs = options.debounceMs ?? CONFIG_DEBOUNCE_MS;
