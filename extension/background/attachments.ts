@@ -6,7 +6,7 @@ import type {
   FileAttachment,
 } from '../messaging/conversation';
 import { MAX_FILE_CHARS, type ComposerFile, type ImagePart } from '../messaging/images';
-import { checkImages } from './image-content';
+import { checkImages, markUndecodable, type ImageDecoder } from './image-content';
 import type { HostClient } from './host-client';
 import { DEFAULT_PAGE_CHARS } from './builtin-tools';
 import { capText, sanitizePageText, wrapUntrusted, type RandomBytes } from './untrusted-text';
@@ -108,14 +108,15 @@ export type ComposerAttachments =
  * refused one fails the send with the reason, rather than going silently missing), text files
  * capped and wrapped like an attached resource: the user picked them, but someone else wrote them.
  */
-export function composerAttachments(
+export async function composerAttachments(
   files: readonly ComposerFile[],
   random?: RandomBytes,
-): ComposerAttachments {
+  decode?: ImageDecoder,
+): Promise<ComposerAttachments> {
   const candidates = files.flatMap((file) =>
     file.kind === 'image' ? [{ mimeType: file.mimeType, data: file.data, label: file.name }] : [],
   );
-  const checked = checkImages(candidates);
+  const checked = checkImages(await markUndecodable(candidates, decode));
   if (checked.images.length < candidates.length) {
     const refused = checked.lines.filter((line) => !/^\[image \d+ /.test(line));
     return { ok: false, problem: `An attached image cannot be sent: ${refused.join(' ')}` };

@@ -6,7 +6,13 @@ import {
   MAX_IMAGES_PER_MESSAGE,
   type ImagePart,
 } from '../messaging/images';
-import { boundImages, checkImage, checkImages, sniffImageType } from './image-content';
+import {
+  boundImages,
+  checkImage,
+  checkImages,
+  markUndecodable,
+  sniffImageType,
+} from './image-content';
 import {
   JPEG_HEAD,
   SCRIPTED_SVG,
@@ -93,6 +99,33 @@ describe('checkImages', () => {
     const heavy = checkImages([1, 2, 3].map(() => ({ mimeType: 'image/png', data: big })));
     expect(heavy.images).toHaveLength(2);
     expect(heavy.lines[2]).toContain('over the 2.0 MB of images one message may carry');
+  });
+});
+
+describe('markUndecodable', () => {
+  it('asks the decoder only about images the gate accepts, and marks those it refuses', async () => {
+    const asked: string[] = [];
+    const candidates = [
+      { mimeType: 'image/png', data: TINY_PNG },
+      { mimeType: 'image/png', data: SCRIPTED_SVG },
+      { mimeType: 'image/gif', data: TINY_GIF },
+    ];
+    const marked = await markUndecodable(candidates, (image) => {
+      asked.push(image.mimeType);
+      return Promise.resolve(image.mimeType !== 'image/gif');
+    });
+    expect(asked).toEqual(['image/png', 'image/gif']);
+    expect(marked.map((c) => c.undecodable)).toEqual([undefined, undefined, true]);
+    expect(checkImages(marked).lines).toEqual([
+      '[image 1 (image/png, 70 bytes)]',
+      '[image (image/png, 72 bytes) not passed on: its bytes are not a PNG, JPEG, GIF or WebP image]',
+      '[image (image/gif, 42 bytes) not passed on: it starts like a GIF image but does not decode as one]',
+    ]);
+  });
+
+  it('without a decoder, leaves the candidates as they are', async () => {
+    const candidates = [{ mimeType: 'image/png', data: TINY_PNG }];
+    expect(await markUndecodable(candidates, undefined)).toEqual(candidates);
   });
 });
 

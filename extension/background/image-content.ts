@@ -26,7 +26,15 @@ export interface ImageCandidate {
   readonly mimeType: string;
   readonly data: string;
   readonly label?: string;
+  /** Set by `markUndecodable` when the browser could not decode it. */
+  readonly undecodable?: true;
 }
+
+/**
+ * Whether an image the gate accepted decodes as the type its bytes say, with the browser's own
+ * decoders (image-decode.ts); injected, so the gate stays pure and testable.
+ */
+export type ImageDecoder = (image: ImagePart) => Promise<boolean>;
 
 export type ImageCheck =
   | { readonly ok: true; readonly image: ImagePart }
@@ -95,6 +103,12 @@ export function checkImage(candidate: ImageCandidate): ImageCheck {
       reason: `it is ${String(size.width)} x ${String(size.height)} px, over the ${String(MAX_SENT_IMAGE_EDGE_PX)} px a side models take`,
     };
   }
+  if (candidate.undecodable === true) {
+    return {
+      ok: false,
+      reason: `it starts like a ${mimeType.slice('image/'.length).toUpperCase()} image but does not decode as one`,
+    };
+  }
   return {
     ok: true,
     image: {
@@ -105,6 +119,26 @@ export function checkImage(candidate: ImageCandidate): ImageCheck {
       ...(size === undefined ? {} : { width: size.width, height: size.height }),
     },
   };
+}
+
+/**
+ * The candidates, each the gate would accept run through `decode` first and marked when it does
+ * not decode: a header that passes the byte checks with garbage after it makes the provider
+ * refuse the request, and every later one while the image stays in the conversation. With no
+ * decoder (tests of the gate alone), the candidates as they are.
+ */
+export async function markUndecodable(
+  candidates: readonly ImageCandidate[],
+  decode: ImageDecoder | undefined,
+): Promise<ImageCandidate[]> {
+  if (decode === undefined) return [...candidates];
+  return Promise.all(
+    candidates.map(async (candidate): Promise<ImageCandidate> => {
+      const check = checkImage(candidate);
+      if (!check.ok || (await decode(check.image))) return candidate;
+      return { ...candidate, undecodable: true };
+    }),
+  );
 }
 
 /** One message's images: accepted ones in order, and a line for each candidate. */

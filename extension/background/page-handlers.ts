@@ -16,6 +16,7 @@ import { viewOfProviderSettings, type ProviderSettings } from '../messaging/prov
 import { RunInProgressError, type AgentSession } from './agent-session';
 import type { HostClient } from './host-client';
 import { composerAttachments, readAttachments } from './attachments';
+import type { ImageDecoder } from './image-content';
 import { callMcpTool } from './tool-router';
 import { NO_PROVIDER_MESSAGE } from './providers/settings-provider';
 import type { SettingsStore } from './stores/settings-store';
@@ -75,6 +76,8 @@ export interface PageHandlerDeps {
   /** The run in progress and its text streamed since the transcript last changed. */
   readonly run: () => SessionSnapshot['run'];
   readonly broadcast: (event: PageEvent) => void;
+  /** Decodes attached images before they are sent (image-decode.ts); absent: not decoded. */
+  readonly decodeImage?: ImageDecoder;
   /** Called after a page's host request succeeded (e.g. profiles changed: resolve again). */
   readonly afterHostRequest?: (method: RequestMethod) => void;
   /** The browser's sign-in window (`identity.launchWebAuthFlow`). */
@@ -139,7 +142,7 @@ export function createPageHandlers(deps: PageHandlerDeps): Omit<PageHandlers, Hi
       if (settings.provider === null) {
         throw new PageRequestRefused(NO_PROVIDER_MESSAGE, 'no-provider');
       }
-      const media = composerAttachments(files ?? []);
+      const media = await composerAttachments(files ?? [], undefined, deps.decodeImage);
       if (!media.ok) throw new PageRequestRefused(media.problem, 'invalid-attachment');
       const running = (): boolean => session.running;
       if (running()) throw new RunInProgressError();

@@ -1,6 +1,11 @@
 import type { CallToolResult, ContentBlock } from '../../protocol/tools';
 import type { ImagePart } from '../messaging/images';
-import { checkImages, type ImageCandidate } from './image-content';
+import {
+  checkImages,
+  markUndecodable,
+  type ImageCandidate,
+  type ImageDecoder,
+} from './image-content';
 import { wrapUntrusted, type RandomBytes, type UntrustedSource } from './untrusted-text';
 
 /**
@@ -42,17 +47,18 @@ export interface ResultContent {
   readonly images: ImagePart[];
 }
 
-export function callResultContent(
+export async function callResultContent(
   result: CallToolResult,
   source: UntrustedSource,
   random?: RandomBytes,
-): ResultContent {
+  decode?: ImageDecoder,
+): Promise<ResultContent> {
   const pieces: string[] = [];
   const extra: string[] = [];
   const candidates: ImageCandidate[] = result.content.flatMap((block) =>
     block.type === 'image' ? [{ mimeType: block.mimeType, data: block.data }] : [],
   );
-  const checked = checkImages(candidates);
+  const checked = checkImages(await markUndecodable(candidates, decode));
   let image = 0;
   for (const block of result.content) {
     if (block.type === 'text') pieces.push(block.text);

@@ -15,6 +15,8 @@ import { OUTCOME_TEXT, type ApprovalPrompter } from './tool-outcome';
 import type { ApprovalPrompt } from '../messaging/approvals';
 import type { ToolOutcome } from '../messaging/agent-events';
 import { createToolRouter, memoryBuiltinApprovals } from './tool-router';
+import type { ImageDecoder } from './image-content';
+import { TINY_GIF, TINY_PNG } from './testing/images';
 import { flush } from '../testing/flush';
 import { connectedHostClient } from './testing/connected-host-client';
 
@@ -54,6 +56,7 @@ async function setup(
   onCall: CallBehaviour = (port, r) => {
     port.respond(r.id, { content: [{ type: 'text', text: 'host-wrapped result' }] });
   },
+  decodeImage?: ImageDecoder,
 ) {
   const { native, host } = await connectedHostClient();
   native.port.onRequest = (request) => {
@@ -86,6 +89,7 @@ async function setup(
     host,
     approvals,
     random: fixedRandom,
+    ...(decodeImage === undefined ? {} : { decodeImage }),
   });
   const prompts: ApprovalPrompt[] = [];
   const promptWith =
@@ -145,6 +149,32 @@ describe('MCP calls', () => {
       status: 'ok',
       content: 'host-wrapped result',
     });
+  });
+
+  it("passes on a result's image that decodes, and only names one that does not", async () => {
+    const decoded: string[] = [];
+    const { call } = await setup(
+      (port, r) => {
+        port.respond(r.id, {
+          content: [
+            { type: 'image', mimeType: 'image/png', data: TINY_PNG },
+            { type: 'image', mimeType: 'image/gif', data: TINY_GIF },
+          ],
+        });
+      },
+      // The browser decodes the PNG and not the GIF (a header with garbage after it).
+      (image) => {
+        decoded.push(image.mimeType);
+        return Promise.resolve(image.mimeType === 'image/png');
+      },
+    );
+    const outcome = await call('x__y');
+    expect(decoded).toEqual(['image/png', 'image/gif']);
+    expect(outcome.images?.map((i) => i.mimeType)).toEqual(['image/png']);
+    expect(outcome.content).toContain('[image 1 (image/png, 70 bytes)]');
+    expect(outcome.content).toContain(
+      'not passed on: it starts like a GIF image but does not decode as one]',
+    );
   });
 
   it('a tool error is an error outcome', async () => {

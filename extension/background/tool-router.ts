@@ -21,6 +21,7 @@ import {
   type ToolSpec,
 } from './tool-outcome';
 import { ToolSearchCatalog } from './tool-search-mode';
+import type { ImageDecoder } from './image-content';
 import { callResultContent } from './tool-result-text';
 import { wrapUntrusted, type RandomBytes, type UntrustedSource } from './untrusted-text';
 
@@ -147,6 +148,8 @@ export interface ToolRouterOptions {
   readonly approvals?: BuiltinApprovals;
   readonly log?: Log;
   readonly random?: RandomBytes;
+  /** Decodes a result's images before they are passed on (image-decode.ts); absent: not decoded. */
+  readonly decodeImage?: ImageDecoder;
   /**
    * The profile (design D10) a listing is made for, asked at each listing: a run's calls all go
    * with the one its listing had, whatever the tab shows meanwhile. Null when it cannot be
@@ -278,7 +281,12 @@ export function createToolRouter(options: ToolRouterOptions): HostToolRouter {
         return { status: 'denied', content: OUTCOME_TEXT.userDenied };
       case 'result': {
         const source = sources.get(name) ?? { server: 'mcp', tool: name };
-        const { content, images } = callResultContent(outcome.result, source, options.random);
+        const { content, images } = await callResultContent(
+          outcome.result,
+          source,
+          options.random,
+          options.decodeImage,
+        );
         const status = outcome.result.isError === true ? 'error' : 'ok';
         const page = apps.get(name);
         const app = page === undefined ? {} : { app: appOf(page, outcome.result) };

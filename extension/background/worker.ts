@@ -24,6 +24,7 @@ import type { KeyValueStorage } from './stores/key-value';
 import { SettingsStore } from './stores/settings-store';
 import type { ToolRouter, ToolSpec } from './tool-outcome';
 import { createToolRouter } from './tool-router';
+import { decodeWithImageBitmap } from './image-decode';
 import type { TabAddress } from './active-tab';
 import { ProfileTracker } from './profile-tracker';
 import { waitForStartingServers } from './server-readiness';
@@ -100,6 +101,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     builtins: deps.builtins,
     host,
     approvals: settings,
+    decodeImage: decodeWithImageBitmap,
     // Fixed per run: a tab switch mid-run changes the next run's tools, not this one's.
     profile: async () => (await tracker.forRun())?.id ?? null,
   });
@@ -193,6 +195,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
           testProviderConnection(provider, deps.reach ?? UNRESTRICTED_REACH),
         listModels,
         selection: () => deps.builtins.activeSelection(),
+        decodeImage: decodeWithImageBitmap,
         session,
         settings,
         host,

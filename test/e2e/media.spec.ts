@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { TINY_PNG } from '../../extension/background/testing/images';
-import { EVERYTHING_SERVER } from '../integration/host-harness';
+import { EVERYTHING_SERVER, FIXTURE_SERVER } from '../integration/host-harness';
 import { startScriptedModel } from './support/scripted-model';
 import { useSwitchyard } from './support/session';
 import { approvalCard, conversationLog, newChat, sendMessage } from './support/side-panel';
@@ -22,9 +22,12 @@ const TINY_IMAGE = 'everything__get-tiny-image';
 /** The first bytes of every PNG, in base64. */
 const PNG_BASE64_START = 'iVBORw0KGgo';
 
+const CUT_IMAGE = 'scripted__cut-image';
+
 const session = useSwitchyard({
   servers: () => ({
     everything: { command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'] },
+    scripted: { command: process.execPath, args: [FIXTURE_SERVER] },
   }),
 });
 const model = await startScriptedModel();
@@ -32,7 +35,7 @@ let panel: Page;
 
 beforeAll(async () => {
   panel = await openSidePanel(session.browser);
-  await waitForTools(panel, [TINY_IMAGE]);
+  await waitForTools(panel, [TINY_IMAGE, CUT_IMAGE]);
 });
 
 afterAll(async () => {
@@ -116,6 +119,27 @@ describe('a tool image', () => {
     expect(seen.toolResults.at(-1)?.content).not.toContain(PNG_BASE64_START);
     const body = JSON.stringify(seen.raw.body);
     expect(body).toContain(`"image_url":{"url":"data:image/png;base64,${PNG_BASE64_START}`);
+  });
+});
+
+describe('a tool image that does not decode', () => {
+  it('is named, not sent: the provider would refuse this request and every later one', async () => {
+    await newChat(panel);
+    await useScriptedModel(panel, model, 'anthropic');
+    const before = model.requests.length;
+    model.script(
+      { kind: 'tool-call', name: CUT_IMAGE, arguments: {} },
+      { kind: 'text', text: 'That image did not come through.' },
+    );
+    await sendMessage(panel, 'Show me the cut image.');
+    await approvalCard(panel, CUT_IMAGE).getByRole('button', { name: 'Allow once' }).click();
+    await conversationLog(panel).getByText('That image did not come through.').waitFor();
+
+    const seen = await model.request(before + 1);
+    const blocks = ResultBlocksSchema.parse(toolResultBlocks(seen.raw.body));
+    expect(blocks.map((block) => block.type)).toEqual(['text']);
+    expect(blocks[0]?.text).toContain('it starts like a PNG image but does not decode as one');
+    expect(JSON.stringify(seen.raw.body)).not.toContain(PNG_BASE64_START);
   });
 });
 
