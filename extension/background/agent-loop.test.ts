@@ -1,6 +1,7 @@
 import { describe, expect, it, test } from 'vitest';
 import { EXPOSED_TOOL_NAME_PATTERN } from '../../protocol/tools';
 import { AgentSession } from './agent-session';
+import { MAX_CALLS_PER_TURN } from './model-turn';
 import type { AgentEvent } from '../messaging/agent-events';
 import { INTERRUPTED_RESULT, pairingProblems, restoreConversation, toolCallsOf } from './pairing';
 import type { ChatMessage, Conversation } from '../messaging/conversation';
@@ -544,6 +545,25 @@ describe('calls the model got wrong', () => {
       expect(part.name).toMatch(EXPOSED_TOOL_NAME_PATTERN);
       expect(Array.isArray(part.arguments)).toBe(false);
     }
+    expectAlwaysPaired(saved);
+  });
+
+  it('runs at most MAX_CALLS_PER_TURN calls of one reply and answers the rest unrun', async () => {
+    const tools = new FakeTools({ t: answers('ok') });
+    const many = Array.from({ length: MAX_CALLS_PER_TURN + 4 }, (_, i) => ({
+      id: `c${String(i)}`,
+      name: 't',
+      arguments: {},
+    }));
+    const { agent, saved } = session([toolTurn(many), textTurn('Done.')], tools);
+    await agent.send('Go');
+    expect(tools.calls).toHaveLength(MAX_CALLS_PER_TURN);
+    const answered = results(agent.conversation.messages);
+    expect(answered).toHaveLength(MAX_CALLS_PER_TURN + 4);
+    expect(answered.slice(MAX_CALLS_PER_TURN).map((r) => r.status)).toEqual(
+      Array<string>(4).fill('error'),
+    );
+    expect(answered.at(-1)?.content).toMatch(/at most 16 tool calls/);
     expectAlwaysPaired(saved);
   });
 

@@ -80,6 +80,14 @@ function normalizeCall(
   return { part: { type: 'tool-call', id, name, arguments: args }, problem };
 }
 
+/**
+ * Most tool calls one model reply may have run. A model can emit as many calls in one reply as
+ * its output allows (a couple of hundred); with autopilot or allow-listed tools every one of them
+ * would run before the user could look. The rest are answered with TOO_MANY_CALLS.
+ */
+export const MAX_CALLS_PER_TURN = 16;
+const TOO_MANY_CALLS = `Not run: a reply may make at most ${String(MAX_CALLS_PER_TURN)} tool calls. Make the calls you still need in your next reply.`;
+
 /** A token count as stored (UsageSchema): a whole number, not negative. */
 function tokenCount(reported: number): number {
   const rounded = Math.round(reported);
@@ -143,9 +151,17 @@ export async function readTurn(
           text += event.text;
           input.onEvent({ type: 'text-delta', text: event.text });
           break;
-        case 'tool-call':
-          calls.push(normalizeCall(event, usedIds, newCallId));
+        case 'tool-call': {
+          const call = normalizeCall(event, usedIds, newCallId);
+          // Past the cap, a call is kept (every call needs its result in the transcript) and
+          // answered without running: one reply must not run a few hundred tools at once.
+          calls.push(
+            calls.length < MAX_CALLS_PER_TURN || call.problem !== undefined
+              ? call
+              : { ...call, problem: TOO_MANY_CALLS },
+          );
           break;
+        }
         case 'finish': {
           const step = event.usage === undefined ? undefined : storableUsage(event.usage);
           usage.inputTokens += step?.inputTokens ?? 0;
