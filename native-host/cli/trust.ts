@@ -65,12 +65,31 @@ export async function trust(io: CliIo, args: readonly string[]): Promise<number>
   );
 }
 
-/** `switchyard revoke <server> | --workspace <folder>`: the server asks again before it next runs. */
-export async function revoke(io: CliIo, args: readonly string[]): Promise<number> {
+/**
+ * What `switchyard revoke` was asked to revoke: one server, or one workspace (`--workspace
+ * <folder>`), never both; undefined for anything else.
+ */
+export function revokeTarget(
+  args: readonly string[],
+): { server: string } | { workspace: string } | undefined {
   const workspaceIndex = args.indexOf('--workspace');
   const workspace = workspaceIndex >= 0 ? args[workspaceIndex + 1] : undefined;
-  const server = args.find((a, i) => !a.startsWith('--') && i !== workspaceIndex + 1);
-  if ((workspace === undefined) === (server === undefined)) {
+  const servers = args.filter(
+    (a, i) => !a.startsWith('--') && (workspaceIndex < 0 || i !== workspaceIndex + 1),
+  );
+  if (workspaceIndex >= 0) {
+    return workspace === undefined || workspace.startsWith('--') || servers.length > 0
+      ? undefined
+      : { workspace };
+  }
+  const [server] = servers;
+  return server === undefined || servers.length > 1 ? undefined : { server };
+}
+
+/** `switchyard revoke <server> | --workspace <folder>`: the server asks again before it next runs. */
+export async function revoke(io: CliIo, args: readonly string[]): Promise<number> {
+  const target = revokeTarget(args);
+  if (target === undefined) {
     io.err('usage: switchyard revoke <server>   or   switchyard revoke --workspace <folder>\n');
     return 2;
   }
@@ -78,7 +97,6 @@ export async function revoke(io: CliIo, args: readonly string[]): Promise<number
     io,
     async (core) => {
       try {
-        const target = workspace === undefined ? { server: server ?? '' } : { workspace };
         const affected = await core.revokeLaunch(target, { restart: false });
         io.out(
           affected.length === 0

@@ -82,4 +82,34 @@ describe('approved servers on the options page', () => {
     expect(trust).not.toContain('"server": "memory"');
     expect(trust).toContain('"server": "filesystem"');
   });
+
+  it('shows the tool pins a revoke kept once the server is gone too, and forgets them', async () => {
+    // A call pins the tool's definition; the revoke keeps the pin (so a re-approved server
+    // cannot swap its tools unseen); then the entry goes from config.json by hand.
+    session.profile.cli(['call', 'filesystem__list_allowed_directories', '{}', '--yes']);
+    session.profile.cli(['revoke', 'filesystem']);
+    const file = join(session.profile.switchyardHome, 'config.json');
+    const config = ConfigSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+    const kept = Object.fromEntries(
+      Object.entries(config.mcpServers).filter(([name]) => name !== 'filesystem'),
+    );
+    writeFileSync(`${file}.swp`, JSON.stringify({ ...config, mcpServers: kept }, null, 2));
+    renameSync(`${file}.swp`, file);
+
+    const row = item(options, 'filesystem');
+    await row.getByText('Tool pins, no approval', { exact: true }).waitFor();
+    expect(await row.textContent()).toContain('1 tool pin kept when its approval was revoked');
+    await screenshotOptionsModes(options, 'options-approvals-pins', 'Approved servers');
+
+    await section(options)
+      .getByRole('button', { name: 'Forget the tool pins of filesystem from your config.json' })
+      .click();
+    await section(options)
+      .getByRole('status')
+      .getByText('Forgot 1 tool pin of filesystem.', { exact: true })
+      .waitFor();
+    await row.waitFor({ state: 'detached' });
+    const trust = readFileSync(join(session.profile.switchyardHome, 'trust.json'), 'utf8');
+    expect(trust).not.toContain('"server": "filesystem"');
+  });
 });
