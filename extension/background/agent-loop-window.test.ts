@@ -4,6 +4,9 @@ import type { ChatMessage, Conversation } from '../messaging/conversation';
 import { pairingProblems } from './pairing';
 import { ScriptedProvider, textTurn, toolTurn } from './providers/scripted-provider';
 import { FakeTools, answers } from './testing/fake-tools';
+import { unwrapUntrusted, wrapUntrusted } from '../../protocol/untrusted/block';
+import { outputReserve } from '../messaging/context-window';
+import { messageTokens } from './context-meter';
 
 /*
  * The model in view (issue 14) through the agent loop with the scripted provider: usage per
@@ -87,6 +90,34 @@ describe('the context window', () => {
     await agent.send(words(300));
     expect(sent[0]).toEqual([{ role: 'user', content: words(300) }]);
     expect(agent.conversation.notSent).toBe(4);
+  });
+});
+
+describe('a result larger than the window', () => {
+  it('is cut inside its block to what the turn has left, so the next request still fits', async () => {
+    const sent: (readonly ChatMessage[])[] = [];
+    const provider = new ScriptedProvider([
+      toolTurn([{ id: 'c1', name: 'files__dump', arguments: {} }]),
+      textTurn('summed up', (r) => sent.push(r.messages)),
+    ]);
+    // About 200,000 tokens of server text, well inside the host's 1 MiB cap.
+    const huge = wrapUntrusted(words(200_000), { server: 'files', tool: 'dump' }, () =>
+      new Uint8Array(8).fill(0x5a),
+    );
+    const agent = new AgentSession({
+      provider,
+      tools: new FakeTools({ files__dump: answers(huge) }),
+      system: 'test system',
+      contextWindow: () => 20_000,
+    });
+    await agent.send('Dump it.');
+    const [request] = sent;
+    const result = request?.flatMap((m) => (m.role === 'tool' ? m.results : []))[0];
+    const payload = unwrapUntrusted(result?.content ?? '')?.payload ?? '';
+    expect(payload).toMatch(/^word word .*…\[truncated: showing [\d,]+ of 999,999 characters\]$/);
+    const tokens = (request ?? []).reduce((sum, m) => sum + messageTokens(m, 'none'), 0);
+    expect(tokens).toBeLessThanOrEqual(20_000 - outputReserve(20_000));
+    expect(agent.conversation.notSent).toBeUndefined();
   });
 });
 

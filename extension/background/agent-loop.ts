@@ -18,6 +18,7 @@ import { outputReserve } from '../messaging/context-window';
 import { messageTokens, toolTokens } from './context-meter';
 import type { ImageTokenRule } from './image-tokens';
 import { trimToBudget } from './context-trim';
+import { fitResultText, resultCharBudget } from './result-fit';
 import { INTERRUPTED_RESULT, toolCallsOf } from './pairing';
 import { ABORTED, readTurn, whenAborted, type Call } from './model-turn';
 import type { FinishReason, ModelProvider } from './providers/provider';
@@ -153,6 +154,24 @@ export async function runAgent(input: AgentRunInput): Promise<RunSummary> {
     return trimmed.messages;
   };
 
+  // A result cut to what the window has left for the turn in progress (result-fit.ts): the trim
+  // above can leave out earlier turns, never this one, so one huge result would otherwise make
+  // the next request too large and end the run with the provider's refusal.
+  const fitted = (outcome: ToolOutcome, callsInRound: number): ToolOutcome => {
+    const window = input.contextWindow;
+    if (window === undefined) return outcome;
+    let turnTokens = 0;
+    for (let i = messages.length - 1; i >= 0; i -= 1) {
+      const message = messages[i];
+      if (message === undefined) continue;
+      turnTokens += messageTokens(message, input.imageRule);
+      if (message.role === 'user') break;
+    }
+    const remaining = window - outputReserve(window) - fixedTokens() - turnTokens;
+    const content = fitResultText(outcome.content, resultCharBudget(remaining, callsInRound));
+    return content === outcome.content ? outcome : { ...outcome, content };
+  };
+
   for (;;) {
     for (const found of input.tools.discovered?.() ?? []) {
       if (toolNames.has(found.name)) continue;
@@ -204,7 +223,10 @@ export async function runAgent(input: AgentRunInput): Promise<RunSummary> {
     let results = turn.calls.map((call) => result(call.part, 'pending'));
     append(...assistant, { role: 'tool', results });
     for (const [index, call] of turn.calls.entries()) {
-      const outcome = await runCall(input, call, toolNames, searchMode, aborted);
+      const outcome = fitted(
+        await runCall(input, call, toolNames, searchMode, aborted),
+        turn.calls.length,
+      );
       input.onEvent({
         type: 'tool-call-finished',
         callId: call.part.id,
