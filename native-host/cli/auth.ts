@@ -7,7 +7,7 @@ import type { PreRegisteredClient } from '../shared/server-spec';
 import { canonicalResource } from '../auth/resource';
 import { signIn } from '../auth/sign-in';
 import { listSignIns, type SignInStatus } from '../auth/sign-in-status';
-import { signOut } from '../auth/sign-out';
+import { signOut, type SignOutResult } from '../auth/sign-out';
 import { machineNeedsNoSignIn } from '../auth/machine-client';
 import type { SecretStore } from '../secrets/secret-store';
 import { table, type CliIo } from './io';
@@ -99,25 +99,33 @@ export async function authCommand(
     }
     case 'sign-out': {
       const result = await signOut(store, args.server);
-      const revocation = {
-        revoked: 'revoked at its authorization server',
-        unsupported:
-          'its authorization server offers no revocation, so the tokens stay valid there until they expire',
-        'not-sent':
-          'they were issued for the URL the server had before, so they were not sent to the authorization server of its URL now; they stay valid there until they expire',
-        failed: 'its authorization server did not confirm the revocation',
-        nothing: 'there were no tokens',
-      }[result.revocation];
       io.out(
         result.deleted === 0
           ? `'${args.server}' was not signed in.\n`
-          : `Signed out of '${args.server}': deleted its tokens; ${revocation}.\n`,
+          : `${signedOutText(args.server, result)}\n`,
       );
       return 0;
     }
     case 'sign-in':
       return signInCommand(io, args.server, args.open, store, deps);
   }
+}
+
+/** What a sign-out that deleted tokens did, as one sentence. */
+export function signedOutText(server: string, result: SignOutResult): string {
+  const revocation = {
+    revoked: 'revoked at its authorization server',
+    unsupported:
+      'its authorization server offers no revocation, so the tokens stay valid there until they expire',
+    'not-sent':
+      'they were issued for the URL the server had before, so they were not sent to the authorization server of its URL now; they stay valid there until they expire',
+    failed: 'its authorization server did not confirm the revocation',
+    nothing: '',
+  }[result.revocation];
+  if (result.revocation === 'nothing') {
+    return `Forgot the sign-in records of '${server}' (there were no tokens to revoke).`;
+  }
+  return `Signed out of '${server}': deleted its tokens; ${revocation}.`;
 }
 
 async function signInCommand(

@@ -1,6 +1,11 @@
 import { removeUserServer } from '../host/user-servers';
 import { withTrustStore } from './add';
 import type { CliIo } from './io';
+import { signedOutText } from './auth';
+import { signOut } from '../auth/sign-out';
+import { switchyardHome } from '../config/paths';
+import { createSecretStore } from '../secrets/create-secret-store';
+import { messageOf } from '../../protocol/guards';
 
 /**
  * `switchyard remove <name>`: deletes the server from config.json and forgets its launch approval
@@ -22,6 +27,21 @@ export async function remove(io: CliIo, argv: readonly string[]): Promise<number
         (removed.launch ? `; forgot its launch approval and ${pins}` : `; forgot ${pins}`) +
         '. A running host stops it now.\n',
     );
+    // A remote server's sign-in goes with it: a later server of that name and URL would use it.
+    if (removed.remote) await forgetSignIn(io, removed.name, env);
     return 0;
   });
+}
+
+async function forgetSignIn(io: CliIo, name: string, env: NodeJS.ProcessEnv): Promise<void> {
+  try {
+    const home = switchyardHome(env, io.platform);
+    const store = await createSecretStore({ home, platform: io.platform, env });
+    const result = await signOut(store, name);
+    if (result.deleted > 0) io.out(`${signedOutText(name, result)}\n`);
+  } catch (error) {
+    io.err(
+      `switchyard remove: its sign-in could not be forgotten: ${messageOf(error)}; run 'switchyard auth ${name} --sign-out' to try again.\n`,
+    );
+  }
 }

@@ -15,6 +15,7 @@ import {
 } from './user-servers';
 import type { NewUserServer } from './written-entry';
 import { isErrno } from '../shared/errno';
+import { messageOf } from '../../protocol/guards';
 import { updateUserServer, type ServerEdit } from './user-server-edit';
 
 /**
@@ -45,10 +46,12 @@ export class LiveConfig {
   private readonly watches = new Map<string, ConfigWatch>();
   private started = false;
   private followed: HostSetup;
+  private readonly log: (level: LogLevel, message: string) => void;
 
   constructor(options: LiveConfigOptions) {
     const { env, platform, homedir, core, initial } = options;
     this.core = core;
+    this.log = options.log;
     this.file = initial.configFile;
     this.debounceMs = options.debounceMs;
     // The core's own store: calls on one instance run one at a time, so an approval written here
@@ -180,11 +183,36 @@ export class LiveConfig {
     return summary;
   }
 
-  /** `servers/remove`: the entry, its approval and its pins are gone, and its process stopped. */
+  /**
+   * `servers/remove`: the entry, its approval and its pins are gone, and its process stopped. A
+   * remote server's sign-in goes too (its tokens revoked where they were issued, then deleted),
+   * after the answer: a revocation endpoint that does not answer must not hold the popup.
+   */
   async removeServer(name: string): Promise<void> {
-    await this.reloader.afterWrite(() => removeUserServer(name, this.context));
+    const { value } = await this.reloader.afterWrite(() => removeUserServer(name, this.context));
     this.core.auditTrust(name, 'removed');
+    if (value.remote) {
+      this.signingOut = this.core.signIns.forgetRemoved(name).then(
+        (result) => {
+          if (result.deleted > 0) {
+            this.log(
+              'info',
+              `'${name}' was removed: its sign-in was forgotten (${result.revocation}).`,
+            );
+          }
+        },
+        (error: unknown) => {
+          this.log(
+            'warning',
+            `'${name}' was removed, but its sign-in could not be forgotten: ${messageOf(error)}`,
+          );
+        },
+      );
+    }
   }
+
+  /** The sign-out of the last removed remote server, for tests and shutdown. */
+  signingOut: Promise<void> = Promise.resolve();
 }
 
 async function exists(file: string): Promise<boolean> {

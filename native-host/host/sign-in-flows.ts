@@ -190,6 +190,18 @@ export class SignInFlows {
     return result;
   }
 
+  /**
+   * A server taken out of the configuration: its sign-ins in progress end, and its tokens are
+   * revoked and deleted as by `signOut` (where they were issued, never elsewhere). Unlike
+   * `signOut`, the server need not be configured any more.
+   */
+  async forgetRemoved(server: string): Promise<SignOutResult> {
+    for (const [id, flow] of this.flows) {
+      if (flow.server === server) this.abandon(id, 'cancelled', 'the server was removed');
+    }
+    return signOut(await this.openStore(), server, this.options.fetch);
+  }
+
   /** Cancels every sign-in in progress (the host is stopping). */
   close(): void {
     for (const id of [...this.flows.keys()]) this.abandon(id, 'cancelled', 'the host stopped');

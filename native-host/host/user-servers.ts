@@ -55,6 +55,8 @@ export interface RemovedServer {
   readonly launch: boolean;
   /** How many tool pins were forgotten. */
   readonly pins: number;
+  /** Whether it was a remote server (its sign-in, if any, is to be forgotten too). */
+  readonly remote: boolean;
 }
 
 const USER_SCOPE = 'user';
@@ -214,7 +216,9 @@ export async function removeUserServer(
   return await lockedConfig(configFile, async (locked) => {
     // Under the lock: an add of that name cannot land between the entry's removal and the
     // forgetting of its approval (which would then be the new entry's).
-    if (!Object.hasOwn(serversOf(await locked.read()), name)) {
+    const servers = serversOf(await locked.read());
+    const entry = servers[name];
+    if (!Object.hasOwn(servers, name)) {
       const existing = setup.specs.find((spec) => spec.name === name);
       if (existing?.provenance === 'workspace') throw workspaceServer(name, existing.workspaceRoot);
       throw new HostError(
@@ -229,7 +233,7 @@ export async function removeUserServer(
     });
     // After the entry is gone, so a host reloading in between never sees it unapproved.
     const forgotten = await context.trust.forgetServer(USER_SCOPE, name);
-    return { name, configFile, ...forgotten };
+    return { name, configFile, ...forgotten, remote: isRecord(entry) && 'url' in entry };
   });
 }
 

@@ -191,4 +191,25 @@ describe('OAuth sign-in through the host', () => {
     expect(await host.call('auth/status', { server: 'linear' })).toEqual({ status: null });
     await waitFor((state) => state?.reason === 'auth-required');
   }, 60_000);
+
+  it('forgets the sign-in of a server that is removed, revoking its tokens first', async () => {
+    const begun = await host.call<{ flowId: string; authorizationUrl: string }>('auth/begin', {
+      server: 'linear',
+      redirectUri: REDIRECT,
+    });
+    const { callbackUrl } = await followToRedirect(begun.authorizationUrl, REDIRECT);
+    await host.call('auth/complete', { flowId: begun.flowId, callbackUrl });
+    const secrets = join(host.home, 'secrets.json');
+    expect(readFileSync(secrets, 'utf8')).toContain('oauth:linear:tokens');
+
+    await host.call('servers/remove', { server: 'linear' });
+    // After the answer: a revocation endpoint that does not answer must not hold the popup.
+    for (let tries = 0; readFileSync(secrets, 'utf8').includes('oauth:linear:'); tries += 1) {
+      if (tries > 200) throw new Error('the sign-in of the removed server is still stored');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(host.stderr.join('')).toMatch(
+      /'linear' was removed: its sign-in was forgotten \(revoked\)/,
+    );
+  }, 60_000);
 });

@@ -248,6 +248,26 @@ describe('servers/add and servers/remove', () => {
     expect(typo.err).toMatch(/'ghost' was not added: .*\/no\/such\/program.*Nothing was written/);
     expect(readFileSync(join(home, 'config.json'), 'utf8')).toBe(config);
   });
+
+  it("'switchyard remove' of a remote server forgets its sign-in too", () => {
+    const home = makeHome({ mcpServers: { cloud: { url: 'https://mcp.example.test/mcp' } } });
+    // Records as a sign-in leaves them (the file store: no keyring here); none is a valid token
+    // set, so nothing is sent anywhere, and every one is deleted.
+    const secrets = join(home, 'secrets.json');
+    const records = { 'oauth:cloud:tokens': '{}', 'oauth:cloud:client': '{}', 'var:KEEP': 'x' };
+    writeFileSync(secrets, JSON.stringify({ version: 1, secrets: records }), { mode: 0o600 });
+    const removed = runCli(
+      { ...process.env, SWITCHYARD_HOME: home, SWITCHYARD_SECRET_STORE: 'file' },
+      'remove',
+      'cloud',
+    );
+    expect(removed.err).toBe('');
+    expect(removed.code).toBe(0);
+    expect(removed.out).toMatch(/Forgot the sign-in records of 'cloud'/);
+    const left = readFileSync(secrets, 'utf8');
+    expect(left).not.toContain('oauth:cloud:');
+    expect(left).toContain('var:KEEP');
+  });
 });
 
 describe('trust/forget', () => {
