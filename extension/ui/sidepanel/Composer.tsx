@@ -4,7 +4,7 @@ import type { Resource } from '../../../protocol/resources';
 import type { AttachmentRef } from '../../messaging/conversation';
 import { Button } from '../common/Button';
 import { VisibleText } from '../common/VisibleText';
-import { composerKeyAction, sendCheck, takesProposal } from './composer';
+import { composerKeyAction, draftAfterSend, sendCheck, takesProposal } from './composer';
 import { ContextPicker } from './ContextPicker';
 import { AttachIcon, ContextIcon } from './ComposerIcons';
 import { ModelPicker } from './ModelPicker';
@@ -130,9 +130,10 @@ export function Composer({
     if (!check.ok) return;
     void onSend(check.text, attachments, files).then((accepted) => {
       if (accepted) {
-        setText('');
-        setAttachments([]);
-        setFiles([]);
+        // What was added while the message was on its way stays for the next one.
+        setText((now) => draftAfterSend(now, text));
+        setAttachments((now) => now.filter((a) => !attachments.includes(a)));
+        setFiles((now) => now.filter((f) => !files.includes(f)));
         setFromApp(null);
         setLeftOut(null);
       }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { MAX_CHAT_MESSAGE_CHARS } from '../../messaging/ui-protocol';
-import { composerKeyAction, sendCheck, takesProposal } from './composer';
+import { composerKeyAction, draftAfterSend, sendCheck, takesProposal } from './composer';
 
 test.each([
   [{ key: 'Enter', shiftKey: false, isComposing: false }, 'send'],
@@ -57,4 +57,18 @@ test.each([
   ['an earlier proposal the user is reading', false],
 ])('takesProposal(%j) = %s', (current, takes) => {
   expect(takesProposal(current)).toBe(takes);
+});
+
+describe('draftAfterSend', () => {
+  test('empties the box that still holds what was sent', () => {
+    expect(draftAfterSend('summarise this page', 'summarise this page')).toBe('');
+  });
+  test('keeps what the user typed after pressing Send, while the worker read the attachments', () => {
+    expect(
+      draftAfterSend('summarise this page\nand then list the links', 'summarise this page'),
+    ).toBe('and then list the links');
+  });
+  test('leaves a box edited some other way as it is', () => {
+    expect(draftAfterSend('a new question', 'summarise this page')).toBe('a new question');
+  });
 });

@@ -51,3 +51,15 @@ export function sendCheck(input: {
 export function takesProposal(current: string): boolean {
   return current.trim() === '';
 }
+
+/**
+ * What the box holds once the worker took the message it held as `sent` (the answer can take
+ * seconds: the worker reads attached resources through the host first). The box stays editable
+ * meanwhile, so whatever the user typed after pressing Send stays: the sent text alone is taken
+ * out, and a box edited some other way is left as it is.
+ */
+export function draftAfterSend(now: string, sent: string): string {
+  if (now === sent) return '';
+  if (now.startsWith(sent)) return now.slice(sent.length).trimStart();
+  return now;
+}
