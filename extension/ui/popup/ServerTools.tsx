@@ -186,9 +186,12 @@ function ToolItem({
           className="pp-policy-select"
           aria-label={`Policy for ${row.exposedName}`}
           value={row.selectValue}
-          disabled={busy}
+          // Not `disabled`: arrow keys on a focused select change it at once, and disabling it
+          // then would drop the keyboard focus to the page.
+          aria-disabled={busy}
+          aria-busy={busy}
           onChange={(event) => {
-            setPolicy(event.target.value);
+            if (!busy) setPolicy(event.target.value);
           }}
         >
           {POLICY_CHOICES.map((choice) => (
