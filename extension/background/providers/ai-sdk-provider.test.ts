@@ -135,6 +135,26 @@ const OPENAI_TOOL_CALL: LoopbackReply = {
   ],
 };
 
+/** Anthropic's first stream event, the same for every test reply. */
+function anthropicMessageStart(): string {
+  return sse(
+    {
+      type: 'message_start',
+      message: {
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-test',
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 25, output_tokens: 1 },
+      },
+    },
+    'message_start',
+  );
+}
+
 describe('createAiSdkProvider over OpenAI chat completions', () => {
   it('streams text deltas in order and finishes with usage (openai-compatible)', async () => {
     const { baseURL, requests } = await serve(() => OPENAI_TEXT);
@@ -358,22 +378,7 @@ describe('createAiSdkProvider over Anthropic messages', () => {
   const ANTHROPIC_TOOL_TURN: LoopbackReply = {
     kind: 'sse',
     events: [
-      sse(
-        {
-          type: 'message_start',
-          message: {
-            id: 'msg_1',
-            type: 'message',
-            role: 'assistant',
-            model: 'claude-test',
-            content: [],
-            stop_reason: null,
-            stop_sequence: null,
-            usage: { input_tokens: 25, output_tokens: 1 },
-          },
-        },
-        'message_start',
-      ),
+      anthropicMessageStart(),
       sse(
         { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
         'content_block_start',
@@ -523,32 +528,13 @@ describe('createAiSdkProvider over Anthropic messages', () => {
 });
 
 describe('createAiSdkProvider: what a failed turn says', () => {
-  function messageStart(): string {
-    return sse(
-      {
-        type: 'message_start',
-        message: {
-          id: 'msg_1',
-          type: 'message',
-          role: 'assistant',
-          model: 'claude-test',
-          content: [],
-          stop_reason: null,
-          stop_sequence: null,
-          usage: { input_tokens: 25, output_tokens: 1 },
-        },
-      },
-      'message_start',
-    );
-  }
-
   // Anthropic sends `overloaded_error` as an SSE event after a 200 when it is busy; the SDK
   // passes the event's plain `{type, message}` object on, which is no Error.
   it("names a provider's mid-stream error, not [object Object] (Anthropic)", async () => {
     const { baseURL } = await serve(() => ({
       kind: 'sse',
       events: [
-        messageStart(),
+        anthropicMessageStart(),
         sse({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, 'error'),
       ],
     }));
@@ -601,22 +587,7 @@ describe('createAiSdkProvider: a stream that ends before its last event', () => 
     const { baseURL } = await serve(() => ({
       kind: 'sse',
       events: [
-        sse(
-          {
-            type: 'message_start',
-            message: {
-              id: 'msg_1',
-              type: 'message',
-              role: 'assistant',
-              model: 'claude-test',
-              content: [],
-              stop_reason: null,
-              stop_sequence: null,
-              usage: { input_tokens: 25, output_tokens: 1 },
-            },
-          },
-          'message_start',
-        ),
+        anthropicMessageStart(),
         sse(
           { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
           'content_block_start',
