@@ -50,9 +50,9 @@ export interface ResultContent {
 export async function callResultContent(
   result: CallToolResult,
   source: UntrustedSource,
-  random?: RandomBytes,
-  decode?: ImageDecoder,
+  options: { readonly random?: RandomBytes; readonly decodeImage?: ImageDecoder } = {},
 ): Promise<ResultContent> {
+  const { random, decodeImage: decode } = options;
   const pieces: string[] = [];
   const extra: string[] = [];
   const candidates: ImageCandidate[] = result.content.flatMap((block) =>

@@ -281,12 +281,7 @@ export function createToolRouter(options: ToolRouterOptions): HostToolRouter {
         return { status: 'denied', content: OUTCOME_TEXT.userDenied };
       case 'result': {
         const source = sources.get(name) ?? { server: 'mcp', tool: name };
-        const { content, images } = await callResultContent(
-          outcome.result,
-          source,
-          options.random,
-          options.decodeImage,
-        );
+        const { content, images } = await callResultContent(outcome.result, source, options);
         const status = outcome.result.isError === true ? 'error' : 'ok';
         const page = apps.get(name);
         const app = page === undefined ? {} : { app: appOf(page, outcome.result) };
