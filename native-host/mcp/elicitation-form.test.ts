@@ -165,4 +165,18 @@ describe('readElicitation', () => {
       }).ok,
     ).toBe(true);
   });
+
+  it('reads a 2026-07-28 URL request, which has no elicitationId', () => {
+    expect(
+      readElicitation({ mode: 'url', message: 'Link', url: 'https://auth.example.com/x' }),
+    ).toEqual({
+      ok: true,
+      ask: {
+        mode: 'url',
+        message: 'Link',
+        url: 'https://auth.example.com/x',
+        origin: 'https://auth.example.com',
+      },
+    });
+  });
 });

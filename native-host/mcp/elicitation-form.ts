@@ -82,7 +82,8 @@ const RawUrlSchema = z.object({
   mode: z.literal('url'),
   message: Text,
   url: z.string().max(8_192),
-  elicitationId: z.string().max(1_024),
+  // Required on 2025-11-25; 2026-07-28 removed it (a server correlates through `requestState`).
+  elicitationId: z.string().max(1_024).optional(),
 });
 
 export type ElicitationAsk =
@@ -92,7 +93,8 @@ export type ElicitationAsk =
       readonly message: string;
       readonly url: string;
       readonly origin: string;
-      readonly elicitationId: string;
+      /** Absent on 2026-07-28. */
+      readonly elicitationId?: string;
     };
 
 export type ElicitationRead =
@@ -225,7 +227,7 @@ export function readElicitation(params: unknown): ElicitationRead {
         message: safeText(url.data.message, { maxChars: MESSAGE_CHARS }),
         url: parsed.href,
         origin: parsed.origin,
-        elicitationId: url.data.elicitationId,
+        ...(url.data.elicitationId === undefined ? {} : { elicitationId: url.data.elicitationId }),
       },
     };
   }

@@ -249,4 +249,22 @@ describe('input_required from a 2026-07-28 server', () => {
       ['modern', 'accepted', 'user'],
     ]);
   });
+
+  it('shows a URL-mode question, which on 2026-07-28 carries no elicitationId', async () => {
+    await host.call('policy/set', { tool: 'modern__link', policy: 'allow' });
+    const before = host.notifications.length;
+    const call = host.request('tools/call', { name: 'modern__link', arguments: {} });
+    const note = await requested(host, before);
+    const { request: card } = hostNotifications['notifications/elicitation/requested'].parse(
+      note.params,
+    );
+    expect(card).toMatchObject({
+      server: 'modern',
+      mode: 'url',
+      url: 'https://auth.example.com/link?session=1',
+      origin: 'https://auth.example.com',
+    });
+    await host.call('elicitation/respond', { id: card.id, action: 'accept' });
+    expect(text(await call)).toContain('link: accept');
+  });
 });
