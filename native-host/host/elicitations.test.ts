@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ElicitationRequest } from '../../protocol/elicitation';
 import type { AuditEntry } from '../audit/audit-log';
 import { canonicalJson, sha256Hex } from '../shared/canonical-json';
-import { ElicitationDesk, questionDecision } from './elicitations';
+import { ElicitationDesk, MAX_OPEN_QUESTIONS_PER_SERVER, questionDecision } from './elicitations';
 
 const FORM = {
   message: 'Name?',
@@ -137,5 +137,28 @@ describe('ElicitationDesk', () => {
     d.cancelAll();
     await expect(other).resolves.toEqual({ action: 'cancel' });
     expect(settled.map(([, , by]) => by)).toEqual(['server', 'timeout', 'server', 'host']);
+  });
+
+  it('refuses a server more questions than a person can have open, and counts per server', async () => {
+    const { d, shown, logs, recorded } = desk();
+    const signal = new AbortController().signal;
+    // A server asking in a loop: every ask used to become a card and a timer, without end.
+    const asks = Array.from({ length: 50 }, () => d.ask('loop', FORM, signal));
+    const outcomes = await Promise.allSettled(asks.slice(MAX_OPEN_QUESTIONS_PER_SERVER));
+    expect(outcomes.every((o) => o.status === 'rejected')).toBe(true);
+    expect(shown).toHaveLength(MAX_OPEN_QUESTIONS_PER_SERVER);
+    expect(d.pending()).toHaveLength(MAX_OPEN_QUESTIONS_PER_SERVER);
+    expect(logs.at(-1)).toMatch(/already has 8 waiting/);
+    expect(recorded.at(-1)).toEqual({ event: 'question', server: 'loop', decision: 'refused' });
+    // Another server still asks; and once one card ends, the first may ask again.
+    void d.ask('other', FORM, signal);
+    expect(d.pending().filter((r) => r.server === 'other')).toHaveLength(1);
+    d.respond(shown[0]?.id ?? '', 'decline', undefined);
+    await asks[0];
+    void d.ask('loop', FORM, signal);
+    expect(d.pending().filter((r) => r.server === 'loop')).toHaveLength(
+      MAX_OPEN_QUESTIONS_PER_SERVER,
+    );
+    d.cancelAll();
   });
 });

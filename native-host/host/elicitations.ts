@@ -28,6 +28,13 @@ import type { LogLevel } from './core-types';
 /** Under the extension's own 10-minute net for a `tools/call`, so the host, not the net, ends it. */
 export const ELICITATION_TIMEOUT_MS = 9 * 60_000;
 
+/**
+ * Most questions one server may have open at once. A person answers them one by one; without a
+ * bound a server asking in a loop (or one `input_required` result with thousands of requests)
+ * held a card, a 9-minute timer and a frame to the browser for each, without end.
+ */
+export const MAX_OPEN_QUESTIONS_PER_SERVER = 8;
+
 export interface ElicitationDeskOptions {
   /** Shows a new card (`notifications/elicitation/requested`); absent: nobody can be asked. */
   readonly announce?: (request: ElicitationRequest) => void;
@@ -88,6 +95,19 @@ export class ElicitationDesk {
       this.options.record?.({ event: 'question', server, decision: 'refused' });
       this.options.log('warning', `refused a question from the server: ${read.problem}`, server);
       return Promise.reject(new Error(`Switchyard cannot show this request: ${read.problem}.`));
+    }
+    if (this.openFor(server) >= MAX_OPEN_QUESTIONS_PER_SERVER) {
+      this.options.record?.({ event: 'question', server, decision: 'refused' });
+      this.options.log(
+        'warning',
+        `refused a question from the server: it already has ${MAX_OPEN_QUESTIONS_PER_SERVER} waiting for the user`,
+        server,
+      );
+      return Promise.reject(
+        new Error(
+          `Switchyard cannot show this request: ${MAX_OPEN_QUESTIONS_PER_SERVER} questions from this server are already waiting for the user.`,
+        ),
+      );
     }
     const announce = this.options.announce;
     if (announce === undefined) {
@@ -215,6 +235,12 @@ export class ElicitationDesk {
       if (pending.request.server === server)
         pending.finish({ action: 'cancel' }, 'cancel', 'server');
     }
+  }
+
+  private openFor(server: string): number {
+    let count = 0;
+    for (const pending of this.open.values()) if (pending.request.server === server) count += 1;
+    return count;
   }
 
   /** Cancels every open card (the host is shutting down). */
