@@ -5,7 +5,6 @@ import {
   ProtocolErrorCode,
   type jsonSchemaValidator,
 } from '@modelcontextprotocol/client';
-import { messageOf } from '../../protocol/guards';
 
 /**
  * The SDK Client builds an Ajv instance (with every format) per client, to check tool output
@@ -132,31 +131,4 @@ export function createRuntimeClient(hooks: RuntimeClientHooks): Client {
     }));
   }
   return client;
-}
-
-/**
- * On a 2026-07-28 connection a server sends change notifications only on a
- * `subscriptions/listen` stream: opens one for the tool, prompt and resource list changes the
- * server advertises. Resolves with a warning when the server refused or did not acknowledge in `timeoutMs`, and
- * with undefined otherwise (also on a 2025-era connection, where they arrive unasked). The
- * stream ends with the connection.
- */
-export async function listenForToolChanges(
-  client: Client,
-  timeoutMs: number,
-): Promise<string | undefined> {
-  if (client.getProtocolEra() !== 'modern') return undefined;
-  const capabilities = client.getServerCapabilities();
-  const filter = {
-    ...(capabilities?.tools?.listChanged === true ? { toolsListChanged: true } : {}),
-    ...(capabilities?.prompts?.listChanged === true ? { promptsListChanged: true } : {}),
-    ...(capabilities?.resources?.listChanged === true ? { resourcesListChanged: true } : {}),
-  };
-  if (Object.keys(filter).length === 0) return undefined;
-  try {
-    await client.listen(filter, { timeout: timeoutMs });
-    return undefined;
-  } catch (error) {
-    return `could not subscribe to list changes: ${messageOf(error)}`;
-  }
 }

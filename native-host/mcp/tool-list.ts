@@ -1,5 +1,5 @@
 import { MAX_CACHE_TTL_MS, type Client } from '@modelcontextprotocol/client';
-import { listenForToolChanges } from './runtime-client';
+import { keepListening } from './change-stream';
 import { untrustedMessage } from './runtime-errors';
 import type { ScheduleFn } from './schedule';
 import { canonicalHash } from '../shared/canonical-json';
@@ -162,13 +162,22 @@ export class ServerToolList<C extends { readonly client: Client }> {
 
   /**
    * The first listing of a new connection; on a 2026-07-28 one it also subscribes to
-   * `list_changed` (in parallel: a server that never acknowledges costs a warning, not a start).
+   * `list_changed` and keeps the stream open (change-stream.ts; in parallel: a server that never
+   * acknowledges costs a warning, not a start).
    */
   async start(connection: C): Promise<void> {
-    void listenForToolChanges(connection.client, this.hooks.timeoutMs).then((warning) => {
-      if (warning !== undefined && this.hooks.isCurrent(connection)) {
+    keepListening({
+      client: connection.client,
+      timeoutMs: this.hooks.timeoutMs,
+      isCurrent: () => this.hooks.isCurrent(connection),
+      schedule: this.hooks.schedule,
+      onWarning: (warning) => {
         this.hooks.onWarning(untrustedMessage(warning));
-      }
+      },
+      // Whatever changed while the stream was closed was never announced.
+      onReopened: () => {
+        this.listChanged(connection);
+      },
     });
     await this.list(connection);
   }
