@@ -1,6 +1,10 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { ExposedTool } from '../../protocol/tools';
-import { toolsText } from './tools';
+import type { CliIo } from './io';
+import { parseToolsArgs, tools, toolsText } from './tools';
 
 function tool(name: string, policy: ExposedTool['policy'], tokens: number): ExposedTool {
   return {
@@ -41,6 +45,46 @@ describe('toolsText', () => {
     });
     expect(text.trimEnd().split('\n').at(-1)).toBe(
       '1 tool sent to the model, 100 tokens (files 100)',
+    );
+  });
+});
+
+// `--server --json` used to ask for a server named '--json', and a server that is not configured
+// ended in a HostError's stack trace instead of its message.
+describe('parseToolsArgs', () => {
+  test.each<[readonly string[], ReturnType<typeof parseToolsArgs>]>([
+    [[], { ok: true, server: undefined, json: false }],
+    [['--json', '--server', 'memory'], { ok: true, server: 'memory', json: true }],
+    [['--server=memory'], { ok: true, server: 'memory', json: false }],
+    [['--server'], { ok: false, error: '--server needs a server name, e.g. --server memory' }],
+    [
+      ['--server', '--json'],
+      { ok: false, error: '--server needs a server name, e.g. --server memory' },
+    ],
+    [['--server='], { ok: false, error: '--server needs a server name, e.g. --server memory' }],
+    [['memory'], { ok: false, error: "unknown argument 'memory'" }],
+    [['--jsno'], { ok: false, error: "unknown argument '--jsno'" }],
+  ])('%j', (argv, expected) => {
+    expect(parseToolsArgs(argv)).toEqual(expected);
+  });
+});
+
+describe('switchyard tools --server', () => {
+  test('a server that is not configured is named, exit 1, without a stack trace', async () => {
+    const home = mkdtempSync(path.join(tmpdir(), 'switchyard-tools-cli-'));
+    writeFileSync(path.join(home, 'config.json'), '{"mcpServers": {}}');
+    const out: string[] = [];
+    const err: string[] = [];
+    const io: CliIo = {
+      out: (t) => out.push(t),
+      err: (t) => err.push(t),
+      env: { SWITCHYARD_HOME: home },
+      platform: process.platform,
+    };
+    expect(await tools(io, ['--server', 'nope'])).toBe(1);
+    expect(out.join('')).toBe('');
+    expect(err.join('')).toBe(
+      "switchyard tools: No server named 'nope' is configured. Add it to config.json or from the popup.\n",
     );
   });
 });

@@ -1,4 +1,5 @@
 import type { ExposedTool } from '../../protocol/tools';
+import { HostError } from '../shared/host-error';
 import { table, type CliIo } from './io';
 import { withCore } from './session';
 
@@ -34,17 +35,50 @@ export function toolsText(listing: ToolsListing): string {
   return `${table(rows)}\n\n${sent} ${noun} sent to the model, ${listing.tokens.total} tokens${split}${deniedNote}\n`;
 }
 
+export type ToolsArgs =
+  | { readonly ok: true; readonly server: string | undefined; readonly json: boolean }
+  | { readonly ok: false; readonly error: string };
+
+/** `tools [--server NAME] [--json]`, parsed without I/O; `--server=NAME` is accepted too. */
+export function parseToolsArgs(argv: readonly string[]): ToolsArgs {
+  let server: string | undefined;
+  let json = false;
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i] ?? '';
+    const inline = arg.startsWith('--server=') ? arg.slice('--server='.length) : undefined;
+    if (arg === '--json') {
+      json = true;
+    } else if (arg === '--server' || inline !== undefined) {
+      const name = inline ?? argv[++i];
+      if (name === undefined || name === '' || (inline === undefined && name.startsWith('--'))) {
+        return { ok: false, error: '--server needs a server name, e.g. --server memory' };
+      }
+      server = name;
+    } else {
+      return { ok: false, error: `unknown argument '${arg.slice(0, 100)}'` };
+    }
+  }
+  return { ok: true, server, json };
+}
+
 /** `switchyard tools [--server NAME] [--json]`: the namespaced tools the model would see. */
 export async function tools(io: CliIo, args: readonly string[]): Promise<number> {
-  const json = args.includes('--json');
-  const serverIndex = args.indexOf('--server');
-  const server = serverIndex >= 0 ? args[serverIndex + 1] : undefined;
-  if (serverIndex >= 0 && server === undefined) {
-    io.err('switchyard tools: --server needs a server name\n');
+  const parsed = parseToolsArgs(args);
+  if (!parsed.ok) {
+    io.err(`switchyard tools: ${parsed.error}\nusage: switchyard tools [--server NAME] [--json]\n`);
     return 2;
   }
+  const { server, json } = parsed;
   return withCore(io, (core) => {
-    const listing = core.listTools(server, { includeDenied: true });
+    let listing;
+    try {
+      listing = core.listTools(server, { includeDenied: true });
+    } catch (error) {
+      // A server that is not configured: the message names it and what to do.
+      if (!(error instanceof HostError)) throw error;
+      io.err(`switchyard tools: ${error.message}\n`);
+      return Promise.resolve(1);
+    }
     io.out(json ? `${JSON.stringify(listing, null, 2)}\n` : toolsText(listing));
     return Promise.resolve(0);
   });
