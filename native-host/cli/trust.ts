@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { normalizeFolder } from '../config/workspace-folder';
 import { HostError } from '../shared/host-error';
 import { formatConsent } from './consent-text';
 import type { CliIo } from './io';
@@ -67,10 +69,12 @@ export async function trust(io: CliIo, args: readonly string[]): Promise<number>
 
 /**
  * What `switchyard revoke` was asked to revoke: one server, or one workspace (`--workspace
- * <folder>`), never both; undefined for anything else.
+ * <folder>`), never both; undefined for anything else. The folder is taken from `cwd` and spelled
+ * the way workspace roots are (no trailing separator), or `.` and `~/src/repo/` would match none.
  */
 export function revokeTarget(
   args: readonly string[],
+  cwd: string,
 ): { server: string } | { workspace: string } | undefined {
   const workspaceIndex = args.indexOf('--workspace');
   const workspace = workspaceIndex >= 0 ? args[workspaceIndex + 1] : undefined;
@@ -80,7 +84,7 @@ export function revokeTarget(
   if (workspaceIndex >= 0) {
     return workspace === undefined || workspace.startsWith('--') || servers.length > 0
       ? undefined
-      : { workspace };
+      : { workspace: normalizeFolder(path.resolve(cwd, workspace)) };
   }
   const [server] = servers;
   return server === undefined || servers.length > 1 ? undefined : { server };
@@ -88,7 +92,7 @@ export function revokeTarget(
 
 /** `switchyard revoke <server> | --workspace <folder>`: the server asks again before it next runs. */
 export async function revoke(io: CliIo, args: readonly string[]): Promise<number> {
-  const target = revokeTarget(args);
+  const target = revokeTarget(args, process.cwd());
   if (target === undefined) {
     io.err('usage: switchyard revoke <server>   or   switchyard revoke --workspace <folder>\n');
     return 2;
