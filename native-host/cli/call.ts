@@ -38,43 +38,47 @@ export async function call(io: CliIo, argv: readonly string[]): Promise<number> 
     }
     parsedArgs = checked.data;
   }
-  return withCore(io, async (core) => {
-    try {
-      let result;
+  return withCore(
+    io,
+    async (core) => {
       try {
-        result = await core.callTool(name, parsedArgs);
+        let result;
+        try {
+          result = await core.callTool(name, parsedArgs);
+        } catch (error) {
+          // The tool's policy is `ask` (the default): the person at the terminal is the one asked.
+          const approval =
+            error instanceof HostError && error.reason === 'approval-required'
+              ? ApprovalRequestSchema.safeParse(error.details['approval']).data
+              : undefined;
+          if (!approval) throw error;
+          io.err(`${formatApproval(approval)}\n`);
+          const ok = yes || (await confirm(`Run '${approval.exposedName}' with these arguments?`));
+          if (!ok) {
+            core.denyApproval(approval.requestId);
+            io.err(
+              process.stdin.isTTY
+                ? 'Not run.\n'
+                : 'Not run: no terminal to ask (pass --yes to approve this call).\n',
+            );
+            return 1;
+          }
+          result = await core.callTool(name, parsedArgs, {
+            approval: { requestId: approval.requestId, nonce: approval.nonce },
+          });
+        }
+        io.out(`${JSON.stringify(result, null, 2)}\n`);
+        return result.isError === true ? 1 : 0;
       } catch (error) {
-        // The tool's policy is `ask` (the default): the person at the terminal is the one asked.
-        const approval =
-          error instanceof HostError && error.reason === 'approval-required'
-            ? ApprovalRequestSchema.safeParse(error.details['approval']).data
-            : undefined;
-        if (!approval) throw error;
-        io.err(`${formatApproval(approval)}\n`);
-        const ok = yes || (await confirm(`Run '${approval.exposedName}' with these arguments?`));
-        if (!ok) {
-          core.denyApproval(approval.requestId);
-          io.err(
-            process.stdin.isTTY
-              ? 'Not run.\n'
-              : 'Not run: no terminal to ask (pass --yes to approve this call).\n',
-          );
+        if (error instanceof HostError) {
+          io.err(`switchyard call: ${error.reason}: ${error.message}\n`);
           return 1;
         }
-        result = await core.callTool(name, parsedArgs, {
-          approval: { requestId: approval.requestId, nonce: approval.nonce },
-        });
+        throw error;
       }
-      io.out(`${JSON.stringify(result, null, 2)}\n`);
-      return result.isError === true ? 1 : 0;
-    } catch (error) {
-      if (error instanceof HostError) {
-        io.err(`switchyard call: ${error.reason}: ${error.message}\n`);
-        return 1;
-      }
-      throw error;
-    }
-  });
+    },
+    { command: 'call' },
+  );
 }
 
 function formatApproval(request: ApprovalRequest): string {

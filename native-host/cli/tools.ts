@@ -69,17 +69,21 @@ export async function tools(io: CliIo, args: readonly string[]): Promise<number>
     return 2;
   }
   const { server, json } = parsed;
-  return withCore(io, (core) => {
-    let listing;
-    try {
-      listing = core.listTools(server, { includeDenied: true });
-    } catch (error) {
-      // A server that is not configured: the message names it and what to do.
-      if (!(error instanceof HostError)) throw error;
-      io.err(`switchyard tools: ${error.message}\n`);
-      return Promise.resolve(1);
-    }
-    io.out(json ? `${JSON.stringify(listing, null, 2)}\n` : toolsText(listing));
-    return Promise.resolve(0);
-  });
+  return withCore(
+    io,
+    (core) => {
+      let listing;
+      try {
+        listing = core.listTools(server, { includeDenied: true });
+      } catch (error) {
+        // A server that is not configured: the message names it and what to do.
+        if (!(error instanceof HostError)) throw error;
+        io.err(`switchyard tools: ${error.message}\n`);
+        return Promise.resolve(1);
+      }
+      io.out(json ? `${JSON.stringify(listing, null, 2)}\n` : toolsText(listing));
+      return Promise.resolve(0);
+    },
+    { command: 'tools' },
+  );
 }

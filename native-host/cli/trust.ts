@@ -63,7 +63,7 @@ export async function trust(io: CliIo, args: readonly string[]): Promise<number>
       }
       return refused === 0 ? 0 : 1;
     },
-    { start: false },
+    { start: false, command: 'trust' },
   );
 }
 
@@ -114,6 +114,6 @@ export async function revoke(io: CliIo, args: readonly string[]): Promise<number
         return 1;
       }
     },
-    { start: false },
+    { start: false, command: 'revoke' },
   );
 }
