@@ -10,18 +10,20 @@ import type { CliIo } from './io';
  * The production dependencies of `switchyard auth`: the server's URL from config.json, read by
  * the host's own loader (so an entry the host would refuse cannot be signed in to, and every
  * shape the host accepts can: `type` `http`/`sse`, a bare `url`, `serverUrl`, `httpUrl`), and
- * the secret store the host uses (decision 0017).
+ * the secret store the host uses (decision 0017). The home is found when they are used, so a
+ * SWITCHYARD_HOME the host refuses is reported as the command's error, not a stack trace.
  */
 export function authDeps(io: CliIo): AuthDeps {
-  const home = switchyardHome(io.env, io.platform);
+  const home = (): string => switchyardHome(io.env, io.platform);
   return {
-    store: () => createSecretStore({ home, platform: io.platform, env: io.env }),
+    store: async () => createSecretStore({ home: home(), platform: io.platform, env: io.env }),
     openUrl: (url) => openInBrowser(url, io.platform),
     serverUrl: async (name) => {
-      const file = configPath(home, io.platform);
+      let file;
       let servers;
       let raw;
       try {
+        file = configPath(home(), io.platform);
         ({ servers, raw } = await loadConfigFile(file));
       } catch (error) {
         return { error: messageOf(error) };

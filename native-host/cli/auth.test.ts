@@ -3,6 +3,7 @@ import { startOAuthFixture, type OAuthFixture } from '../../test/fixtures/oauth/
 import { followToRedirect } from '../../test/fixtures/oauth/test-browser';
 import { MemorySecretStore } from '../testing/memory-secret-store';
 import { authCommand, parseAuthArgs, type AuthDeps } from './auth';
+import { authDeps } from './auth-deps';
 import type { CliIo } from './io';
 
 // Dangerous direction: a flag read as another (a sign-out run as a sign-in or the reverse).
@@ -93,4 +94,23 @@ describe('switchyard auth against the OAuth fixture', () => {
     expect(err.join('')).toContain("no server 'nope'");
     expect(err.join('')).toContain('not an https URL');
   });
+});
+
+// A SWITCHYARD_HOME the host refuses used to throw while the dependencies were built, before
+// the command could catch it: main printed the ConfigError's stack trace.
+describe('switchyard auth with a relative SWITCHYARD_HOME', () => {
+  test.each([[['--status']], [['github']], [['github', '--sign-out']]])(
+    '%j says what to set, exit 1',
+    async (argv) => {
+      const err: string[] = [];
+      const io: CliIo = {
+        out: () => undefined,
+        err: (t) => err.push(t),
+        env: { SWITCHYARD_HOME: 'relative/home' },
+        platform: process.platform,
+      };
+      expect(await authCommand(io, argv, authDeps(io))).toBe(1);
+      expect(err.join('')).toMatch(/^switchyard auth: .*SWITCHYARD_HOME: must be an absolute path/);
+    },
+  );
 });
