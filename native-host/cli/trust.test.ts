@@ -1,6 +1,9 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test } from 'vitest';
-import { revokeTarget } from './trust';
+import { describe, expect, test } from 'vitest';
+import type { CliIo } from './io';
+import { revokeTarget, trust } from './trust';
 
 const CWD = path.resolve('/src/repo');
 
@@ -26,4 +29,29 @@ test.each<[string, readonly string[], ReturnType<typeof revokeTarget>]>([
   ],
 ])('revokeTarget: %s', (_, args, target) => {
   expect(revokeTarget(args, CWD)).toEqual(target);
+});
+
+// `trust --yes memory nope` approved memory and exited 0, though 'nope' (a typo in a script, say)
+// was never approved; `trust --yes nope` alone exits 1.
+describe('switchyard trust with a name that is not waiting', () => {
+  test('fails the command even when the other names are approved', async () => {
+    const home = mkdtempSync(path.join(tmpdir(), 'switchyard-trust-cli-'));
+    const server = { command: process.execPath, args: ['-e', ''] };
+    writeFileSync(path.join(home, 'config.json'), JSON.stringify({ mcpServers: { m: server } }));
+    const out: string[] = [];
+    const err: string[] = [];
+    const io: CliIo = {
+      out: (t) => out.push(t),
+      err: (t) => err.push(t),
+      env: { SWITCHYARD_HOME: home },
+      platform: process.platform,
+    };
+    expect(await trust(io, ['--yes', 'm', 'nope'])).toBe(1);
+    expect(out.join('')).toContain('Approved.');
+    expect(err.join('')).toBe(
+      "switchyard trust: 'nope' is not waiting for approval (see 'switchyard doctor').\n",
+    );
+    expect(await trust(io, ['m'])).toBe(1); // approved: no longer waiting
+    expect(out.join('')).toContain('Every configured server is approved.');
+  });
 });

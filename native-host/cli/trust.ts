@@ -21,18 +21,18 @@ export async function trust(io: CliIo, args: readonly string[]): Promise<number>
       const pending = await core.unapprovedLaunches();
       const chosen =
         all || names.length === 0 ? pending : pending.filter((c) => names.includes(c.server));
-      for (const name of names) {
-        if (!pending.some((c) => c.server === name)) {
-          io.err(
-            `switchyard trust: '${name}' is not waiting for approval (see 'switchyard doctor').\n`,
-          );
-        }
+      // A name that is not waiting fails the command, whether or not others were approved.
+      const strays = names.filter((name) => !pending.some((c) => c.server === name));
+      for (const name of strays) {
+        io.err(
+          `switchyard trust: '${name}' is not waiting for approval (see 'switchyard doctor').\n`,
+        );
       }
       if (chosen.length === 0) {
         io.out(
           pending.length === 0 ? 'Every configured server is approved.\n' : 'Nothing to approve.\n',
         );
-        return names.length > 0 && names.some((n) => !pending.some((c) => c.server === n)) ? 1 : 0;
+        return strays.length > 0 ? 1 : 0;
       }
       if (!all && names.length === 0 && !yes) {
         for (const c of chosen) io.out(`${formatConsent(c)}\n\n`);
@@ -61,7 +61,7 @@ export async function trust(io: CliIo, args: readonly string[]): Promise<number>
           refused += 1;
         }
       }
-      return refused === 0 ? 0 : 1;
+      return refused === 0 && strays.length === 0 ? 0 : 1;
     },
     { start: false, command: 'trust' },
   );
