@@ -8,20 +8,53 @@ import { messageOf } from '../../protocol/guards';
 
 const ArgumentsSchema = z.record(z.string(), z.unknown());
 
+export const CALL_USAGE =
+  "usage: switchyard call <tool> ['<json arguments>'] [--yes]   (list tools with 'switchyard tools')\n";
+
+export type CallArgs =
+  | {
+      readonly ok: true;
+      readonly tool: string;
+      readonly rawArgs: string | undefined;
+      readonly yes: boolean;
+    }
+  | { readonly ok: false; readonly error: string };
+
+/**
+ * `call <tool> ['<json>'] [--yes]`, parsed without I/O. A flag it does not know (`--help`) or a
+ * third word (JSON the shell split for want of quotes) is refused, not taken for a tool or dropped.
+ */
+export function parseCallArgs(argv: readonly string[]): CallArgs {
+  let yes = false;
+  const words: string[] = [];
+  for (const arg of argv) {
+    if (arg === '--yes') yes = true;
+    else if (arg.startsWith('--'))
+      return { ok: false, error: `unknown argument '${arg.slice(0, 100)}'` };
+    else words.push(arg);
+  }
+  const [tool, rawArgs, extra] = words;
+  if (tool === undefined) return { ok: false, error: 'name the tool, e.g. memory__read_graph' };
+  if (extra !== undefined) {
+    return {
+      ok: false,
+      error: `unexpected '${extra.slice(0, 100)}': give the arguments as one JSON object in single quotes`,
+    };
+  }
+  return { ok: true, tool, rawArgs, yes };
+}
+
 /**
  * `switchyard call <tool> ['<json arguments>']`: calls one tool through the same pipeline the
  * agent uses and prints the result as JSON. Exit code 0 on success, 1 on a tool error or failure.
  */
 export async function call(io: CliIo, argv: readonly string[]): Promise<number> {
-  const yes = argv.includes('--yes');
-  const args = argv.filter((a) => a !== '--yes');
-  const [name, rawArgs] = args;
-  if (name === undefined) {
-    io.err(
-      "usage: switchyard call <tool> '<json arguments>'   (list tools with 'switchyard tools')\n",
-    );
+  const parsed = parseCallArgs(argv);
+  if (!parsed.ok) {
+    io.err(`switchyard call: ${parsed.error}\n${CALL_USAGE}`);
     return 2;
   }
+  const { tool: name, rawArgs, yes } = parsed;
   let parsedArgs: Record<string, unknown> = {};
   if (rawArgs !== undefined) {
     let value: unknown;
