@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { ServerState, ServerSummary } from '../../protocol/servers';
-import { reapedText, serversTable } from './doctor';
+import type { CliIo } from './io';
+import { doctor, reapedText, serversTable } from './doctor';
 import { sectionText } from './secrets-doctor';
 
 function summary(name: string, status: ServerState, toolCount = 0): ServerSummary {
@@ -115,4 +116,22 @@ describe('the secrets section', () => {
       "Secrets:         (no store: SWITCHYARD_SECRET_STORE is 'x')\n",
     );
   });
+});
+
+// `switchyard doctor --jsno` (or `--help`) ran the whole check and printed the text report, exit
+// 0 or 1, to a script that expected JSON.
+test.each([['--jsno'], ['--help'], ['memory']])('doctor %s is a usage error', async (arg) => {
+  const err: string[] = [];
+  const io: CliIo = {
+    out: () => {
+      throw new Error('nothing goes to stdout');
+    },
+    err: (t) => err.push(t),
+    env: { SWITCHYARD_HOME: '/nonexistent/switchyard-doctor-test' },
+    platform: process.platform,
+  };
+  expect(await doctor(io, ['--json', arg])).toBe(2);
+  expect(err.join('')).toBe(
+    `switchyard doctor: unknown argument '${arg}'\nusage: switchyard doctor [--json]\n`,
+  );
 });

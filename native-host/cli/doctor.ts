@@ -78,6 +78,14 @@ export function serversTable(
 }
 
 export async function doctor(io: CliIo, args: readonly string[]): Promise<number> {
+  // A typo such as --jsno printed the text report to a script that expected JSON.
+  const unknown = args.find((a) => a !== '--json');
+  if (unknown !== undefined) {
+    io.err(
+      `switchyard doctor: unknown argument '${unknown.slice(0, 100)}'\nusage: switchyard doctor [--json]\n`,
+    );
+    return 2;
+  }
   const json = args.includes('--json');
   const install = await installSection(io);
   return withCore(io, async (core, setup) => {
