@@ -211,7 +211,11 @@ export class LiveConfig {
     }
   }
 
-  /** The sign-out of the last removed remote server, for tests and shutdown. */
+  /**
+   * The sign-out of the last removed remote server, for tests. The host's shutdown does not wait
+   * for it: a host that exits within the revocation's few seconds leaves the tokens stored, and
+   * `switchyard auth NAME --sign-out` forgets them.
+   */
   signingOut: Promise<void> = Promise.resolve();
 }
 
