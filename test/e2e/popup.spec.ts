@@ -299,6 +299,29 @@ describe('the popup server manager', () => {
     expect(configFile().mcpServers['memory']).not.toHaveProperty('apps');
   });
 
+  it('keeps keyboard focus on the row: after Cancel, and after a Restart it ran', async () => {
+    const focused = () => popup.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+    await row('memory').getByRole('button', { name: 'Revoke memory', exact: true }).focus();
+    await popup.keyboard.press('Enter');
+    const confirm = row('memory').getByRole('group', { name: 'Revoke memory?' });
+    await confirm.waitFor();
+    await confirm.getByRole('button', { name: 'Cancel revoking memory', exact: true }).focus();
+    await popup.keyboard.press('Enter');
+    await confirm.waitFor({ state: 'detached' });
+    await vi.waitFor(async () => {
+      expect(await focused()).toBe('Revoke memory');
+    }, PROCESS_WAIT);
+
+    await row('memory').getByRole('button', { name: 'Restart memory', exact: true }).focus();
+    await popup.keyboard.press('Enter');
+    await waitForState('memory', 'running');
+    // Disabled while it ran, and gone while the server started again: focus stays on the row's
+    // actions (Restart, or Stop when Restart was not there to return to), not on the page.
+    await vi.waitFor(async () => {
+      expect(await focused()).toMatch(/^(Restart|Stop) memory$/);
+    }, PROCESS_WAIT);
+  });
+
   it('revokes launch trust: the server stops and asks for approval again', async () => {
     await row('memory').getByRole('button', { name: 'Revoke memory', exact: true }).click();
     // Asked first, in plain words (issue 14): nothing happened yet.

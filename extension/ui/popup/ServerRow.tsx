@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ServerSummary } from '../../../protocol/servers';
 import { Button } from '../common/Button';
 import { ConsentCard } from '../common/ConsentCard';
@@ -11,6 +11,7 @@ import { LaunchFacts } from './LaunchFacts';
 import { ServerLogs } from './ServerLogs';
 import { ServerTools } from './ServerTools';
 import { SignInPanel } from './SignInPanel';
+import { useActionFocus } from './use-action-focus';
 import { statusApplies, usePopupActions, type StatusMessage } from './status-message';
 import {
   ACTION_LABELS,
@@ -59,6 +60,8 @@ export function ServerRow({
   const [busy, setBusy] = useState<ServerAction | null>(null);
   // Revoke and Remove ask first, in plain words (issue 14: Revoke acted with no confirmation).
   const [confirming, setConfirming] = useState<ConfirmedAction | null>(null);
+  const rowRef = useRef<HTMLLIElement>(null);
+  const refocus = useActionFocus(rowRef, '.pp-actions', busy === null);
   const [editing, setEditing] = useState(false);
   const [saved, setSaved] = useState<{ readonly text: string; readonly action: number } | null>(
     null,
@@ -123,6 +126,7 @@ export function ServerRow({
     const begun = actions.begin();
     setBusy(action);
     setConfirming(null);
+    refocus(actionButtonName(action, server.name));
     call()
       .then(onChanged)
       .catch((e: unknown) => {
@@ -146,7 +150,7 @@ export function ServerRow({
   ];
 
   return (
-    <li className={`pp-server pp-tone-${row.state.tone}`}>
+    <li ref={rowRef} className={`pp-server pp-tone-${row.state.tone}`}>
       <div className="pp-server-head">
         <button
           type="button"
@@ -237,6 +241,7 @@ export function ServerRow({
               server.name,
             )}
             onClick={() => {
+              refocus(actionButtonName(confirming, server.name));
               setConfirming(null);
             }}
           >
