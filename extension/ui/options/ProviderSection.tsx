@@ -56,6 +56,9 @@ export function ProviderSection() {
 
   useEffect(() => {
     let live = true;
+    // Whether the status line shows a failed load: a load that then succeeds (the worker came
+    // back) clears it, but never a failed save's error.
+    let loadFailed = false;
     const load = async () => {
       try {
         const { provider } = await client.request('settings/get', {});
@@ -63,8 +66,14 @@ export function ProviderSection() {
         setStored(provider);
         if (!dirty.current) setFields(fieldsFromView(provider));
         setLoaded(true);
+        if (loadFailed) {
+          loadFailed = false;
+          setStatus((now) => (now.kind === 'error' ? { kind: 'idle' } : now));
+        }
       } catch (error) {
-        if (live) setStatus({ kind: 'error', message: errorMessage(error) });
+        if (!live) return;
+        loadFailed = true;
+        setStatus({ kind: 'error', message: errorMessage(error) });
       }
     };
     void load();
