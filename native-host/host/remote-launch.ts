@@ -310,6 +310,13 @@ class RemoteConnection implements Transport {
       if ('method' in message && message.method === 'initialize') this.canFallBack = false;
     } catch (error) {
       this.options.onAuthError(error);
+      if (this.sessionLost(message, error)) {
+        // The spec's answer to a 404 on a session: a new one. Closing has the runtime reconnect;
+        // kept open, every later request would carry the dead session id and fail the same way.
+        this.write('the server no longer knows this session (HTTP 404); starting a new one');
+        await this.close().catch(() => undefined);
+        throw error;
+      }
       if (!this.shouldFallBack(message, error)) throw error;
       this.canFallBack = false;
       this.write(
@@ -336,6 +343,13 @@ class RemoteConnection implements Transport {
     if (this.closed) return;
     this.closed = true;
     await this.inner.close();
+  }
+
+  /** A 404 to a request on a Streamable HTTP session: the server ended it (restarted, expired). */
+  private sessionLost(message: JSONRPCMessage, error: unknown): boolean {
+    const initialize = 'method' in message && message.method === 'initialize';
+    const on = this.kind === 'streamable-http' && this.inner.sessionId !== undefined;
+    return on && !initialize && error instanceof SdkHttpError && error.status === 404;
   }
 
   private shouldFallBack(message: JSONRPCMessage, error: unknown): boolean {
