@@ -80,8 +80,9 @@ export class SettingsWrites {
   }
 
   /**
-   * Creates or replaces a profile in config.json and puts it in force. Its `allow` overrides pin
-   * the definitions of the tools they cover now, as `policy/set` does (D7). A new workspace
+   * Creates or replaces a profile in config.json and puts it in force. The `allow` overrides it
+   * adds pin the definitions of the tools they cover now, as `policy/set` does (D7); those it
+   * already had pin nothing again. A new workspace
    * folder's servers join when the host reloads config.json (its file watch does so at once).
    */
   async setProfile(profile: Profile): Promise<{ profile: Profile; warnings: string[] }> {
@@ -96,12 +97,14 @@ export class SettingsWrites {
       );
     }
     const warnings = this.profileWarnings(profile);
+    const before = profiles.setup().profiles.find((p) => p.id === profile.id);
+    const allowedBefore = new Set(before === undefined ? [] : allowGlobs(before));
     const saved = await save.set(profile);
     this.applyProfiles({ ...profiles.setup(), profiles: saved });
     const stored = profiles.get(profile.id);
-    const allows = (policyOverlay(stored)?.rules ?? [])
-      .filter((rule) => rule.value === 'allow')
-      .map((rule) => rule.glob);
+    // Only the allows this write adds: saving a profile again (a rename) is no review of a tool
+    // whose definition changed under an allow it already had, which keeps asking (D7).
+    const allows = allowGlobs(stored).filter((glob) => !allowedBefore.has(glob));
     await catalog.pinMatching(catalog.view(stored.id).tools, allows);
     this.options.audit?.append({ event: 'policy', profile: stored.id, decision: 'set' });
     return { profile: stored, warnings };
@@ -165,4 +168,11 @@ export class SettingsWrites {
     }
     return warnings;
   }
+}
+
+/** The globs of a profile's `allow` overrides, normalized as the policy reads them. */
+function allowGlobs(profile: Profile): string[] {
+  return (policyOverlay(profile)?.rules ?? [])
+    .filter((rule) => rule.value === 'allow')
+    .map((rule) => rule.glob);
 }

@@ -84,11 +84,27 @@ const notesSite: Profile = {
   tokenBudget: 1,
 };
 
-async function host(options: { toolPolicy?: ToolPolicyRules; profiles?: Profile[] } = {}) {
+async function host(
+  options: {
+    toolPolicy?: ToolPolicyRules;
+    profiles?: Profile[];
+    /** Pins of `notes` tools whose description differs from what the server lists now (D7). */
+    stalePins?: string[];
+  } = {},
+) {
   const home = mkdtempSync(path.join(tmpdir(), 'sy-profiles-core-'));
   const trust = await TrustStore.open(home);
   const specs = [spec('github'), spec('notes')];
   for (const s of specs) if (s.definition) await trust.approveLaunch(s.scope, s.name, s.definition);
+  const notes = specs[1];
+  for (const tool of options.stalePins ?? []) {
+    if (notes === undefined) break;
+    await trust.pinTool(notes.scope, 'notes', {
+      name: tool,
+      description: 'what the user approved once',
+      inputSchema: { type: 'object' },
+    });
+  }
   const fake = fakeServers();
   let written: Profile[] = options.profiles ?? [githubSite, notesSite];
   const setup: ProfileSetup = { profiles: written, sharedWorkspaces: [] };
@@ -221,6 +237,29 @@ describe('profiles in the host core', () => {
       } finally {
         await strict.core.shutdown();
       }
+    }
+  });
+
+  it('does not take a changed definition as reviewed when a profile is saved unchanged', async () => {
+    // notes-site allows notes__read by name; the server changed that tool since it was pinned, so
+    // the allow is suspended. Saving the profile again (a rename in the options page, which sends
+    // its policy back as it was) is no review of the change: the tool keeps asking.
+    const { core, calls } = await host({ stalePins: ['read'] });
+    try {
+      const policyOf = () => core.listTools(undefined, { profile: 'notes-site' }).tools[0]?.policy;
+      expect(policyOf()).toBe('suspended');
+      await core.setProfile({ ...notesSite, name: 'My notes' });
+      expect(policyOf()).toBe('suspended');
+      expect(await reasonOf(core.callTool('notes__read', {}, { profile: 'notes-site' }))).toBe(
+        'approval-required',
+      );
+      expect(calls).toEqual([]);
+      // Writing the allow anew (it was not there before) is the user naming the tool: it pins.
+      await core.setProfile({ ...notesSite, policy: {} });
+      await core.setProfile(notesSite);
+      expect(policyOf()).toBe('allow');
+    } finally {
+      await core.shutdown();
     }
   });
 
