@@ -1,24 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import type { CliIo } from './io';
+import { cliHome } from '../testing/cli-home';
 import { tools } from './tools';
 import { trust } from './trust';
-
-function brokenHome() {
-  const home = mkdtempSync(path.join(tmpdir(), 'switchyard-session-cli-'));
-  writeFileSync(path.join(home, 'config.json'), '{"mcpServers": {');
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = {
-    out: (t) => out.push(t),
-    err: (t) => err.push(t),
-    env: { SWITCHYARD_HOME: home },
-    platform: process.platform,
-  };
-  return { io, out, err };
-}
 
 // A config.json rejected whole (here: cut off mid-object) loads no servers. `trust` used to say
 // "Every configured server is approved." and `tools` "0 tools", both exit 0, without a word of
@@ -28,7 +11,7 @@ describe('a command run on a rejected config.json', () => {
     ['trust', trust],
     ['tools', tools],
   ] as const)('%s says why and exits 1', async (name, command) => {
-    const { io, out, err } = brokenHome();
+    const { io, out, err } = cliHome('{"mcpServers": {');
     expect(await command(io, [])).toBe(1);
     expect(out.join('')).toBe('');
     const text = err.join('');

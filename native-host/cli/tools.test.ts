@@ -1,9 +1,6 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { ExposedTool } from '../../protocol/tools';
-import type { CliIo } from './io';
+import { cliHome } from '../testing/cli-home';
 import { parseToolsArgs, tools, toolsText } from './tools';
 
 function tool(name: string, policy: ExposedTool['policy'], tokens: number): ExposedTool {
@@ -71,16 +68,7 @@ describe('parseToolsArgs', () => {
 
 describe('switchyard tools --server', () => {
   test('a server that is not configured is named, exit 1, without a stack trace', async () => {
-    const home = mkdtempSync(path.join(tmpdir(), 'switchyard-tools-cli-'));
-    writeFileSync(path.join(home, 'config.json'), '{"mcpServers": {}}');
-    const out: string[] = [];
-    const err: string[] = [];
-    const io: CliIo = {
-      out: (t) => out.push(t),
-      err: (t) => err.push(t),
-      env: { SWITCHYARD_HOME: home },
-      platform: process.platform,
-    };
+    const { io, out, err } = cliHome('{"mcpServers": {}}');
     expect(await tools(io, ['--server', 'nope'])).toBe(1);
     expect(out.join('')).toBe('');
     expect(err.join('')).toBe(

@@ -1,8 +1,6 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import type { CliIo } from './io';
+import { cliHome } from '../testing/cli-home';
 import { revokeTarget, trust } from './trust';
 
 const CWD = path.resolve('/src/repo');
@@ -35,17 +33,8 @@ test.each<[string, readonly string[], ReturnType<typeof revokeTarget>]>([
 // was never approved; `trust --yes nope` alone exits 1.
 describe('switchyard trust with a name that is not waiting', () => {
   test('fails the command even when the other names are approved', async () => {
-    const home = mkdtempSync(path.join(tmpdir(), 'switchyard-trust-cli-'));
     const server = { command: process.execPath, args: ['-e', ''] };
-    writeFileSync(path.join(home, 'config.json'), JSON.stringify({ mcpServers: { m: server } }));
-    const out: string[] = [];
-    const err: string[] = [];
-    const io: CliIo = {
-      out: (t) => out.push(t),
-      err: (t) => err.push(t),
-      env: { SWITCHYARD_HOME: home },
-      platform: process.platform,
-    };
+    const { io, out, err } = cliHome(JSON.stringify({ mcpServers: { m: server } }));
     expect(await trust(io, ['--yes', 'm', 'nope'])).toBe(1);
     expect(out.join('')).toContain('Approved.');
     expect(err.join('')).toBe(
