@@ -580,13 +580,17 @@ describe('createAiSdkProvider: what a failed turn says', () => {
 
 describe('createAiSdkProvider: a stream that ends before its last event', () => {
   const CUT = 'ended before it was complete (the connection closed early)';
+  const responsesEvent = (data: Record<string, unknown>): string => sse(data);
 
   // A proxy or a dropped connection can close a 200 stream cleanly mid-answer. Without the
   // provider's stop reason the SDK reports finish reason 'other', which read as a finished reply.
-  it('is an error for Anthropic, after the text that arrived', async () => {
-    const { baseURL } = await serve(() => ({
-      kind: 'sse',
-      events: [
+  // Each wire format is cut after one text delta: the text is kept, then the error.
+  it.each<[string, string, Record<string, unknown>, string[]]>([
+    [
+      'Anthropic',
+      "Anthropic's reply",
+      { kind: 'anthropic', apiKey: 'sk-ant-test', model: 'claude-test' },
+      [
         anthropicMessageStart(),
         sse(
           { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
@@ -597,49 +601,24 @@ describe('createAiSdkProvider: a stream that ends before its last event', () => 
           'content_block_delta',
         ),
       ],
-    }));
-    const provider = createAiSdkProvider(
-      { kind: 'anthropic', apiKey: 'sk-ant-test', model: 'claude-test', baseURL },
-      { maxRetries: 0 },
-    );
-
-    const events = await collect(provider);
-
-    expect(events).toEqual([
-      { type: 'text-delta', text: 'The fi' },
-      { type: 'error', message: expect.stringContaining(`Anthropic's reply ${CUT}`) as unknown },
-    ]);
-  });
-
-  it('is an error for OpenAI chat completions', async () => {
-    const { baseURL } = await serve(() => ({
-      kind: 'sse',
-      events: [chunk({ content: 'The fi' })],
-    }));
-    const provider = createAiSdkProvider(
-      { kind: 'openai', apiKey: 'sk', model: 'gpt-test', baseURL },
-      { maxRetries: 0 },
-    );
-
-    const events = await collect(provider);
-
-    expect(events).toEqual([
-      { type: 'text-delta', text: 'The fi' },
-      { type: 'error', message: expect.stringContaining(`OpenAI's reply ${CUT}`) as unknown },
-    ]);
-  });
-
-  it('is an error for the Responses API', async () => {
-    const event = (data: Record<string, unknown>): string => sse(data);
-    const { baseURL } = await serve(() => ({
-      kind: 'sse',
-      events: [
-        event({
+    ],
+    [
+      'OpenAI chat completions',
+      "OpenAI's reply",
+      { kind: 'openai', apiKey: 'sk', model: 'gpt-test' },
+      [chunk({ content: 'The fi' })],
+    ],
+    [
+      'the Responses API',
+      "OpenAI's reply",
+      { kind: 'openai', apiKey: 'sk', model: 'gpt-test', api: 'responses' },
+      [
+        responsesEvent({
           type: 'response.created',
           sequence_number: 0,
           response: { id: 'resp_1', created_at: 1, model: 'gpt-test', object: 'response' },
         }),
-        event({
+        responsesEvent({
           type: 'response.output_item.added',
           sequence_number: 1,
           output_index: 0,
@@ -651,7 +630,7 @@ describe('createAiSdkProvider: a stream that ends before its last event', () => 
             content: [],
           },
         }),
-        event({
+        responsesEvent({
           type: 'response.output_text.delta',
           sequence_number: 2,
           item_id: 'msg_1',
@@ -660,17 +639,16 @@ describe('createAiSdkProvider: a stream that ends before its last event', () => 
           delta: 'The fi',
         }),
       ],
-    }));
-    const provider = createAiSdkProvider(
-      { kind: 'openai', apiKey: 'sk', model: 'gpt-test', baseURL, api: 'responses' },
-      { maxRetries: 0 },
-    );
+    ],
+  ])('is an error for %s, after the text that arrived', async (_, reply, settings, events) => {
+    const { baseURL } = await serve(() => ({ kind: 'sse', events }));
+    const provider = createAiSdkProvider(ProviderSettingsSchema.parse({ ...settings, baseURL }), {
+      maxRetries: 0,
+    });
 
-    const events = await collect(provider);
-
-    expect(events).toEqual([
+    expect(await collect(provider)).toEqual([
       { type: 'text-delta', text: 'The fi' },
-      { type: 'error', message: expect.stringContaining(`OpenAI's reply ${CUT}`) as unknown },
+      { type: 'error', message: expect.stringContaining(`${reply} ${CUT}`) as unknown },
     ]);
   });
 });
