@@ -2,7 +2,8 @@ import type { FetchLike, JSONRPCMessage } from '@modelcontextprotocol/client';
 import { describe, expect, it, test } from 'vitest';
 import { LaunchError } from '../mcp/runtime-types';
 import type { RemoteEndpoint } from '../shared/server-spec';
-import { connectRemote, observedFetch, type FetchObserver } from './remote-launch';
+import { observedFetch, type FetchObserver } from './observed-fetch';
+import { connectRemote } from './remote-launch';
 
 // Dangerous direction: a configured token sent to an origin other than the server's, a secret
 // (a header value, a query string, a token the server echoes) reaching a log line, or a lost

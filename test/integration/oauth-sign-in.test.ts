@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { startOAuthFixture, TEST_USER, type OAuthFixture } from '../fixtures/oauth';
 import { followToRedirect } from '../fixtures/oauth/test-browser';
 import { HostHarness, unwrap } from './host-harness';
@@ -190,6 +191,46 @@ describe('OAuth sign-in through the host', () => {
     expect(['revoked', 'unsupported']).toContain(out.revocation);
     expect(await host.call('auth/status', { server: 'linear' })).toEqual({ status: null });
     await waitFor((state) => state?.reason === 'auth-required');
+  }, 60_000);
+
+  it('a sign-in revoked behind its back fails the server as auth-required, offering Sign in', async () => {
+    const begun = await host.call<{ flowId: string; authorizationUrl: string }>('auth/begin', {
+      server: 'linear',
+      redirectUri: REDIRECT,
+    });
+    const { callbackUrl } = await followToRedirect(begun.authorizationUrl, REDIRECT);
+    await host.call('auth/complete', { flowId: begun.flowId, callbackUrl });
+    await waitFor((state) => state?.state === 'running');
+
+    // The user revokes Switchyard's access at the provider (or an admin does): both tokens go.
+    const stored = z
+      .object({ secrets: z.record(z.string(), z.string()) })
+      .parse(JSON.parse(readFileSync(join(host.home, 'secrets.json'), 'utf8'))).secrets;
+    const record = (key: string): unknown => JSON.parse(stored[`oauth:linear:${key}`] ?? 'null');
+    const { tokens } = z
+      .object({ tokens: z.object({ access_token: z.string(), refresh_token: z.string() }) })
+      .parse(record('tokens'));
+    const clientId = z.object({ info: z.object({ client_id: z.string() }) }).parse(record('client'))
+      .info.client_id;
+    const metadata = z
+      .object({ revocation_endpoint: z.string() })
+      .parse(
+        await (await fetch(`${fixture.issuer}/.well-known/oauth-authorization-server`)).json(),
+      );
+    for (const token of [tokens.refresh_token, tokens.access_token]) {
+      const revoked = await fetch(metadata.revocation_endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token, client_id: clientId }),
+      });
+      expect(revoked.ok).toBe(true);
+    }
+
+    const call = await host.request('tools/call', { name: 'linear__whoami', arguments: {} });
+    expect(JSON.stringify(call)).toMatch(/needs sign-in/);
+    // Not "running" with every call failing: the popup offers Sign in for auth-required.
+    const failed = await waitFor((state) => state?.reason === 'auth-required');
+    expect(failed.state).toBe('failed');
   }, 60_000);
 
   it('forgets the sign-in of a server that is removed, revoking its tokens first', async () => {
