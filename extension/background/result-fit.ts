@@ -1,3 +1,4 @@
+import { closingLine, openingAt } from '../../protocol/untrusted/block';
 import { capText } from '../../protocol/untrusted/cap';
 
 /**
@@ -32,8 +33,6 @@ export function resultCharBudget(remainingTokens: number, callsInRound: number):
   return Math.max(MIN_RESULT_CHARS, share * CHARS_PER_TOKEN);
 }
 
-const OPENING = /<untrusted-data id="([0-9a-f]{16})" source="[A-Za-z0-9_.\-/]+">\n[^\n]*\n/y;
-
 interface Segment {
   /** Text kept as it is: the worker's lines, or a block's opening lines. */
   readonly before: string;
@@ -50,19 +49,19 @@ function segments(text: string): Segment[] | undefined {
   while (at < text.length) {
     const start = text.indexOf('<untrusted-data id="', at);
     if (start < 0) break;
-    OPENING.lastIndex = start;
-    const opening = OPENING.exec(text);
-    if (opening === null) {
+    const opening = openingAt(text, start);
+    if (opening === undefined) {
       plain += text.slice(at, start + 1);
       at = start + 1;
       continue;
     }
-    const closing = `\n</untrusted-data id="${opening[1] ?? ''}">`;
-    const end = text.indexOf(closing, OPENING.lastIndex);
+    // A payload never holds its block's id, so the first closing line with it is the block's.
+    const closing = `\n${closingLine(opening.id)}`;
+    const end = text.indexOf(closing, opening.payloadStart);
     if (end < 0) return undefined;
     found.push({
-      before: plain + text.slice(at, start) + opening[0],
-      payload: text.slice(OPENING.lastIndex, end),
+      before: plain + text.slice(at, opening.payloadStart),
+      payload: text.slice(opening.payloadStart, end),
       after: closing,
     });
     plain = '';

@@ -59,7 +59,8 @@ function toHex(bytes: Uint8Array): string {
   return hex;
 }
 
-function closingLine(id: string): string {
+/** The last line of the block with `id`. */
+export function closingLine(id: string): string {
   return `</untrusted-data id="${id}">`;
 }
 
@@ -94,7 +95,25 @@ export function wrapUntrusted(
 }
 
 const OPENING =
-  /^<untrusted-data id="([0-9a-f]{16})" source="([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)">\n/;
+  /<untrusted-data id="([0-9a-f]{16})" source="([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)">\n/y;
+
+/**
+ * The opening of a block made by `wrapUntrusted` at `index` of `text` (its opening line and
+ * notice): its id, labels and where its payload starts; undefined when there is none there.
+ */
+export function openingAt(
+  text: string,
+  index: number,
+): { id: string; server: string; tool: string; payloadStart: number } | undefined {
+  OPENING.lastIndex = index;
+  const match = OPENING.exec(text);
+  if (match === null) return undefined;
+  const [opening, id, server, tool] = match;
+  if (id === undefined || server === undefined || tool === undefined) return undefined;
+  const notice = index + opening.length;
+  if (!text.startsWith(`${UNTRUSTED_NOTICE}\n`, notice)) return undefined;
+  return { id, server, tool, payloadStart: notice + UNTRUSTED_NOTICE.length + 1 };
+}
 
 /**
  * Takes apart a block made by `wrapUntrusted`: returns its id, labels and exact payload, or
@@ -102,12 +121,9 @@ const OPENING =
  * line whose id differs from the opening one, or a payload containing the id). For tests and UI; the model never needs it.
  */
 export function unwrapUntrusted(block: string): UnwrappedUntrusted | undefined {
-  const match = OPENING.exec(block);
-  if (match === null) return undefined;
-  const [opening, id, server, tool] = match;
-  if (id === undefined || server === undefined || tool === undefined) return undefined;
-  const start = opening.length + UNTRUSTED_NOTICE.length + 1;
-  if (!block.startsWith(`${UNTRUSTED_NOTICE}\n`, opening.length)) return undefined;
+  const opening = openingAt(block, 0);
+  if (opening === undefined) return undefined;
+  const { id, server, tool, payloadStart: start } = opening;
   const closing = `\n${closingLine(id)}`;
   if (!block.endsWith(closing) || block.length - closing.length < start) return undefined;
   const payload = block.slice(start, block.length - closing.length);
