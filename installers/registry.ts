@@ -43,8 +43,6 @@ export function parseRegQueryDefault(output: string): string | null {
   return null;
 }
 
-export { windowsRoot };
-
 export interface RegResult {
   readonly code: number;
   readonly stdout: string;

@@ -113,6 +113,9 @@ export async function authCommand(
 
 /** What a sign-out that deleted tokens did, as one sentence. */
 export function signedOutText(server: string, result: SignOutResult): string {
+  if (result.revocation === 'nothing') {
+    return `Forgot the sign-in records of '${server}' (there were no tokens to revoke).`;
+  }
   const revocation = {
     revoked: 'revoked at its authorization server',
     unsupported:
@@ -120,11 +123,7 @@ export function signedOutText(server: string, result: SignOutResult): string {
     'not-sent':
       'they were issued for the URL the server had before, so they were not sent to the authorization server of its URL now; they stay valid there until they expire',
     failed: 'its authorization server did not confirm the revocation',
-    nothing: '',
   }[result.revocation];
-  if (result.revocation === 'nothing') {
-    return `Forgot the sign-in records of '${server}' (there were no tokens to revoke).`;
-  }
   return `Signed out of '${server}': deleted its tokens; ${revocation}.`;
 }
 

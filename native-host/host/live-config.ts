@@ -186,13 +186,15 @@ export class LiveConfig {
   /**
    * `servers/remove`: the entry, its approval and its pins are gone, and its process stopped. A
    * remote server's sign-in goes too (its tokens revoked where they were issued, then deleted),
-   * after the answer: a revocation endpoint that does not answer must not hold the popup.
+   * after the answer: a revocation endpoint that does not answer must not hold the popup. The
+   * host's shutdown does not wait for it: a host that exits within the revocation's few seconds
+   * leaves the tokens stored, and `switchyard auth NAME --sign-out` forgets them.
    */
   async removeServer(name: string): Promise<void> {
     const { value } = await this.reloader.afterWrite(() => removeUserServer(name, this.context));
     this.core.auditTrust(name, 'removed');
     if (value.remote) {
-      this.signingOut = this.core.signIns.forgetRemoved(name).then(
+      void this.core.signIns.forgetRemoved(name).then(
         (result) => {
           if (result.deleted > 0) {
             this.log(
@@ -210,13 +212,6 @@ export class LiveConfig {
       );
     }
   }
-
-  /**
-   * The sign-out of the last removed remote server, for tests. The host's shutdown does not wait
-   * for it: a host that exits within the revocation's few seconds leaves the tokens stored, and
-   * `switchyard auth NAME --sign-out` forgets them.
-   */
-  signingOut: Promise<void> = Promise.resolve();
 }
 
 async function exists(file: string): Promise<boolean> {

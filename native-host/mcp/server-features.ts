@@ -5,7 +5,7 @@ import {
   type PromptArgument,
 } from '../../protocol/resources';
 import { ContentBlockSchema, type ContentBlock } from '../../protocol/tools';
-import { MAX_CURSOR_CHARS, MAX_LIST_PAGES } from '../shared/tool-definition';
+import { MAX_LIST_PAGES, followCursor } from '../shared/tool-definition';
 import { isVerbatim, safeText } from '../../protocol/untrusted/gate';
 import { templateVariables } from './uri-template';
 
@@ -213,10 +213,8 @@ export async function collectPages<T>(
       else items.push(item);
     }
     cursor = result.nextCursor;
-    // A cursor seen before would loop forever.
-    if (cursor === undefined || seen.has(cursor)) return { items, skipped, truncated: false };
-    if (cursor.length > MAX_CURSOR_CHARS) return { items, skipped, truncated: true };
-    seen.add(cursor);
+    const next = followCursor(cursor, seen);
+    if (next !== 'follow') return { items, skipped, truncated: next === 'too-long' };
   }
   return { items, skipped, truncated: true };
 }

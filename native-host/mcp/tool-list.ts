@@ -6,6 +6,7 @@ import { canonicalHash } from '../shared/canonical-json';
 import {
   MAX_CURSOR_CHARS,
   MAX_LIST_PAGES,
+  followCursor,
   MAX_TOOLS_PER_SERVER,
   ListToolsPageSchema,
   parseToolDefinition,
@@ -70,10 +71,10 @@ export async function listServerTools(client: Client, timeoutMs: number): Promis
         else rejected.push({ name: parsed.name, problem: parsed.problem });
       }
       cursor = result.nextCursor;
-      if (cursor === undefined || tools.length >= MAX_TOOLS_PER_SERVER) break;
-      // A cursor seen before would list the same page again until MAX_LIST_PAGES.
-      if (seen.has(cursor)) break;
-      if (cursor.length > MAX_CURSOR_CHARS) {
+      if (tools.length >= MAX_TOOLS_PER_SERVER) break;
+      const next = followCursor(cursor, seen);
+      if (next === 'last') break;
+      if (next === 'too-long') {
         return {
           tools,
           rejected,
@@ -81,7 +82,6 @@ export async function listServerTools(client: Client, timeoutMs: number): Promis
           ttlMs,
         };
       }
-      seen.add(cursor);
     }
   } catch (error) {
     const message = messageOf(error);

@@ -18,6 +18,21 @@ export const MAX_LIST_PAGES = 100;
  * a server that loops. Without a cap, a server could make it hold a hundred cursors of 16 MiB.
  */
 export const MAX_CURSOR_CHARS = 4_096;
+
+/**
+ * What to do with a listing's `nextCursor`, for every paged listing alike: `last` when there is
+ * none or it was seen before (a server that loops), `too-long` past MAX_CURSOR_CHARS (neither
+ * sent back nor kept), else `follow`, and it is recorded in `seen`.
+ */
+export function followCursor(
+  cursor: string | undefined,
+  seen: Set<string>,
+): 'last' | 'too-long' | 'follow' {
+  if (cursor === undefined || seen.has(cursor)) return 'last';
+  if (cursor.length > MAX_CURSOR_CHARS) return 'too-long';
+  seen.add(cursor);
+  return 'follow';
+}
 /**
  * Deepest nesting of one tool's definition (objects and arrays, the tool itself being level 1).
  * The host hashes definitions (pins, the listing's change check), compares and serializes them
