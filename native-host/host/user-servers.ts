@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError, loadConfigFile } from '../config/load';
+import { readTransport } from '../config/remote-entry';
 import { ServerEntrySchema, serverNameProblem } from '../config/schema';
 import { mergeTiers } from '../config/workspace';
 import { updateConfigFile, withLockedConfigFile, type LockedConfigFile } from '../config/write';
@@ -233,7 +234,9 @@ export async function removeUserServer(
     });
     // After the entry is gone, so a host reloading in between never sees it unapproved.
     const forgotten = await context.trust.forgetServer(USER_SCOPE, name);
-    return { name, configFile, ...forgotten, remote: isRecord(entry) && 'url' in entry };
+    // As the loader reads it: `url`, `serverUrl`, `httpUrl` or a remote `type` alike.
+    const remote = isRecord(entry) && readTransport(entry).kind === 'remote';
+    return { name, configFile, ...forgotten, remote };
   });
 }
 

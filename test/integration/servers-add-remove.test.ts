@@ -249,8 +249,12 @@ describe('servers/add and servers/remove', () => {
     expect(readFileSync(join(home, 'config.json'), 'utf8')).toBe(config);
   });
 
-  it("'switchyard remove' of a remote server forgets its sign-in too", () => {
-    const home = makeHome({ mcpServers: { cloud: { url: 'https://mcp.example.test/mcp' } } });
+  // Every shape the loader reads as remote: Windsurf's serverUrl too, not only url.
+  it.each([
+    ['url', { url: 'https://mcp.example.test/mcp' }],
+    ['serverUrl', { serverUrl: 'https://mcp.example.test/mcp' }],
+  ])("'switchyard remove' of a remote server (%s) forgets its sign-in too", (_, cloud) => {
+    const home = makeHome({ mcpServers: { cloud } });
     // Records as a sign-in leaves them (the file store: no keyring here); none is a valid token
     // set, so nothing is sent anywhere, and every one is deleted.
     const secrets = join(home, 'secrets.json');
